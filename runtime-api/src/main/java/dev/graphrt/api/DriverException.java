@@ -1,0 +1,31 @@
+package dev.graphrt.api;
+
+/** A native driver call failed. Carries the call's name, the numeric code and the code's symbolic name. */
+public final class DriverException extends GraphRTException {
+    private final String call;
+    private final int code;
+    private final String codeName;
+
+    public DriverException(String call, int code, String codeName) {
+        this(call, code, codeName, null);
+    }
+
+    public DriverException(String call, int code, String codeName, String detail) {
+        super(call + " failed: " + code + " " + codeName + (detail == null ? "" : " (" + detail + ")"));
+        this.call = call;
+        this.code = code;
+        this.codeName = codeName;
+    }
+
+    public String call() {
+        return call;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String codeName() {
+        return codeName;
+    }
+}

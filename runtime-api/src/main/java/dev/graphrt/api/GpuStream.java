@@ -1,0 +1,93 @@
+package dev.graphrt.api;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
+
+/**
+ * An ordered queue of device work, and the unit of capture. Outside a capture a stream may be used from
+ * several threads. What each operation does in each {@link CaptureState} is fixed by the core for every
+ * backend (DESIGN.md section 3): launches are recorded instead of run while capturing, host reads and
+ * syncs are rejected then, and allocations come from the persistent pool from {@link #prepare()} on.
+ *
+ * <p>Most callers use {@link #capture(CaptureOptions, Consumer)}; the low-level calls exist for frameworks
+ * that drive the lifecycle themselves.
+ */
+public interface GpuStream extends AutoCloseable {
+    /** The stream's id within its runtime. */
+    long id();
+
+    // ---- memory -----------------------------------------------------------------------------------
+
+    /** Allocates {@code bytes} (> 0) of device memory; contents are undefined. */
+    Buffer allocate(long bytes);
+
+    /** Allocates a buffer and enqueues an upload of {@code data}. */
+    Buffer upload(float[] data);
+
+    /** Allocates a buffer and enqueues an upload of {@code data}. */
+    Buffer upload(int[] data);
+
+    /** Enqueues a host-to-device copy of {@code data} to the start of {@code dst}. */
+    void write(Buffer dst, float[] data);
+
+    /** Enqueues a host-to-device copy of {@code data} to the start of {@code dst}. */
+    void write(Buffer dst, int[] data);
+
+    /** Enqueues a host-to-device copy of {@code data}'s bytes to the start of {@code dst}. */
+    void write(Buffer dst, MemorySegment data);
+
+    /** Waits for earlier work and returns the buffer's contents as floats. */
+    float[] readFloats(Buffer src);
+
+    /** Waits for earlier work and returns the buffer's contents as ints. */
+    int[] readInts(Buffer src);
+
+    /** Waits for earlier work and copies {@code dst.byteSize()} bytes from the start of {@code src}. */
+    void read(Buffer src, MemorySegment dst);
+
+    // ---- work -------------------------------------------------------------------------------------
+
+    /** Enqueues a kernel launch (or records it while capturing). */
+    void launch(Kernel kernel, LaunchDims dims, KernelArgs args);
+
+    /** Replays a graph captured on this stream (same as {@code graph.replay()}). */
+    void replay(Graph graph);
+
+    /** Submits batched work without waiting. Rejected while recording. */
+    void flush();
+
+    /** Waits until every enqueued operation finished; reports asynchronous errors. Rejected while recording. */
+    void synchronize();
+
+    // ---- capture ----------------------------------------------------------------------------------
+
+    CaptureState captureState();
+
+    /**
+     * Runs {@code step} {@code options.warmups()} times in PREPARE, then once more while recording, and
+     * returns the graph. Any exception cancels the capture and leaves the stream able to capture again.
+     */
+    Graph capture(CaptureOptions options, Consumer<GpuStream> step);
+
+    /** NO_CAPTURE to PREPARE: the warm-up window begins; allocations are primed into the persistent pool. */
+    void prepare();
+
+    /** Marks the end of one warm-up pass, so several passes prime one pass's working set, not their sum. */
+    void endWarmupPass();
+
+    /** PREPARE to CAPTURE with default options. */
+    void beginCapture();
+
+    /** PREPARE to CAPTURE: from now on work is recorded, not run. */
+    void beginCapture(CaptureOptions options);
+
+    /** CAPTURE to NO_CAPTURE: seals the graph. On failure the stream is still back in NO_CAPTURE. */
+    Graph endCapture();
+
+    /** PREPARE or CAPTURE to NO_CAPTURE, discarding everything the window held. */
+    void cancelCapture();
+
+    /** Waits for outstanding work, then releases the stream. Closing twice is a no-op. */
+    @Override
+    void close();
+}

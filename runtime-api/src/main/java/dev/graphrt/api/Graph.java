@@ -1,0 +1,25 @@
+package dev.graphrt.api;
+
+/**
+ * A captured step that replays with one submission. {@link #replay()} enqueues and returns; errors
+ * surface at the next sync or read of the stream as {@link ReplayFailedException}. Closing releases the
+ * pinned memory after the in-flight replays finish (a fence, never a host sync of a recording stream);
+ * closing twice is a no-op, and replaying a closed graph fails at once.
+ */
+public interface Graph extends AutoCloseable {
+    /** The graph's id within its runtime. */
+    long id();
+
+    /** Enqueues one replay on the stream the graph was captured on. */
+    void replay();
+
+    GraphInfo info();
+
+    /** Graphviz DOT text with one node per recorded operation. */
+    String toDot();
+
+    boolean isClosed();
+
+    @Override
+    void close();
+}

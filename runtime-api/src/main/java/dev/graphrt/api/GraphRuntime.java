@@ -1,0 +1,34 @@
+package dev.graphrt.api;
+
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.GraphKind;
+import java.util.Set;
+
+/**
+ * One opened backend on one device: the factory of streams and kernels and the owner of all device
+ * memory. Obtain one with {@code dev.graphrt.core.GraphRT.open()}. Closing it closes every stream and
+ * graph and returns every byte to the device.
+ */
+public interface GraphRuntime extends AutoCloseable {
+    /** The backend's name ("cuda", "hip", "wgpu", "cpu"). */
+    String backendName();
+
+    DeviceInfo device();
+
+    Set<Capability> capabilities();
+
+    GraphKind graphKind();
+
+    GpuStream openStream();
+
+    /** Compiles (or returns the cached) kernel for this runtime's backend. */
+    Kernel compile(KernelSource source);
+
+    MemoryStats memoryStats();
+
+    /** Returns free pooled memory to the device. */
+    void trim();
+
+    @Override
+    void close();
+}

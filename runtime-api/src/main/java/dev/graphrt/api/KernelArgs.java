@@ -1,0 +1,60 @@
+package dev.graphrt.api;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A launch's arguments: buffers in order, and info words (shapes, lengths, scalars) that the core
+ * uploads once into a cached info buffer and passes as the last argument. Immutable.
+ */
+public final class KernelArgs {
+    private static final int[] NO_INFO = new int[0];
+    private final List<Buffer> buffers;
+    private final int[] info;
+
+    private KernelArgs(List<Buffer> buffers, int[] info) {
+        this.buffers = buffers;
+        this.info = info;
+    }
+
+    /** The buffer arguments, in kernel parameter order. */
+    public static KernelArgs of(Buffer... buffers) {
+        Objects.requireNonNull(buffers, "buffers");
+        for (int i = 0; i < buffers.length; i++) {
+            Objects.requireNonNull(buffers[i], "buffers[" + i + "]");
+        }
+        return new KernelArgs(List.of(buffers), NO_INFO);
+    }
+
+    /** The same buffers with these info words (replaces any earlier ones). */
+    public KernelArgs info(int... words) {
+        Objects.requireNonNull(words, "words");
+        return new KernelArgs(buffers, words.clone());
+    }
+
+    /** Appends one float scalar to the info words (its raw bits). */
+    public KernelArgs infoFloat(float value) {
+        int[] grown = Arrays.copyOf(info, info.length + 1);
+        grown[info.length] = Float.floatToRawIntBits(value);
+        return new KernelArgs(buffers, grown);
+    }
+
+    public List<Buffer> buffers() {
+        return buffers;
+    }
+
+    /** A copy of the info words. */
+    public int[] infoWords() {
+        return info.clone();
+    }
+
+    /** The info words without a copy; callers must not modify the array. */
+    public int[] infoWordsUnsafe() {
+        return info;
+    }
+
+    public boolean hasInfo() {
+        return info.length > 0;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.graphrt.api;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One kernel, with one entry point and a text per dialect (and a {@link JavaKernel} for the CPU
+ * backend). Arguments follow one layout in every dialect, documented in {@code docs/kernels.md}:
+ * buffers in order, then (when the launch has info words) the info buffer as the last argument.
+ * Immutable; build with {@link #named(String)} and the dialect methods.
+ */
+public final class KernelSource {
+    private final String entryPoint;
+    private final Map<Dialect, String> texts;
+    private final JavaKernel javaKernel;
+
+    private KernelSource(String entryPoint, Map<Dialect, String> texts, JavaKernel javaKernel) {
+        this.entryPoint = entryPoint;
+        this.texts = texts;
+        this.javaKernel = javaKernel;
+    }
+
+    /** Starts a kernel whose entry point (function name in every text dialect) is {@code entryPoint}. */
+    public static KernelSource named(String entryPoint) {
+        Objects.requireNonNull(entryPoint, "entryPoint");
+        if (!entryPoint.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new IllegalArgumentException("entryPoint must be a C identifier, was '" + entryPoint + "'");
+        }
+        return new KernelSource(entryPoint, Map.of(), null);
+    }
+
+    public KernelSource cuda(String text) {
+        return withText(Dialect.CUDA_C, text);
+    }
+
+    public KernelSource hip(String text) {
+        return withText(Dialect.HIP_C, text);
+    }
+
+    public KernelSource wgsl(String text) {
+        return withText(Dialect.WGSL, text);
+    }
+
+    public KernelSource java(JavaKernel kernel) {
+        return new KernelSource(entryPoint, texts, Objects.requireNonNull(kernel, "kernel"));
+    }
+
+    private KernelSource withText(Dialect dialect, String text) {
+        Objects.requireNonNull(text, "text");
+        if (text.isBlank()) {
+            throw new IllegalArgumentException("text of " + dialect + " must not be blank");
+        }
+        Map<Dialect, String> copy = new EnumMap<>(Dialect.class);
+        copy.putAll(texts);
+        copy.put(dialect, text);
+        return new KernelSource(entryPoint, Map.copyOf(copy), javaKernel);
+    }
+
+    public String entryPoint() {
+        return entryPoint;
+    }
+
+    /** The text for a dialect; HIP_C falls back to the CUDA C text, which HIP accepts for ordinary kernels. */
+    public Optional<String> text(Dialect dialect) {
+        String text = texts.get(dialect);
+        if (text == null && dialect == Dialect.HIP_C) {
+            text = texts.get(Dialect.CUDA_C);
+        }
+        return Optional.ofNullable(text);
+    }
+
+    public Optional<JavaKernel> javaKernel() {
+        return Optional.ofNullable(javaKernel);
+    }
+
+    /** Whether this source can be compiled in {@code dialect}. */
+    public boolean has(Dialect dialect) {
+        return dialect == Dialect.JAVA ? javaKernel != null : text(dialect).isPresent();
+    }
+
+    @Override
+    public String toString() {
+        return "KernelSource[" + entryPoint + ", dialects=" + texts.keySet() + (javaKernel != null ? "+JAVA" : "") + "]";
+    }
+}

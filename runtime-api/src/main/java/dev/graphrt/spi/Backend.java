@@ -1,0 +1,30 @@
+package dev.graphrt.spi;
+
+import dev.graphrt.api.DeviceInfo;
+import java.util.Set;
+
+/**
+ * An opened backend on one device. It supplies raw storage, a compiler and streams; the core owns every
+ * policy above them (pools, capture ordering, metadata caching). A backend never calls into the core.
+ */
+public interface Backend extends AutoCloseable {
+    String name();
+
+    DeviceInfo device();
+
+    /** The honest list of what this backend can do beyond the base contract. */
+    Set<Capability> capabilities();
+
+    GraphKind graphKind();
+
+    DeviceMemory memory();
+
+    KernelCompiler compiler();
+
+    /** A new stream that never synchronises implicitly with other streams (CUDA: non-blocking). */
+    BackendStream openStream();
+
+    /** Releases the device. The core has already closed every stream and freed every allocation. */
+    @Override
+    void close();
+}

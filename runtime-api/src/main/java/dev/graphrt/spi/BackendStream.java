@@ -1,0 +1,99 @@
+package dev.graphrt.spi;
+
+import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.LaunchDims;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * One backend stream: ordered device work, plus the capture hooks. The core calls the hooks only in the
+ * order of DESIGN.md section 2 and never calls a host-synchronising method ({@link #read},
+ * {@link #synchronize}, {@link #await}, {@link #isComplete}, {@link #recordFence}) while this stream
+ * records, so a backend cannot invalidate its own capture. The core serialises calls per stream.
+ */
+public interface BackendStream extends AutoCloseable {
+
+    // ---- ordinary work ---------------------------------------------------------------------------
+
+    /** Enqueues a launch; while a hardware capture is open the driver records it instead. */
+    void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings);
+
+    /**
+     * Enqueues a host-to-device copy of all of {@code src} into {@code dst} (same length). {@code src} is
+     * valid only during the call (it may be a heap segment): copy it before returning.
+     */
+    void write(DeviceSlice dst, MemorySegment src);
+
+    /** Waits for all earlier work of this stream, then copies {@code src} into {@code dst} (same length). */
+    void read(DeviceSlice src, MemorySegment dst);
+
+    /** Submits any batched work without waiting. */
+    default void flush() {
+    }
+
+    /** Marks the current end of the stream's work. */
+    Fence recordFence();
+
+    /** Whether the work before {@code fence} finished; never blocks. */
+    boolean isComplete(Fence fence);
+
+    /** Blocks until the work before {@code fence} finished. */
+    void await(Fence fence);
+
+    /** Blocks until all enqueued work finished; throws the first asynchronous error, if any. */
+    void synchronize();
+
+    /**
+     * Errors of work that already finished and were not yet reported, without waiting. The core calls this
+     * at {@code prepare()} so a capture never starts on a stream with a pending failure.
+     */
+    default List<Throwable> drainErrors() {
+        return List.of();
+    }
+
+    // ---- capture hooks (core only, DESIGN.md section 2) -------------------------------------------
+
+    /** PREPARE entered: create what the warm-up and the capture will need (library handles, workspaces). */
+    default void onPrepare() {
+    }
+
+    /** HARDWARE only: start driver capture in {@code mode}. */
+    default void openCapture(CaptureMode mode) {
+        throw new UnsupportedOperationException("openCapture is for hardware-graph backends");
+    }
+
+    /**
+     * HARDWARE only: end the driver capture, validate (no memory alloc/free nodes), instantiate, upload.
+     * Must end the driver capture on every path, also when it throws.
+     */
+    default BackendGraph closeCapture() {
+        throw new UnsupportedOperationException("closeCapture is for hardware-graph backends");
+    }
+
+    /**
+     * SOFTWARE only: turn the core's recording into the form {@link #replay} runs, once, so replays do
+     * no per-launch lookups. The default keeps the recording as it is.
+     */
+    default BackendGraph sealRecording(RecordedLaunches recording) {
+        return recording;
+    }
+
+    /**
+     * Abandons a capture from PREPARE or CAPTURE: ends any open driver capture and drops what it made.
+     * Must be safe to call when no driver capture is open. Throwing here never wedges the stream: the core
+     * is already back in NO_CAPTURE and suppresses the error onto the primary one.
+     */
+    default void abortCapture() {
+    }
+
+    /** Enqueues one replay of a graph this stream sealed. */
+    void replay(BackendGraph graph);
+
+    /** Frees a graph. The core calls this only after a fence showed its replays finished. */
+    default void destroy(BackendGraph graph) {
+    }
+
+    /** Releases the stream. The core has synchronised it first. */
+    @Override
+    void close();
+}

@@ -1,0 +1,27 @@
+package dev.graphrt.spi;
+
+/**
+ * What a backend can do beyond the contract every backend meets. Declared by {@link Backend#capabilities()}
+ * and verified both ways by the conformance kit: a declared capability must work, an undeclared one must
+ * fail with {@code UnsupportedCapabilityException} or the documented rejection.
+ */
+public enum Capability {
+    /** The driver records and replays the graph ({@link GraphKind#HARDWARE}). */
+    HARDWARE_GRAPH,
+    /** A capture window may grow the persistent pool; the new slice is pinned to the graph. */
+    MID_CAPTURE_ALLOCATION,
+    /** Host-to-device writes inside a capture are recorded and replayed from a graph-owned copy. */
+    RECORDS_WRITES,
+    /** A graph may be replayed inside another capture, as a child graph. */
+    NESTED_GRAPHS,
+    /** Capture mode THREAD_LOCAL is accepted. */
+    CAPTURE_MODE_THREAD_LOCAL,
+    /** Capture mode RELAXED is accepted (other threads may use the recording stream). */
+    CAPTURE_MODE_RELAXED,
+    /** A live graph's parameters can be updated in place. */
+    GRAPH_UPDATE,
+    /** {@code toDot()} comes from the driver's own dump. */
+    DOT_EXPORT,
+    /** One capture may span several streams (fork/join). */
+    MULTI_STREAM_CAPTURE
+}
