@@ -80,6 +80,18 @@ public final class KernelSource {
         return dialect == Dialect.JAVA ? javaKernel != null : text(dialect).isPresent();
     }
 
+    /** Equal when the entry point, every text and the Java kernel (by identity) are equal: the compile-cache key. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof KernelSource k && k.entryPoint.equals(entryPoint) && k.texts.equals(texts)
+                && k.javaKernel == javaKernel;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(entryPoint, texts, System.identityHashCode(javaKernel));
+    }
+
     @Override
     public String toString() {
         return "KernelSource[" + entryPoint + ", dialects=" + texts.keySet() + (javaKernel != null ? "+JAVA" : "") + "]";

@@ -1,0 +1,77 @@
+package dev.graphrt.backend.cpu;
+
+import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.KernelCompiler;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The pure-Java backend. Each stream runs its work asynchronously on its own worker thread, in order, as a
+ * GPU stream would, so fences, deferred frees and replays behave as they do on a device; large kernels
+ * spread over a fork-join pool. Graphs are software graphs recorded by the core.
+ */
+public final class CpuBackend implements Backend {
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
+            Capability.MID_CAPTURE_ALLOCATION,
+            Capability.CAPTURE_MODE_THREAD_LOCAL,
+            Capability.CAPTURE_MODE_RELAXED));
+
+    private final ForkJoinPool pool;
+    private final CpuMemory memory = new CpuMemory();
+    private final CpuCompiler compiler = new CpuCompiler();
+    private final AtomicInteger streamIds = new AtomicInteger();
+    private final DeviceInfo device;
+
+    public CpuBackend(int threads) {
+        this.pool = new ForkJoinPool(threads);
+        this.device = new DeviceInfo(CpuBackendProvider.NAME, "Java " + Runtime.version().feature() + " on "
+                + threads + " threads", "JVM " + Runtime.version(), -1, threads);
+    }
+
+    @Override
+    public String name() {
+        return CpuBackendProvider.NAME;
+    }
+
+    @Override
+    public DeviceInfo device() {
+        return device;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public GraphKind graphKind() {
+        return GraphKind.SOFTWARE;
+    }
+
+    @Override
+    public DeviceMemory memory() {
+        return memory;
+    }
+
+    @Override
+    public KernelCompiler compiler() {
+        return compiler;
+    }
+
+    @Override
+    public BackendStream openStream() {
+        return new CpuStream(streamIds.incrementAndGet(), pool);
+    }
+
+    @Override
+    public void close() {
+        pool.shutdown();
+    }
+}

@@ -1,0 +1,33 @@
+package dev.graphrt.backend.cpu;
+
+import dev.graphrt.api.Dialect;
+import dev.graphrt.api.JavaKernel;
+import dev.graphrt.api.KernelCompilationException;
+import dev.graphrt.api.KernelSource;
+import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.KernelCompiler;
+import java.util.List;
+
+/** "Compiles" JAVA-dialect kernels: takes the {@link JavaKernel} of the source. */
+final class CpuCompiler implements KernelCompiler {
+
+    /** A Java kernel ready to run. */
+    record CpuKernel(String entryPoint, JavaKernel body) implements CompiledKernel {
+        @Override
+        public Dialect dialect() {
+            return Dialect.JAVA;
+        }
+    }
+
+    @Override
+    public List<Dialect> dialects() {
+        return List.of(Dialect.JAVA);
+    }
+
+    @Override
+    public CompiledKernel compile(KernelSource source) {
+        JavaKernel body = source.javaKernel().orElseThrow(() -> new KernelCompilationException("kernel '"
+                + source.entryPoint() + "' has no JAVA implementation, the only dialect the cpu backend runs", ""));
+        return new CpuKernel(source.entryPoint(), body);
+    }
+}

@@ -1,0 +1,199 @@
+package dev.graphrt.backend.cpu;
+
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.Fence;
+import dev.graphrt.spi.RecordedLaunch;
+import dev.graphrt.spi.RecordedLaunches;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An asynchronous stream: operations collect in an open batch (like a command encoder) and a batch is
+ * handed to the stream's worker thread when it fills, on flush, and before any fence or host read. The
+ * worker runs operations strictly in order. A failing operation is kept and reported by the next
+ * synchronising call; later operations still run, as on a device.
+ */
+final class CpuStream implements BackendStream {
+    private static final int BATCH_LIMIT = 256;
+
+    /** A point in the stream: the number of operations enqueued before it. */
+    private record CpuFence(long sequence) implements Fence {
+    }
+
+    private final ForkJoinPool pool;
+    private final ExecutorService worker;
+    private final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+    private final Object progress = new Object();
+    private List<Runnable> open = new ArrayList<>();
+    private long enqueued;
+    private volatile long completed;
+
+    CpuStream(int id, ForkJoinPool pool) {
+        this.pool = pool;
+        this.worker = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "graphrt-cpu-stream-" + id);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private void enqueue(Runnable operation) {
+        open.add(operation);
+        enqueued++;
+        if (open.size() >= BATCH_LIMIT) {
+            submitOpenBatch();
+        }
+    }
+
+    private void submitOpenBatch() {
+        if (open.isEmpty()) {
+            return;
+        }
+        List<Runnable> batch = open;
+        open = new ArrayList<>();
+        worker.execute(() -> runBatch(batch));
+    }
+
+    private void runBatch(List<Runnable> batch) {
+        for (Runnable operation : batch) {
+            try {
+                operation.run();
+            } catch (RuntimeException | Error failure) {
+                errors.add(failure);
+            }
+            completed++;
+        }
+        synchronized (progress) {
+            progress.notifyAll();
+        }
+    }
+
+    @Override
+    public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
+        PreparedLaunch launch = new PreparedLaunch((CpuCompiler.CpuKernel) kernel, dims, bindings);
+        enqueue(() -> launch.run(pool));
+    }
+
+    @Override
+    public void write(DeviceSlice dst, MemorySegment src) {
+        MemorySegment copy = Arena.ofAuto().allocate(src.byteSize(), CpuMemory.ALIGNMENT).copyFrom(src);
+        MemorySegment target = CpuMemory.segmentOf(dst);
+        enqueue(() -> MemorySegment.copy(copy, 0, target, 0, copy.byteSize()));
+    }
+
+    @Override
+    public void read(DeviceSlice src, MemorySegment dst) {
+        awaitSequence(enqueued);
+        MemorySegment.copy(CpuMemory.segmentOf(src), 0, dst, 0, dst.byteSize());
+        throwFirstError();
+    }
+
+    @Override
+    public void flush() {
+        submitOpenBatch();
+    }
+
+    @Override
+    public Fence recordFence() {
+        submitOpenBatch();
+        return new CpuFence(enqueued);
+    }
+
+    @Override
+    public boolean isComplete(Fence fence) {
+        return completed >= ((CpuFence) fence).sequence();
+    }
+
+    @Override
+    public void await(Fence fence) {
+        awaitSequence(((CpuFence) fence).sequence());
+    }
+
+    private void awaitSequence(long sequence) {
+        submitOpenBatch();
+        synchronized (progress) {
+            while (completed < sequence) {
+                try {
+                    progress.wait();
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the cpu stream", interrupted);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void synchronize() {
+        awaitSequence(enqueued);
+        throwFirstError();
+    }
+
+    private void throwFirstError() {
+        List<Throwable> failures = drainErrors();
+        if (failures.isEmpty()) {
+            return;
+        }
+        Throwable first = failures.get(0);
+        DriverException failure = new DriverException("cpu stream operation", -1, "JAVA_KERNEL_EXCEPTION",
+                first.toString());
+        failure.initCause(first);
+        failures.stream().skip(1).forEach(failure::addSuppressed);
+        throw failure;
+    }
+
+    @Override
+    public List<Throwable> drainErrors() {
+        List<Throwable> failures = new ArrayList<>();
+        for (Throwable failure; (failure = errors.poll()) != null; ) {
+            failures.add(failure);
+        }
+        return failures;
+    }
+
+    @Override
+    public BackendGraph sealRecording(RecordedLaunches recording) {
+        List<PreparedLaunch> launches = new ArrayList<>(recording.launches().size());
+        for (RecordedLaunch launch : recording.launches()) {
+            launches.add(new PreparedLaunch((CpuCompiler.CpuKernel) launch.kernel(), launch.dims(), launch.bindings()));
+        }
+        return new CpuGraph(List.copyOf(launches));
+    }
+
+    @Override
+    public void replay(BackendGraph graph) {
+        List<PreparedLaunch> launches = ((CpuGraph) graph).launches();
+        enqueue(() -> {
+            for (PreparedLaunch launch : launches) {
+                launch.run(pool);
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        submitOpenBatch();
+        worker.shutdown();
+        try {
+            if (!worker.awaitTermination(30, TimeUnit.SECONDS)) {
+                worker.shutdownNow();
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            worker.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.graphrt.core.discovery;
+
+import dev.graphrt.api.BackendUnavailableException;
+import dev.graphrt.spi.Availability;
+import dev.graphrt.spi.BackendProvider;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Picks the backend to open: every provider is probed; a forced name must exist and be available; otherwise
+ * the highest priority available one wins, ties broken by name with a warning. Every refusal lists every
+ * provider's probe result, the way SLF4J 2 reports its providers.
+ */
+public final class BackendSelector {
+    private static final Logger LOG = LoggerFactory.getLogger(BackendSelector.class);
+
+    /** One provider and what its probe said. */
+    public record Probed(BackendProvider provider, Availability availability, int priority) {
+        public String line() {
+            return provider.name() + " (priority " + priority + "): " + availability;
+        }
+    }
+
+    /** Probes every provider; a probe that throws despite its contract counts as unavailable. */
+    public List<Probed> probeAll(List<BackendProvider> providers) {
+        List<Probed> probed = new ArrayList<>();
+        for (BackendProvider provider : providers) {
+            Availability availability;
+            try {
+                availability = provider.probe();
+            } catch (RuntimeException | LinkageError failure) {
+                availability = Availability.unavailable("probe threw " + failure);
+            }
+            probed.add(new Probed(provider, availability, availability.priorityOverride().orElse(provider.priority())));
+        }
+        return probed;
+    }
+
+    public Probed select(List<BackendProvider> providers, Optional<String> forced, String forcedBy) {
+        if (providers.isEmpty()) {
+            throw new BackendUnavailableException("No GraphRT backend provider was found on the class or module "
+                    + "path. Add graphrt-backend-cpu (always available) or a GPU backend.", List.of());
+        }
+        List<Probed> probed = probeAll(providers);
+        List<String> lines = probed.stream().map(Probed::line).toList();
+        if (forced.isPresent()) {
+            String name = forced.get();
+            Probed match = probed.stream().filter(p -> p.provider().name().equals(name)).findFirst()
+                    .orElseThrow(() -> new BackendUnavailableException("Backend '" + name + "' was requested ("
+                            + forcedBy + ") but no provider has that name. Providers:", lines));
+            if (!match.availability().available()) {
+                throw new BackendUnavailableException("Backend '" + name + "' was requested (" + forcedBy
+                        + ") but is unavailable: " + match.availability().detail() + ". Providers:", lines);
+            }
+            return match;
+        }
+        List<Probed> available = probed.stream().filter(p -> p.availability().available())
+                .sorted(Comparator.comparingInt(Probed::priority).reversed()
+                        .thenComparing(p -> p.provider().name()))
+                .toList();
+        if (available.isEmpty()) {
+            throw new BackendUnavailableException("No GraphRT backend is available here. Providers:", lines);
+        }
+        Probed best = available.get(0);
+        List<String> tied = available.stream().filter(p -> p.priority() == best.priority())
+                .map(p -> p.provider().name()).toList();
+        if (tied.size() > 1) {
+            LOG.warn("Several GraphRT backends are available at priority {}: {}; using '{}'. Choose one with "
+                    + "-Dgraphrt.backend=NAME or GRAPHRT_BACKEND.", best.priority(), tied, best.provider().name());
+        }
+        LOG.debug("backend selection: {} -> {}", lines, best.provider().name());
+        return best;
+    }
+}

@@ -1,0 +1,21 @@
+package dev.graphrt.core.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+
+/** JFR: one capture window, from {@code beginCapture} to the end of {@code endCapture} or its abort. */
+@Name("dev.graphrt.Capture")
+@Label("GraphRT capture")
+@Category("GraphRT")
+public final class CaptureEvent extends Event {
+    @Label("Stream")
+    public long stream;
+    @Label("Graph")
+    public long graph;
+    @Label("Nodes")
+    public int nodes;
+    @Label("Outcome")
+    public String outcome;
+}

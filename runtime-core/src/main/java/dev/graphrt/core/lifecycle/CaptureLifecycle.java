@@ -1,0 +1,276 @@
+package dev.graphrt.core.lifecycle;
+
+import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.CaptureRejectedException;
+import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GraphNotRelaunchableException;
+import dev.graphrt.api.GraphStateException;
+import dev.graphrt.core.events.CaptureEvent;
+import dev.graphrt.core.memory.CaptureMemorySession;
+import dev.graphrt.core.memory.DropQueue;
+import dev.graphrt.core.memory.MemoryManager;
+import dev.graphrt.core.metadata.MetadataCache;
+import dev.graphrt.core.recording.LaunchRecorder;
+import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.GraphKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one stream's capture lifecycle: moves {@link StreamCaptureState} and calls the core's work and the
+ * backend's hooks in the order of DESIGN.md section 2. Every failure after a transition runs the abort
+ * path, which returns the stream to NO_CAPTURE able to capture again, keeps the first error as the primary
+ * and suppresses later ones onto it. Not thread-safe: the owning stream serialises calls.
+ */
+public final class CaptureLifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(CaptureLifecycle.class);
+
+    private final long streamId;
+    private final StreamCaptureState state = new StreamCaptureState();
+    private final BackendStream backend;
+    private final OperationPolicy policy;
+    private final MemoryManager memory;
+    private final MetadataCache metadata;
+    private final DropQueue drops;
+    private final LongSupplier graphIds;
+
+    private CaptureMemorySession session;
+    private LaunchRecorder recorder;
+    private final List<String> lazyRejections = new ArrayList<>();
+    private CaptureMode mode = CaptureMode.THREAD_LOCAL;
+    private Thread owner;
+    private long beganNanos;
+    private CaptureEvent event;
+
+    public CaptureLifecycle(long streamId, BackendStream backend, OperationPolicy policy, MemoryManager memory,
+                            MetadataCache metadata, DropQueue drops, LongSupplier graphIds) {
+        this.streamId = streamId;
+        this.backend = backend;
+        this.policy = policy;
+        this.memory = memory;
+        this.metadata = metadata;
+        this.drops = drops;
+        this.graphIds = graphIds;
+    }
+
+    /** NO_CAPTURE to PREPARE: refuse if earlier work failed unreported; arm the pools; cache to CAPTURE mode. */
+    public void prepare() {
+        if (state.current() != CaptureState.NO_CAPTURE) {
+            state.prepare();
+        }
+        List<Throwable> queued = backend.drainErrors();
+        if (!queued.isEmpty()) {
+            GraphStateException failure = new GraphStateException("prepare: stream #" + streamId + " has "
+                    + queued.size() + " failed operation(s) not yet reported (the first is the cause); the stream "
+                    + "stays in NO_CAPTURE and prepare() may be called again", queued.get(0));
+            queued.stream().skip(1).forEach(failure::addSuppressed);
+            throw failure;
+        }
+        state.prepare();
+        LOG.debug("stream #{}: NO_CAPTURE -> PREPARE", streamId);
+        try {
+            session = memory.openSession(streamId, policy.windowMayGrowPool());
+            metadata.enterCaptureMode();
+            backend.onPrepare();
+        } catch (RuntimeException | Error failure) {
+            throw abort(failure);
+        }
+    }
+
+    /** Ends one warm-up pass (priming keeps one pass's working set, not the sum of all passes). */
+    public void endWarmupPass() {
+        if (state.current() != CaptureState.PREPARE) {
+            throw new GraphStateException("endWarmupPass: the stream is in " + state.current()
+                    + "; warm-up passes exist only between prepare() and beginCapture()");
+        }
+        session.endPass();
+    }
+
+    /** PREPARE to CAPTURE: move first, flush deferred frees, end priming, open the recording. */
+    public void beginCapture(CaptureOptions options) {
+        if (state.current() != CaptureState.PREPARE) {
+            state.begin();
+        }
+        policy.checkMode(options.mode());
+        state.begin();
+        LOG.debug("stream #{}: PREPARE -> CAPTURE ({})", streamId, options.mode());
+        try {
+            drops.flush(false);
+            session.endPriming();
+            mode = options.mode();
+            owner = Thread.currentThread();
+            beganNanos = System.nanoTime();
+            lazyRejections.clear();
+            recorder = new LaunchRecorder(policy.graphKind() == GraphKind.SOFTWARE);
+            event = new CaptureEvent();
+            event.begin();
+            if (policy.graphKind() == GraphKind.HARDWARE) {
+                backend.openCapture(mode);
+            }
+        } catch (RuntimeException | Error failure) {
+            throw abort(failure);
+        }
+    }
+
+    /** CAPTURE to NO_CAPTURE: move first, close the window, validate, pin, commit metadata, flush frees. */
+    public SealedWindow endCapture() {
+        if (state.current() != CaptureState.CAPTURE) {
+            state.end();
+        }
+        policy.checkThread(CaptureState.CAPTURE, mode, owner, "endCapture", streamId);
+        state.end();
+        BackendGraph graph = null;
+        try {
+            graph = policy.graphKind() == GraphKind.HARDWARE
+                    ? backend.closeCapture()
+                    : backend.sealRecording(recorder.seal());
+            validate();
+            long graphId = graphIds.getAsLong();
+            long pinned = session.pinTo(graphId);
+            metadata.commit(graphId);
+            List<String> labels = recorder.labels();
+            Duration took = Duration.ofNanos(System.nanoTime() - beganNanos);
+            session = null;
+            recorder = null;
+            drops.flush(false);
+            commitEvent(graphId, labels.size(), "sealed");
+            LOG.debug("stream #{}: CAPTURE -> NO_CAPTURE, graph #{} ({} nodes, {} B pinned)", streamId, graphId,
+                    labels.size(), pinned);
+            return new SealedWindow(graphId, graph, pinned, labels, took);
+        } catch (RuntimeException | Error failure) {
+            if (graph != null) {
+                try {
+                    backend.destroy(graph);
+                } catch (RuntimeException | Error later) {
+                    failure.addSuppressed(later);
+                }
+            }
+            throw abort(failure);
+        }
+    }
+
+    private void validate() {
+        session.doomed().ifPresent(reason -> {
+            throw new GraphNotRelaunchableException("endCapture: stream #" + streamId + "'s window cannot become a "
+                    + "replayable graph: " + reason);
+        });
+        if (!lazyRejections.isEmpty()) {
+            throw new CaptureRejectedException("endCapture: stream #" + streamId + "'s window holds "
+                    + lazyRejections.size() + " operation(s) this backend cannot record: "
+                    + String.join("; ", lazyRejections));
+        }
+    }
+
+    /** PREPARE or CAPTURE to NO_CAPTURE by the user's choice; a failing backend hook is reported after cleanup. */
+    public void cancelCapture() {
+        if (state.current() == CaptureState.NO_CAPTURE) {
+            state.cancel();
+        }
+        if (state.isRecording()) {
+            policy.checkThread(CaptureState.CAPTURE, mode, owner, "cancelCapture", streamId);
+        }
+        LOG.debug("stream #{}: {} -> NO_CAPTURE (cancelled)", streamId, state.current());
+        RuntimeException hookFailure = cleanUp(null);
+        if (hookFailure != null) {
+            throw hookFailure;
+        }
+    }
+
+    /**
+     * The abort path: back to NO_CAPTURE first, then undo everything the window holds. Asserts nothing; each
+     * step's failure is suppressed onto {@code primary}, which is returned for the caller to throw.
+     */
+    public RuntimeException abort(Throwable primary) {
+        LOG.warn("stream #{}: capture aborted from {}: {}", streamId, state.current(), primary.toString());
+        cleanUp(primary);
+        if (primary instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (primary instanceof Error error) {
+            throw error;
+        }
+        return new IllegalStateException(primary);
+    }
+
+    private RuntimeException cleanUp(Throwable primary) {
+        state.abort();
+        Throwable first = primary;
+        first = attempt(first, backend::abortCapture);
+        if (session != null) {
+            first = attempt(first, session::abort);
+            session = null;
+        }
+        first = attempt(first, metadata::discard);
+        recorder = null;
+        lazyRejections.clear();
+        first = attempt(first, () -> drops.flush(false));
+        commitEvent(0, 0, primary == null ? "cancelled" : "aborted");
+        if (first == null || first == primary) {
+            return null;
+        }
+        return first instanceof RuntimeException r ? r : new IllegalStateException(first);
+    }
+
+    private static Throwable attempt(Throwable first, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException | Error failure) {
+            if (first == null) {
+                return failure;
+            }
+            first.addSuppressed(failure);
+        }
+        return first;
+    }
+
+    private void commitEvent(long graphId, int nodes, String outcome) {
+        if (event != null) {
+            event.end();
+            if (event.shouldCommit()) {
+                event.stream = streamId;
+                event.graph = graphId;
+                event.nodes = nodes;
+                event.outcome = outcome;
+                event.commit();
+            }
+            event = null;
+        }
+    }
+
+    /** Notes an operation the window cannot hold; {@code endCapture} will fail naming it. */
+    public void rejectLazily(String description) {
+        lazyRejections.add(description);
+    }
+
+    public CaptureState current() {
+        return state.current();
+    }
+
+    public boolean isRecording() {
+        return state.isRecording();
+    }
+
+    /** The capture-memory session of the open window (PREPARE or CAPTURE), else null. */
+    public CaptureMemorySession session() {
+        return session;
+    }
+
+    /** The recorder of the open recording (CAPTURE), else null. */
+    public LaunchRecorder recorder() {
+        return recorder;
+    }
+
+    public CaptureMode mode() {
+        return mode;
+    }
+
+    public Thread owner() {
+        return owner;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.graphrt.core.lifecycle;
+
+import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.CaptureRejectedException;
+import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.UnsupportedCapabilityException;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.GraphKind;
+import java.util.Set;
+
+/**
+ * DESIGN.md section 3 in one class: what each stream operation does in each capture state. The core asks
+ * here, identically for every backend; the backend's declared capabilities choose between the documented
+ * branches. Every refusal is a {@link CaptureRejectedException} whose message names the operation, the
+ * reason and the fix.
+ */
+public final class OperationPolicy {
+
+    /** What a launch does. */
+    public enum LaunchAction { RUN, RECORD_IN_DRIVER, RECORD_IN_CORE }
+
+    /** What a host-to-device write does. */
+    public enum WriteAction { RUN, RECORD, DEFER_REJECTION }
+
+    /** Where an allocation comes from. */
+    public enum AllocationSource { DYNAMIC_POOL, PERSISTENT_PRIMED, PERSISTENT_WINDOW }
+
+    private final String backend;
+    private final Set<Capability> capabilities;
+    private final GraphKind graphKind;
+
+    public OperationPolicy(String backend, Set<Capability> capabilities, GraphKind graphKind) {
+        this.backend = backend;
+        this.capabilities = Set.copyOf(capabilities);
+        this.graphKind = graphKind;
+    }
+
+    public LaunchAction launch(CaptureState state) {
+        if (state != CaptureState.CAPTURE) {
+            return LaunchAction.RUN;
+        }
+        return graphKind == GraphKind.HARDWARE ? LaunchAction.RECORD_IN_DRIVER : LaunchAction.RECORD_IN_CORE;
+    }
+
+    public AllocationSource allocation(CaptureState state) {
+        return switch (state) {
+            case NO_CAPTURE -> AllocationSource.DYNAMIC_POOL;
+            case PREPARE -> AllocationSource.PERSISTENT_PRIMED;
+            case CAPTURE -> AllocationSource.PERSISTENT_WINDOW;
+        };
+    }
+
+    /** Whether a capture window may grow the persistent pool (otherwise the allocation is refused). */
+    public boolean windowMayGrowPool() {
+        return capabilities.contains(Capability.MID_CAPTURE_ALLOCATION);
+    }
+
+    public WriteAction write(CaptureState state) {
+        if (state != CaptureState.CAPTURE) {
+            return WriteAction.RUN;
+        }
+        return capabilities.contains(Capability.RECORDS_WRITES) ? WriteAction.RECORD : WriteAction.DEFER_REJECTION;
+    }
+
+    /** Reads, syncs, flushes and profiling are refused eagerly while recording, before the driver sees them. */
+    public void checkHostSync(CaptureState state, String operation, long streamId) {
+        if (state == CaptureState.CAPTURE) {
+            throw new CaptureRejectedException(operation + ": stream #" + streamId + " is recording a capture, "
+                    + "and a host synchronisation would invalidate it; the capture is still intact: "
+                    + "call endCapture() first, then " + operation);
+        }
+    }
+
+    /** Replaying another graph inside a window is recorded only with NESTED_GRAPHS; else rejected lazily. */
+    public boolean nestedReplayAllowed() {
+        return capabilities.contains(Capability.NESTED_GRAPHS);
+    }
+
+    /** While recording, only the capturing thread may use the stream unless the mode is RELAXED. */
+    public void checkThread(CaptureState state, CaptureMode mode, Thread owner, String operation, long streamId) {
+        if (state == CaptureState.CAPTURE && mode != CaptureMode.RELAXED && owner != Thread.currentThread()) {
+            throw new CaptureRejectedException(operation + ": stream #" + streamId + " is recording in " + mode
+                    + " mode on thread '" + owner.getName() + "', and thread '" + Thread.currentThread().getName()
+                    + "' may not use it; capture with CaptureMode.RELAXED to allow other threads");
+        }
+    }
+
+    /** Refuses a capture mode the backend does not declare; GLOBAL is part of the base contract. */
+    public void checkMode(CaptureMode mode) {
+        Capability needed = switch (mode) {
+            case GLOBAL -> null;
+            case THREAD_LOCAL -> Capability.CAPTURE_MODE_THREAD_LOCAL;
+            case RELAXED -> Capability.CAPTURE_MODE_RELAXED;
+        };
+        if (needed != null && !capabilities.contains(needed)) {
+            throw new UnsupportedCapabilityException(backend, needed, "beginCapture in " + mode + " mode");
+        }
+    }
+
+    public GraphKind graphKind() {
+        return graphKind;
+    }
+
+    public Set<Capability> capabilities() {
+        return capabilities;
+    }
+
+    public String backend() {
+        return backend;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.graphrt.core.memory;
+
+import dev.graphrt.api.CaptureRejectedException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The memory side of one stream's capture window, from {@code prepare()} to the end or abort.
+ *
+ * <p>While priming (PREPARE) every slice handed out is also held by the session, even after its buffer is
+ * closed, so the persistent pool grows to the warm-up's distinct working set rather than its peak: the
+ * recorded run, whose frees are deferred until the end, then finds a free slice for each allocation.
+ * Holds are dropped at each pass boundary, so N warm-up passes need one pass's slices, not N times as many.
+ * Every slice the window touches is reserved for it and pinned to the graph at the end.
+ */
+public final class CaptureMemorySession {
+    enum Phase { PRIMING, RECORDING, CLOSED }
+
+    private final MemoryManager manager;
+    private final long streamId;
+    private final boolean mayGrowWhileRecording;
+    private final List<PoolSlice> primedThisPass = new ArrayList<>();
+    private final Set<PoolSlice> touched = new LinkedHashSet<>();
+    private Phase phase = Phase.PRIMING;
+    private String doomedReason;
+
+    CaptureMemorySession(MemoryManager manager, long streamId, boolean mayGrowWhileRecording) {
+        this.manager = manager;
+        this.streamId = streamId;
+        this.mayGrowWhileRecording = mayGrowWhileRecording;
+    }
+
+    /** A persistent slice for the window: primed in PREPARE; from free slices (or grown, if allowed) in CAPTURE. */
+    public PoolSlice allocate(long bytes) {
+        return manager.allocateInWindow(this, bytes);
+    }
+
+    PoolSlice serve(long size, ExactFitPool persistent, boolean[] grew) {
+        if (phase == Phase.CLOSED) {
+            throw new IllegalStateException("capture memory session of stream #" + streamId + " is closed");
+        }
+        PoolSlice slice = persistent.take(size, this);
+        if (slice == null) {
+            if (phase == Phase.RECORDING && !mayGrowWhileRecording) {
+                String reason = "allocate(" + size + " bytes): stream #" + streamId + " is recording a capture and "
+                        + "the persistent pool has no free slice of that size; growing it would call the driver "
+                        + "inside the capture. Warm up with the same shapes first (CaptureOptions.warmups(1) or "
+                        + "run the step between prepare() and beginCapture()) so the pool is primed";
+                if (doomedReason == null) {
+                    doomedReason = reason;
+                }
+                throw new CaptureRejectedException(reason + "; this capture can no longer end in a graph");
+            }
+            slice = persistent.grow(size);
+            grew[0] = true;
+        }
+        slice.window = this;
+        touched.add(slice);
+        if (phase == Phase.PRIMING) {
+            slice.primedHeld = true;
+            primedThisPass.add(slice);
+        }
+        return slice;
+    }
+
+    /** Ends one warm-up pass: the slices it primed become free for the next pass (still reserved here). */
+    public void endPass() {
+        manager.withLock(this::dropHolds);
+    }
+
+    /** Ends priming ({@code beginCapture}): held slices return free, and the recorded run reuses them. */
+    public void endPriming() {
+        manager.withLock(() -> {
+            dropHolds();
+            if (phase == Phase.PRIMING) {
+                phase = Phase.RECORDING;
+            }
+        });
+    }
+
+    private void dropHolds() {
+        for (PoolSlice slice : primedThisPass) {
+            slice.primedHeld = false;
+        }
+        primedThisPass.clear();
+    }
+
+    /** Why the window can no longer become a replayable graph, if it can't. */
+    public Optional<String> doomed() {
+        return Optional.ofNullable(doomedReason);
+    }
+
+    /** Pins every touched slice to {@code graphId} and closes the session. Returns the pinned bytes. */
+    public long pinTo(long graphId) {
+        return manager.pinWindow(this, graphId);
+    }
+
+    /** Drops every hold and reservation without pinning anything (cancel, failed end). Idempotent. */
+    public void abort() {
+        manager.withLock(this::closeWithoutPins);
+    }
+
+    void closeWithoutPins() {
+        dropHolds();
+        for (PoolSlice slice : touched) {
+            if (slice.window == this) {
+                slice.window = null;
+            }
+        }
+        touched.clear();
+        phase = Phase.CLOSED;
+    }
+
+    Set<PoolSlice> touched() {
+        return touched;
+    }
+
+    boolean isClosed() {
+        return phase == Phase.CLOSED;
+    }
+
+    public long streamId() {
+        return streamId;
+    }
+}

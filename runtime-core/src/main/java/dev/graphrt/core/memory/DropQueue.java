@@ -1,0 +1,89 @@
+package dev.graphrt.core.memory;
+
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Fence;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Deferred releases of one stream (closed buffers, evicted info buffers, closed graphs). A release runs
+ * only once a fence recorded after it shows the stream finished every earlier operation. No fence is
+ * recorded while the stream records a capture: a fence then would be captured (hardware) or would let
+ * memory the window still names be reused; the batch waits for the end of the window.
+ * Not thread-safe: the owning stream serialises calls.
+ */
+public final class DropQueue {
+    private record Batch(Fence fence, List<Runnable> releases) {
+    }
+
+    private final BackendStream stream;
+    private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
+    private List<Runnable> pending = new ArrayList<>();
+
+    public DropQueue(BackendStream stream) {
+        this.stream = stream;
+    }
+
+    /** Queues a release behind the stream's work so far. */
+    public void defer(Runnable release) {
+        pending.add(release);
+    }
+
+    /** Runs every batch whose fence completed; never blocks. */
+    public void reclaim() {
+        while (!inFlight.isEmpty() && stream.isComplete(inFlight.peekFirst().fence())) {
+            runAll(inFlight.pollFirst().releases());
+        }
+    }
+
+    /** Fences the pending releases (unless recording) and reclaims what is done. */
+    public void flush(boolean recording) {
+        if (recording) {
+            return;
+        }
+        if (!pending.isEmpty()) {
+            inFlight.addLast(new Batch(stream.recordFence(), pending));
+            pending = new ArrayList<>();
+        }
+        reclaim();
+    }
+
+    /** The stream was just synchronised: every queued release is safe now. */
+    public void releaseAllAfterSync() {
+        while (!inFlight.isEmpty()) {
+            runAll(inFlight.pollFirst().releases());
+        }
+        List<Runnable> now = pending;
+        pending = new ArrayList<>();
+        runAll(now);
+    }
+
+    /** Waits for every fence and runs everything: the stream is closing. */
+    public void drain() {
+        while (!inFlight.isEmpty() || !pending.isEmpty()) {
+            while (!inFlight.isEmpty()) {
+                Batch batch = inFlight.pollFirst();
+                stream.await(batch.fence());
+                runAll(batch.releases());
+            }
+            List<Runnable> now = pending;
+            pending = new ArrayList<>();
+            runAll(now);
+        }
+    }
+
+    private static void runAll(List<Runnable> releases) {
+        for (Runnable release : releases) {
+            release.run();
+        }
+    }
+
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    public int inFlightBatches() {
+        return inFlight.size();
+    }
+}

@@ -1,0 +1,120 @@
+package dev.graphrt.core.memory;
+
+import dev.graphrt.spi.DeviceAllocation;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.DeviceSlice;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dynamic pool's small sizes: power-of-two size classes (at least the alignment), each served from
+ * pages of {@code pageBytes} cut into equal slots. Allocation and release are a deque pop and push.
+ */
+final class SizeClassPool {
+    private static final class Page {
+        final DeviceAllocation allocation;
+        final List<PoolSlice> slots = new ArrayList<>();
+        int used;
+
+        Page(DeviceAllocation allocation) {
+            this.allocation = allocation;
+        }
+    }
+
+    private final DeviceMemory device;
+    private final PoolConfig config;
+    private final Map<Long, ArrayDeque<PoolSlice>> freeByClass = new HashMap<>();
+    private final Map<Long, List<Page>> pagesByClass = new HashMap<>();
+    private long reserved;
+    private long inUse;
+
+    SizeClassPool(DeviceMemory device, PoolConfig config) {
+        this.device = device;
+        this.config = config;
+    }
+
+    long sizeClass(long bytes) {
+        long aligned = config.align(bytes);
+        long cls = Long.highestOneBit(aligned);
+        return cls == aligned ? cls : cls << 1;
+    }
+
+    /** Hands out a slot of the class of {@code bytes}; the boolean in {@code grew} reports a new page. */
+    PoolSlice take(long bytes, boolean[] grew) {
+        long cls = sizeClass(bytes);
+        ArrayDeque<PoolSlice> free = freeByClass.computeIfAbsent(cls, k -> new ArrayDeque<>());
+        PoolSlice slice = free.pollFirst();
+        if (slice == null) {
+            addPage(cls, free);
+            grew[0] = true;
+            slice = free.pollFirst();
+        }
+        slice.inUse = true;
+        ((Page) slice.page()).used++;
+        inUse += cls;
+        return slice;
+    }
+
+    private void addPage(long cls, ArrayDeque<PoolSlice> free) {
+        long pageSize = Math.max(config.pageBytes(), cls);
+        DeviceAllocation allocation = device.allocate(pageSize);
+        Page page = new Page(allocation);
+        for (long off = 0; off + cls <= pageSize; off += cls) {
+            PoolSlice slot = new PoolSlice(new DeviceSlice(allocation, off, cls), cls, false, page);
+            page.slots.add(slot);
+            free.addLast(slot);
+        }
+        pagesByClass.computeIfAbsent(cls, k -> new ArrayList<>()).add(page);
+        reserved += pageSize;
+    }
+
+    void release(PoolSlice slice) {
+        slice.inUse = false;
+        ((Page) slice.page()).used--;
+        inUse -= slice.sizeKey();
+        freeByClass.get(slice.sizeKey()).addFirst(slice);
+    }
+
+    /** Frees every page with no slot in use. */
+    long trim() {
+        long freed = 0;
+        for (Map.Entry<Long, List<Page>> e : pagesByClass.entrySet()) {
+            ArrayDeque<PoolSlice> free = freeByClass.get(e.getKey());
+            for (Iterator<Page> it = e.getValue().iterator(); it.hasNext(); ) {
+                Page page = it.next();
+                if (page.used == 0) {
+                    it.remove();
+                    free.removeAll(page.slots);
+                    device.free(page.allocation);
+                    freed += page.allocation.byteSize();
+                }
+            }
+        }
+        reserved -= freed;
+        return freed;
+    }
+
+    void freeAll() {
+        for (List<Page> pages : pagesByClass.values()) {
+            for (Page page : pages) {
+                device.free(page.allocation);
+            }
+        }
+        pagesByClass.clear();
+        freeByClass.clear();
+        reserved = 0;
+        inUse = 0;
+    }
+
+    long reserved() {
+        return reserved;
+    }
+
+    long inUseBytes() {
+        return inUse;
+    }
+}

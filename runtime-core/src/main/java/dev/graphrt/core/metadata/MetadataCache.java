@@ -1,0 +1,203 @@
+package dev.graphrt.core.metadata;
+
+import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.spi.DeviceSlice;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One stream's cache of info buffers, keyed by exact content: identical info words are uploaded once.
+ *
+ * <p>NORMAL mode caches blocks up to {@code maxEntryBytes}, at most {@code capacity} of them, evicting the
+ * least recently used entry that no graph pins (capacity 0 disables caching: every launch gets a fresh
+ * one-use buffer). CAPTURE mode caches any size, evicts nothing, and pins every entry a launch touches,
+ * hit or insert; {@link #commit} hands those pins to the new graph, {@link #discard} drops them, and
+ * {@link #release} drops a graph's pins and frees entries that no graph holds any more. Pins are counted,
+ * so two graphs may share an entry. Not thread-safe: the owning stream serialises calls.
+ */
+public final class MetadataCache {
+
+    /** Where entries live: the stream's state-aware allocator, a synchronous upload, a fenced free. */
+    public interface Storage {
+        PoolSlice allocate(long bytes);
+
+        void upload(PoolSlice slice, int[] words);
+
+        void deferFree(PoolSlice slice);
+    }
+
+    private static final class Key {
+        final int[] words;
+        final int hash;
+
+        Key(int[] words) {
+            this.words = words;
+            this.hash = Arrays.hashCode(words);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key k && k.hash == hash && Arrays.equals(k.words, words);
+        }
+    }
+
+    private static final class Entry {
+        final Key key;
+        final PoolSlice slice;
+        final DeviceSlice view;
+        int graphPins;
+
+        Entry(Key key, PoolSlice slice) {
+            this.key = key;
+            this.slice = slice;
+            this.view = slice.storage().prefix(key.words.length * 4L);
+        }
+    }
+
+    private final int capacity;
+    private final int maxEntryBytes;
+    private final Storage storage;
+    private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
+    private final Set<Entry> windowPins = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<Long, List<Entry>> graphPins = new HashMap<>();
+    private CacheMode mode = CacheMode.NORMAL;
+    private long hits;
+    private long misses;
+
+    public MetadataCache(int capacity, int maxEntryBytes, Storage storage) {
+        if (capacity < 0 || maxEntryBytes < 4) {
+            throw new IllegalArgumentException("capacity must be >= 0 and maxEntryBytes >= 4, were "
+                    + capacity + ", " + maxEntryBytes);
+        }
+        this.capacity = capacity;
+        this.maxEntryBytes = maxEntryBytes;
+        this.storage = storage;
+    }
+
+    /** The device slice holding {@code words}, uploading them if no entry has them. Never modifies the array. */
+    public DeviceSlice lookup(int[] words) {
+        Key probe = new Key(words);
+        Entry entry = entries.get(probe);
+        if (entry != null) {
+            hits++;
+            if (mode == CacheMode.CAPTURE) {
+                windowPins.add(entry);
+            }
+            return entry.view;
+        }
+        misses++;
+        long bytes = words.length * 4L;
+        if (mode == CacheMode.NORMAL && (capacity == 0 || bytes > maxEntryBytes)) {
+            PoolSlice oneUse = storage.allocate(bytes);
+            storage.upload(oneUse, words);
+            storage.deferFree(oneUse);
+            return oneUse.storage().prefix(bytes);
+        }
+        if (mode == CacheMode.NORMAL) {
+            evictDownTo(capacity - 1);
+        }
+        Key key = new Key(words.clone());
+        PoolSlice slice = storage.allocate(bytes);
+        storage.upload(slice, key.words);
+        entry = new Entry(key, slice);
+        entries.put(key, entry);
+        if (mode == CacheMode.CAPTURE) {
+            windowPins.add(entry);
+        }
+        return entry.view;
+    }
+
+    private void evictDownTo(int limit) {
+        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && entries.size() > limit; ) {
+            Entry victim = it.next();
+            if (victim.graphPins == 0 && !windowPins.contains(victim)) {
+                it.remove();
+                storage.deferFree(victim.slice);
+            }
+        }
+    }
+
+    /** Enters CAPTURE mode (prepare). */
+    public void enterCaptureMode() {
+        mode = CacheMode.CAPTURE;
+    }
+
+    /** Gives the window's pins to {@code graphId} and returns to NORMAL mode. */
+    public void commit(long graphId) {
+        List<Entry> pinned = new ArrayList<>(windowPins);
+        for (Entry entry : pinned) {
+            entry.graphPins++;
+        }
+        graphPins.put(graphId, pinned);
+        windowPins.clear();
+        mode = CacheMode.NORMAL;
+    }
+
+    /** Drops the window's pins without removing entries, and returns to NORMAL mode (abort). */
+    public void discard() {
+        windowPins.clear();
+        mode = CacheMode.NORMAL;
+    }
+
+    /** Drops {@code graphId}'s pins and frees every entry of it that no graph holds any more. */
+    public void release(long graphId) {
+        List<Entry> pinned = graphPins.remove(graphId);
+        if (pinned == null) {
+            return;
+        }
+        for (Entry entry : pinned) {
+            if (--entry.graphPins == 0 && !windowPins.contains(entry)) {
+                entries.remove(entry.key);
+                storage.deferFree(entry.slice);
+            }
+        }
+    }
+
+    /** Frees every unpinned entry (stream close, trim). */
+    public void clearUnpinned() {
+        evictDownTo(0);
+    }
+
+    public CacheMode mode() {
+        return mode;
+    }
+
+    public int size() {
+        return entries.size();
+    }
+
+    public boolean contains(int[] words) {
+        return entries.containsKey(new Key(words));
+    }
+
+    public int pinCount(int[] words) {
+        Entry entry = entries.get(new Key(words));
+        return entry == null ? 0 : entry.graphPins;
+    }
+
+    public boolean isWindowPinned(int[] words) {
+        Entry entry = entries.get(new Key(words));
+        return entry != null && windowPins.contains(entry);
+    }
+
+    public long hits() {
+        return hits;
+    }
+
+    public long misses() {
+        return misses;
+    }
+}

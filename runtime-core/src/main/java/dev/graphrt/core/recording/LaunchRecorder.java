@@ -1,0 +1,58 @@
+package dev.graphrt.core.recording;
+
+import dev.graphrt.spi.RecordedLaunch;
+import dev.graphrt.spi.RecordedLaunches;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the core keeps of a capture window: for a software graph every resolved launch (the graph itself),
+ * for a hardware graph only a label per launch (for {@code toDot()} when the driver gives none).
+ */
+public final class LaunchRecorder {
+    private final boolean keepLaunches;
+    private final List<RecordedLaunch> launches = new ArrayList<>();
+    private final List<String> labels = new ArrayList<>();
+
+    public LaunchRecorder(boolean keepLaunches) {
+        this.keepLaunches = keepLaunches;
+    }
+
+    public void add(RecordedLaunch launch) {
+        if (keepLaunches) {
+            launches.add(launch);
+        }
+        labels.add(label(launch));
+    }
+
+    private static String label(RecordedLaunch launch) {
+        var d = launch.dims();
+        return launch.kernel().entryPoint() + " grid " + d.gridX() + "x" + d.gridY() + "x" + d.gridZ()
+                + " block " + d.blockX() + "x" + d.blockY() + "x" + d.blockZ();
+    }
+
+    public RecordedLaunches seal() {
+        return new RecordedLaunches(launches);
+    }
+
+    public List<String> labels() {
+        return List.copyOf(labels);
+    }
+
+    public int size() {
+        return labels.size();
+    }
+
+    /** Graphviz DOT: one node per launch, edges in stream order. */
+    public static String toDot(long graphId, List<String> labels) {
+        StringBuilder dot = new StringBuilder("digraph graphrt_graph_").append(graphId).append(" {\n");
+        for (int i = 0; i < labels.size(); i++) {
+            dot.append("  n").append(i).append(" [shape=box, label=\"").append(i).append(": ")
+                    .append(labels.get(i).replace("\"", "\\\"")).append("\"];\n");
+        }
+        for (int i = 1; i < labels.size(); i++) {
+            dot.append("  n").append(i - 1).append(" -> n").append(i).append(";\n");
+        }
+        return dot.append("}\n").toString();
+    }
+}

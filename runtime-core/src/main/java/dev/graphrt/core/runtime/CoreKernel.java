@@ -1,0 +1,24 @@
+package dev.graphrt.core.runtime;
+
+import dev.graphrt.api.Dialect;
+import dev.graphrt.api.Kernel;
+import dev.graphrt.spi.CompiledKernel;
+import java.util.Set;
+
+/** A compiled kernel bound to the runtime that compiled it. */
+record CoreKernel(CoreRuntime runtime, CompiledKernel compiled, Set<Dialect> offered) implements Kernel {
+    @Override
+    public String entryPoint() {
+        return compiled.entryPoint();
+    }
+
+    @Override
+    public Dialect dialect() {
+        return compiled.dialect();
+    }
+
+    @Override
+    public String toString() {
+        return "kernel " + entryPoint() + " (" + dialect() + ")";
+    }
+}

@@ -1,0 +1,236 @@
+package dev.graphrt.core.runtime;
+
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.Dialect;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.Kernel;
+import dev.graphrt.api.KernelCompilationException;
+import dev.graphrt.api.KernelSource;
+import dev.graphrt.api.MemoryStats;
+import dev.graphrt.api.RuntimeOptions;
+import dev.graphrt.core.lifecycle.OperationPolicy;
+import dev.graphrt.core.memory.MemoryManager;
+import dev.graphrt.core.memory.PoolConfig;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.GraphKind;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One opened backend with the core's policy around it: the memory manager, the operation table, the kernel
+ * cache and the streams. Closing closes every stream (and so every graph) and frees every pooled byte.
+ */
+public final class CoreRuntime implements GraphRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(CoreRuntime.class);
+    /** Larger requests are refused outright: no device has this much, and the number is surely a bug. */
+    private static final long ABSURD_BYTES = 1L << 44;
+
+    private final Backend backend;
+    private final RuntimeOptions options;
+    private final MemoryManager memory;
+    private final OperationPolicy policy;
+    private final Set<Capability> capabilities;
+    private final ConcurrentHashMap<KernelSource, CoreKernel> kernels = new ConcurrentHashMap<>();
+    private final Set<CoreStream> streams = ConcurrentHashMap.newKeySet();
+    private final AtomicLong streamIds = new AtomicLong();
+    private final AtomicLong graphIds = new AtomicLong();
+    private final AtomicLong bufferIds = new AtomicLong();
+    private volatile boolean closed;
+
+    public CoreRuntime(Backend backend, RuntimeOptions options) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.options = Objects.requireNonNull(options, "options");
+        Set<Capability> declared = backend.capabilities();
+        this.capabilities = declared.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(declared));
+        GraphKind kind = backend.graphKind();
+        if ((kind == GraphKind.HARDWARE) != capabilities.contains(Capability.HARDWARE_GRAPH)) {
+            throw new IllegalArgumentException("backend " + backend.name() + " declares graph kind " + kind
+                    + " but " + (capabilities.contains(Capability.HARDWARE_GRAPH) ? "" : "not ") + "HARDWARE_GRAPH");
+        }
+        if (kind == GraphKind.SOFTWARE && capabilities.contains(Capability.RECORDS_WRITES)) {
+            throw new IllegalArgumentException("backend " + backend.name() + " declares RECORDS_WRITES, which the "
+                    + "core's software recording does not implement yet");
+        }
+        this.policy = new OperationPolicy(backend.name(), capabilities, kind);
+        long alignment = backend.memory().alignment();
+        this.memory = new MemoryManager(backend.name(), backend.memory(),
+                new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment));
+        LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
+    }
+
+    @Override
+    public String backendName() {
+        return backend.name();
+    }
+
+    @Override
+    public DeviceInfo device() {
+        return backend.device();
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public GraphKind graphKind() {
+        return backend.graphKind();
+    }
+
+    @Override
+    public GpuStream openStream() {
+        checkOpen("openStream");
+        CoreStream stream = new CoreStream(this, streamIds.incrementAndGet(), backend.openStream());
+        streams.add(stream);
+        return stream;
+    }
+
+    @Override
+    public Kernel compile(KernelSource source) {
+        Objects.requireNonNull(source, "source");
+        checkOpen("compile");
+        return kernels.computeIfAbsent(source, this::compileNow);
+    }
+
+    private CoreKernel compileNow(KernelSource source) {
+        Set<Dialect> offered = EnumSet.noneOf(Dialect.class);
+        for (Dialect dialect : Dialect.values()) {
+            if (source.has(dialect)) {
+                offered.add(dialect);
+            }
+        }
+        List<Dialect> accepted = backend.compiler().dialects();
+        if (accepted.stream().noneMatch(offered::contains)) {
+            throw new KernelCompilationException("kernel '" + source.entryPoint() + "' offers " + offered + " but the "
+                    + backend.name() + " backend compiles only " + accepted, "");
+        }
+        return new CoreKernel(this, backend.compiler().compile(source), Set.copyOf(offered));
+    }
+
+    @Override
+    public MemoryStats memoryStats() {
+        return memory.stats();
+    }
+
+    @Override
+    public void trim() {
+        checkOpen("trim");
+        for (CoreStream stream : streams) {
+            stream.reclaim();
+        }
+        memory.trim();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        List<RuntimeException> failures = new ArrayList<>();
+        for (CoreStream stream : new ArrayList<>(streams)) {
+            try {
+                stream.close();
+            } catch (RuntimeException failure) {
+                failures.add(failure);
+            }
+        }
+        closed = true;
+        kernels.clear();
+        memory.close();
+        backend.close();
+        LOG.debug("runtime on {} closed", backend.name());
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.stream().skip(1).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
+    // ---- shared checks -----------------------------------------------------------------------------
+
+    void checkOpen(String operation) {
+        if (closed) {
+            throw new IllegalStateException(operation + ": the " + backend.name() + " runtime is closed");
+        }
+    }
+
+    void checkAllocationSize(long bytes, String argument) {
+        long limit = backend.device().memoryBytes() > 0 ? backend.device().memoryBytes() : ABSURD_BYTES;
+        if (bytes <= 0 || bytes > limit) {
+            throw new IllegalArgumentException(argument + " must be between 1 and " + limit + " (the device's memory), was "
+                    + bytes);
+        }
+    }
+
+    CoreBuffer checkBuffer(Buffer buffer, String argument) {
+        Objects.requireNonNull(buffer, argument);
+        if (!(buffer instanceof CoreBuffer core) || core.runtime() != this) {
+            throw new IllegalArgumentException(argument + ": " + buffer + " belongs to another runtime");
+        }
+        if (core.isClosed()) {
+            throw new IllegalArgumentException(argument + ": " + core + " is closed");
+        }
+        return core;
+    }
+
+    CoreKernel checkKernel(Kernel kernel) {
+        Objects.requireNonNull(kernel, "kernel");
+        if (!(kernel instanceof CoreKernel core) || core.runtime() != this) {
+            throw new IllegalArgumentException("kernel: " + kernel + " was compiled by another runtime");
+        }
+        return core;
+    }
+
+    CoreGraph checkGraph(Graph graph, String argument) {
+        Objects.requireNonNull(graph, argument);
+        if (!(graph instanceof CoreGraph core) || core.stream().runtime() != this) {
+            throw new IllegalArgumentException(argument + ": " + graph + " belongs to another runtime");
+        }
+        return core;
+    }
+
+    void streamClosed(CoreStream stream) {
+        streams.remove(stream);
+    }
+
+    long nextGraphId() {
+        return graphIds.incrementAndGet();
+    }
+
+    long nextBufferId() {
+        return bufferIds.incrementAndGet();
+    }
+
+    Backend backend() {
+        return backend;
+    }
+
+    MemoryManager memory() {
+        return memory;
+    }
+
+    OperationPolicy policy() {
+        return policy;
+    }
+
+    RuntimeOptions options() {
+        return options;
+    }
+
+    @Override
+    public String toString() {
+        return "GraphRuntime[" + backend.device() + "]";
+    }
+}

@@ -1,0 +1,522 @@
+package dev.graphrt.core.runtime;
+
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphRTException;
+import dev.graphrt.api.Kernel;
+import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.ReplayFailedException;
+import dev.graphrt.core.events.ReplayEvent;
+import dev.graphrt.core.lifecycle.CaptureLifecycle;
+import dev.graphrt.core.lifecycle.OperationPolicy;
+import dev.graphrt.core.lifecycle.SealedWindow;
+import dev.graphrt.core.memory.DropQueue;
+import dev.graphrt.core.memory.MemoryManager;
+import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.core.metadata.MetadataCache;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.RecordedLaunch;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The core's stream: every user operation checks its input, asks {@link OperationPolicy} what the current
+ * capture state allows, resolves buffers and info words to device slices, and hands the backend exactly
+ * what it must do. One lock serialises the stream; other threads are refused while it records (unless
+ * RELAXED).
+ */
+final class CoreStream implements GpuStream {
+    private static final Logger LOG = LoggerFactory.getLogger(CoreStream.class);
+    private static final int MAX_TRACKED_REPLAYS = 8;
+
+    private final CoreRuntime runtime;
+    private final long id;
+    private final BackendStream backend;
+    private final DeviceMemory device;
+    private final MemoryManager memory;
+    private final OperationPolicy policy;
+    private final DropQueue drops;
+    private final MetadataCache metadata;
+    private final CaptureLifecycle lifecycle;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Set<CoreGraph> liveGraphs = new LinkedHashSet<>();
+    private final Set<Long> replayedSinceSync = new LinkedHashSet<>();
+    private volatile boolean closed;
+
+    CoreStream(CoreRuntime runtime, long id, BackendStream backend) {
+        this.runtime = runtime;
+        this.id = id;
+        this.backend = backend;
+        this.device = runtime.backend().memory();
+        this.memory = runtime.memory();
+        this.policy = runtime.policy();
+        this.drops = new DropQueue(backend);
+        this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
+                runtime.options().metadataMaxEntryBytes(), new MetadataStorage());
+        this.lifecycle = new CaptureLifecycle(id, backend, policy, memory, metadata, drops, runtime::nextGraphId);
+    }
+
+    /** Info buffers come from the same state-aware allocator as user buffers and leave through the drop queue. */
+    private final class MetadataStorage implements MetadataCache.Storage {
+        @Override
+        public PoolSlice allocate(long bytes) {
+            return allocateSlice(bytes, "info buffer");
+        }
+
+        @Override
+        public void upload(PoolSlice slice, int[] words) {
+            device.upload(slice.storage().prefix(words.length * 4L), MemorySegment.ofArray(words));
+        }
+
+        @Override
+        public void deferFree(PoolSlice slice) {
+            drops.defer(() -> memory.release(slice));
+        }
+    }
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    CoreRuntime runtime() {
+        return runtime;
+    }
+
+    // ---- memory ------------------------------------------------------------------------------------
+
+    @Override
+    public Buffer allocate(long bytes) {
+        runtime.checkAllocationSize(bytes, "bytes");
+        lock.lock();
+        try {
+            checkUsable("allocate");
+            return new CoreBuffer(this, runtime.nextBufferId(), allocateSlice(bytes, "allocate"), bytes);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private PoolSlice allocateSlice(long bytes, String operation) {
+        return switch (policy.allocation(lifecycle.current())) {
+            case DYNAMIC_POOL -> {
+                drops.flush(false);
+                yield memory.allocateDynamic(bytes);
+            }
+            case PERSISTENT_PRIMED, PERSISTENT_WINDOW -> lifecycle.session().allocate(bytes);
+        };
+    }
+
+    @Override
+    public Buffer upload(float[] data) {
+        Objects.requireNonNull(data, "data");
+        return uploadSegment(MemorySegment.ofArray(data));
+    }
+
+    @Override
+    public Buffer upload(int[] data) {
+        Objects.requireNonNull(data, "data");
+        return uploadSegment(MemorySegment.ofArray(data));
+    }
+
+    private Buffer uploadSegment(MemorySegment data) {
+        if (data.byteSize() == 0) {
+            throw new IllegalArgumentException("data must not be empty");
+        }
+        Buffer buffer = allocate(data.byteSize());
+        try {
+            write(buffer, data);
+        } catch (RuntimeException failure) {
+            buffer.close();
+            throw failure;
+        }
+        return buffer;
+    }
+
+    @Override
+    public void write(Buffer dst, float[] data) {
+        Objects.requireNonNull(data, "data");
+        write(dst, MemorySegment.ofArray(data));
+    }
+
+    @Override
+    public void write(Buffer dst, int[] data) {
+        Objects.requireNonNull(data, "data");
+        write(dst, MemorySegment.ofArray(data));
+    }
+
+    @Override
+    public void write(Buffer dst, MemorySegment data) {
+        Objects.requireNonNull(data, "data");
+        CoreBuffer buffer = runtime.checkBuffer(dst, "dst");
+        if (data.byteSize() > buffer.byteSize()) {
+            throw new IllegalArgumentException("data has " + data.byteSize() + " bytes but dst " + buffer
+                    + " holds only " + buffer.byteSize());
+        }
+        if (data.byteSize() == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            checkUsable("write");
+            DeviceSlice target = buffer.slice().storage().prefix(data.byteSize());
+            switch (policy.write(lifecycle.current())) {
+                case RUN, RECORD -> backend.write(target, data);
+                case DEFER_REJECTION -> lifecycle.rejectLazily("write of " + data.byteSize() + " bytes into " + buffer
+                        + " (the " + policy.backend() + " backend lacks RECORDS_WRITES: write before prepare() or "
+                        + "between replays)");
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public float[] readFloats(Buffer src) {
+        CoreBuffer buffer = runtime.checkBuffer(src, "src");
+        float[] out = new float[wordCount(buffer)];
+        read(buffer, MemorySegment.ofArray(out));
+        return out;
+    }
+
+    @Override
+    public int[] readInts(Buffer src) {
+        CoreBuffer buffer = runtime.checkBuffer(src, "src");
+        int[] out = new int[wordCount(buffer)];
+        read(buffer, MemorySegment.ofArray(out));
+        return out;
+    }
+
+    private static int wordCount(CoreBuffer buffer) {
+        if (buffer.byteSize() % 4 != 0 || buffer.byteSize() / 4 > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("src " + buffer + " is not a whole number of 4-byte words, or too "
+                    + "large for one array: read it into a MemorySegment instead");
+        }
+        return (int) (buffer.byteSize() / 4);
+    }
+
+    @Override
+    public void read(Buffer src, MemorySegment dst) {
+        Objects.requireNonNull(dst, "dst");
+        CoreBuffer buffer = runtime.checkBuffer(src, "src");
+        if (dst.byteSize() > buffer.byteSize()) {
+            throw new IllegalArgumentException("dst has " + dst.byteSize() + " bytes but src " + buffer + " holds only "
+                    + buffer.byteSize());
+        }
+        lock.lock();
+        try {
+            checkUsable("read");
+            policy.checkHostSync(lifecycle.current(), "read", id);
+            if (dst.byteSize() > 0) {
+                reportingReplayFailures(() -> backend.read(buffer.slice().storage().prefix(dst.byteSize()), dst));
+            }
+            drops.releaseAllAfterSync();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void releaseLater(PoolSlice slice) {
+        lock.lock();
+        try {
+            if (closed) {
+                memory.release(slice);
+            } else {
+                drops.defer(() -> memory.release(slice));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- work --------------------------------------------------------------------------------------
+
+    @Override
+    public void launch(Kernel kernel, LaunchDims dims, KernelArgs args) {
+        CoreKernel compiled = runtime.checkKernel(kernel);
+        Objects.requireNonNull(dims, "dims");
+        Objects.requireNonNull(args, "args");
+        List<Buffer> buffers = args.buffers();
+        DeviceSlice[] slices = new DeviceSlice[buffers.size()];
+        for (int i = 0; i < slices.length; i++) {
+            slices[i] = runtime.checkBuffer(buffers.get(i), "args.buffers[" + i + "]").slice().storage();
+        }
+        lock.lock();
+        try {
+            checkUsable("launch");
+            int[] words = args.infoWordsUnsafe();
+            DeviceSlice info = words.length == 0 ? null : metadata.lookup(words);
+            Bindings bindings = new Bindings(List.of(slices), info, words.length);
+            switch (policy.launch(lifecycle.current())) {
+                case RUN -> backend.launch(compiled.compiled(), dims, bindings);
+                case RECORD_IN_DRIVER -> {
+                    backend.launch(compiled.compiled(), dims, bindings);
+                    lifecycle.recorder().add(new RecordedLaunch(compiled.compiled(), dims, bindings));
+                }
+                case RECORD_IN_CORE -> lifecycle.recorder().add(new RecordedLaunch(compiled.compiled(), dims, bindings));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void replay(Graph graph) {
+        CoreGraph target = runtime.checkGraph(graph, "graph");
+        if (target.stream() != this) {
+            throw new IllegalArgumentException("graph: " + target + " was captured on stream #"
+                    + target.stream().id() + "; replay it there, not on stream #" + id);
+        }
+        lock.lock();
+        try {
+            checkUsable("replay");
+            if (target.isClosed()) {
+                throw new IllegalStateException("graph: " + target + " is closed and cannot be replayed");
+            }
+            if (lifecycle.current() == CaptureState.CAPTURE) {
+                lifecycle.rejectLazily("replay of " + target + " (the " + policy.backend()
+                        + " backend lacks NESTED_GRAPHS: replay it before prepare() or after endCapture())");
+                return;
+            }
+            ReplayEvent event = new ReplayEvent();
+            event.begin();
+            backend.replay(target.backendGraph());
+            target.countReplay();
+            if (replayedSinceSync.size() < MAX_TRACKED_REPLAYS) {
+                replayedSinceSync.add(target.id());
+            }
+            if (event.shouldCommit()) {
+                event.graph = target.id();
+                event.commit();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void flush() {
+        lock.lock();
+        try {
+            checkUsable("flush");
+            policy.checkHostSync(lifecycle.current(), "flush", id);
+            backend.flush();
+            drops.flush(false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void synchronize() {
+        lock.lock();
+        try {
+            checkUsable("synchronize");
+            policy.checkHostSync(lifecycle.current(), "synchronize", id);
+            reportingReplayFailures(backend::synchronize);
+            drops.releaseAllAfterSync();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void reportingReplayFailures(Runnable hostSync) {
+        try {
+            hostSync.run();
+        } catch (GraphRTException failure) {
+            if (replayedSinceSync.isEmpty()) {
+                throw failure;
+            }
+            List<String> graphs = replayedSinceSync.stream().map(g -> "graph #" + g).toList();
+            replayedSinceSync.clear();
+            throw new ReplayFailedException("stream #" + id + ": work failed after replays of " + graphs
+                    + ": " + failure.getMessage(), failure);
+        }
+        replayedSinceSync.clear();
+    }
+
+    // ---- capture -----------------------------------------------------------------------------------
+
+    @Override
+    public CaptureState captureState() {
+        return lifecycle.current();
+    }
+
+    @Override
+    public Graph capture(CaptureOptions options, Consumer<GpuStream> step) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(step, "step");
+        prepare();
+        try {
+            for (int pass = 0; pass < options.warmups(); pass++) {
+                step.accept(this);
+                endWarmupPass();
+            }
+            beginCapture(options);
+            step.accept(this);
+            return endCapture();
+        } catch (RuntimeException | Error failure) {
+            if (captureState() != CaptureState.NO_CAPTURE) {
+                try {
+                    cancelCapture();
+                } catch (RuntimeException | Error later) {
+                    failure.addSuppressed(later);
+                }
+            }
+            throw failure;
+        }
+    }
+
+    @Override
+    public void prepare() {
+        locked("prepare", lifecycle::prepare);
+    }
+
+    @Override
+    public void endWarmupPass() {
+        locked("endWarmupPass", lifecycle::endWarmupPass);
+    }
+
+    @Override
+    public void beginCapture() {
+        beginCapture(CaptureOptions.defaults());
+    }
+
+    @Override
+    public void beginCapture(CaptureOptions options) {
+        Objects.requireNonNull(options, "options");
+        locked("beginCapture", () -> lifecycle.beginCapture(options));
+    }
+
+    @Override
+    public Graph endCapture() {
+        lock.lock();
+        try {
+            checkOpen("endCapture");
+            SealedWindow window = lifecycle.endCapture();
+            CoreGraph graph = new CoreGraph(this, window, policy.graphKind());
+            liveGraphs.add(graph);
+            return graph;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void cancelCapture() {
+        locked("cancelCapture", lifecycle::cancelCapture);
+    }
+
+    private void locked(String operation, Runnable action) {
+        lock.lock();
+        try {
+            checkOpen(operation);
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- graphs and closing ------------------------------------------------------------------------
+
+    void closeGraph(CoreGraph graph) {
+        lock.lock();
+        try {
+            if (!graph.markClosed()) {
+                return;
+            }
+            liveGraphs.remove(graph);
+            Runnable release = () -> {
+                backend.destroy(graph.backendGraph());
+                memory.unpin(graph.id());
+                metadata.release(graph.id());
+            };
+            if (closed) {
+                release.run();
+            } else {
+                drops.defer(release);
+                drops.flush(lifecycle.isRecording());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Returns finished releases to the pools so trim() can give them back; never blocks, never while recording. */
+    void reclaim() {
+        lock.lock();
+        try {
+            if (!closed) {
+                drops.flush(lifecycle.isRecording());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            CaptureState was = lifecycle.current();
+            if (was != CaptureState.NO_CAPTURE) {
+                RuntimeException failure = lifecycle.abort(new IllegalStateException("stream #" + id
+                        + " closed inside a capture window"));
+                LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", id, was,
+                        failure.getSuppressed().length == 0 ? "cleanly" : "with suppressed errors");
+            }
+            try {
+                backend.synchronize();
+            } catch (RuntimeException failure) {
+                LOG.warn("stream #{}: outstanding work failed while closing: {}", id, failure.toString());
+            }
+            for (CoreGraph graph : new ArrayList<>(liveGraphs)) {
+                closeGraph(graph);
+            }
+            metadata.clearUnpinned();
+            drops.drain();
+            closed = true;
+            backend.close();
+            runtime.streamClosed(this);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void checkOpen(String operation) {
+        if (closed) {
+            throw new IllegalStateException(operation + ": stream #" + id + " is closed");
+        }
+        runtime.checkOpen(operation);
+    }
+
+    private void checkUsable(String operation) {
+        checkOpen(operation);
+        if (lifecycle.current() == CaptureState.CAPTURE) {
+            policy.checkThread(CaptureState.CAPTURE, lifecycle.mode(), lifecycle.owner(), operation, id);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "stream #" + id + " (" + lifecycle.current() + ")";
+    }
+}

@@ -1,0 +1,18 @@
+/**
+ * GraphRT's core: the capture lifecycle, memory pools, metadata cache, recording and backend discovery.
+ * Only the entry points are exported; Guice reads the internals reflectively.
+ */
+module dev.graphrt.core {
+    requires transitive dev.graphrt.api;
+    requires com.google.guice;
+    requires jakarta.inject;
+    requires jdk.jfr;
+    requires org.slf4j;
+
+    exports dev.graphrt.core;
+
+    opens dev.graphrt.core to com.google.guice;
+    opens dev.graphrt.core.discovery to com.google.guice;
+
+    uses dev.graphrt.spi.BackendProvider;
+}
