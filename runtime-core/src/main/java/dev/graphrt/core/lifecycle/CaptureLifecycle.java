@@ -89,10 +89,14 @@ public final class CaptureLifecycle {
             throw new GraphStateException("endWarmupPass: the stream is in " + state.current()
                     + "; warm-up passes exist only between prepare() and beginCapture()");
         }
+        drops.flushAndWait();
         session.endPass();
     }
 
-    /** PREPARE to CAPTURE: move first, flush deferred frees, end priming, open the recording. */
+    /**
+     * PREPARE to CAPTURE: move first; flush deferred frees and wait for them (a host sync is still legal here,
+     * and the recorded run must find the warm-up's closed slices free); end priming; open the recording.
+     */
     public void beginCapture(CaptureOptions options) {
         if (state.current() != CaptureState.PREPARE) {
             state.begin();
@@ -101,7 +105,7 @@ public final class CaptureLifecycle {
         state.begin();
         LOG.debug("stream #{}: PREPARE -> CAPTURE ({})", streamId, options.mode());
         try {
-            drops.flush(false);
+            drops.flushAndWait();
             session.endPriming();
             mode = options.mode();
             owner = Thread.currentThread();
@@ -187,7 +191,7 @@ public final class CaptureLifecycle {
      * step's failure is suppressed onto {@code primary}, which is returned for the caller to throw.
      */
     public RuntimeException abort(Throwable primary) {
-        LOG.warn("stream #{}: capture aborted from {}: {}", streamId, state.current(), primary.toString());
+        LOG.warn("stream #{}: capture window aborted: {}", streamId, primary.toString());
         cleanUp(primary);
         if (primary instanceof RuntimeException runtime) {
             return runtime;

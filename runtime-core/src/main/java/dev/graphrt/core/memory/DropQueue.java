@@ -59,6 +59,23 @@ public final class DropQueue {
         runAll(now);
     }
 
+    /**
+     * Fences everything pending, waits for it and runs every release. Only outside a recording: used where a
+     * warm-up pass ends and before a capture opens, so the next pass or the recorded run can reuse the slices
+     * the warm-up closed.
+     */
+    public void flushAndWait() {
+        if (!pending.isEmpty()) {
+            inFlight.addLast(new Batch(stream.recordFence(), pending));
+            pending = new ArrayList<>();
+        }
+        while (!inFlight.isEmpty()) {
+            Batch batch = inFlight.pollFirst();
+            stream.await(batch.fence());
+            runAll(batch.releases());
+        }
+    }
+
     /** Waits for every fence and runs everything: the stream is closing. */
     public void drain() {
         while (!inFlight.isEmpty() || !pending.isEmpty()) {

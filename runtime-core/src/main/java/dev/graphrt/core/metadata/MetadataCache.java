@@ -20,7 +20,8 @@ import java.util.Set;
  * least recently used entry that no graph pins (capacity 0 disables caching: every launch gets a fresh
  * one-use buffer). CAPTURE mode caches any size, evicts nothing, and pins every entry a launch touches,
  * hit or insert; {@link #commit} hands those pins to the new graph, {@link #discard} drops them, and
- * {@link #release} drops a graph's pins and frees entries that no graph holds any more. Pins are counted,
+ * {@link #release} drops a graph's pins and frees the capture-created entries that no graph holds any
+ * more (a normal entry a capture merely hit returns to the LRU order). Pins are counted,
  * so two graphs may share an entry. Not thread-safe: the owning stream serialises calls.
  */
 public final class MetadataCache {
@@ -58,11 +59,13 @@ public final class MetadataCache {
         final Key key;
         final PoolSlice slice;
         final DeviceSlice view;
+        final boolean createdInCapture;
         int graphPins;
 
-        Entry(Key key, PoolSlice slice) {
+        Entry(Key key, PoolSlice slice, boolean createdInCapture) {
             this.key = key;
             this.slice = slice;
+            this.createdInCapture = createdInCapture;
             this.view = slice.storage().prefix(key.words.length * 4L);
         }
     }
@@ -112,7 +115,7 @@ public final class MetadataCache {
         Key key = new Key(words.clone());
         PoolSlice slice = storage.allocate(bytes);
         storage.upload(slice, key.words);
-        entry = new Entry(key, slice);
+        entry = new Entry(key, slice, mode == CacheMode.CAPTURE);
         entries.put(key, entry);
         if (mode == CacheMode.CAPTURE) {
             windowPins.add(entry);
@@ -152,14 +155,17 @@ public final class MetadataCache {
         mode = CacheMode.NORMAL;
     }
 
-    /** Drops {@code graphId}'s pins and frees every entry of it that no graph holds any more. */
+    /**
+     * Drops {@code graphId}'s pins and frees every entry that a capture created and no graph holds any more.
+     * Entries that were already in the normal cache before a capture hit them stay cached (subject to LRU).
+     */
     public void release(long graphId) {
         List<Entry> pinned = graphPins.remove(graphId);
         if (pinned == null) {
             return;
         }
         for (Entry entry : pinned) {
-            if (--entry.graphPins == 0 && !windowPins.contains(entry)) {
+            if (--entry.graphPins == 0 && entry.createdInCapture && !windowPins.contains(entry)) {
                 entries.remove(entry.key);
                 storage.deferFree(entry.slice);
             }

@@ -1,0 +1,13 @@
+package dev.graphrt.backend.cpu;
+
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.conformance.CaptureConformanceKit;
+import dev.graphrt.conformance.KitSupport;
+
+/** The cpu backend passes the whole conformance kit. */
+class CpuConformanceTest extends CaptureConformanceKit {
+    @Override
+    protected GraphRuntime openRuntime() {
+        return KitSupport.openOrSkip("cpu");
+    }
+}

@@ -1,0 +1,767 @@
+package dev.graphrt.conformance;
+
+import static dev.graphrt.conformance.KitKernels.BLOCK;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.CaptureRejectedException;
+import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphNotRelaunchableException;
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.GraphStateException;
+import dev.graphrt.api.Kernel;
+import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.MemoryStats;
+import dev.graphrt.api.UnsupportedCapabilityException;
+import dev.graphrt.spi.Capability;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The capture-lifecycle contract every backend must pass. A backend's test is one class with one hook:
+ * <pre>{@code
+ * class CpuConformanceTest extends CaptureConformanceKit {
+ *     protected GraphRuntime openRuntime() { return KitSupport.openOrSkip("cpu"); }
+ * }
+ * }</pre>
+ * Every group is named for the property it defends. Capability-driven groups check a declared capability
+ * works and an undeclared one fails the documented way, never skipping. Vectors span several blocks with a
+ * ragged tail, values are non-trivial, outputs are poisoned before runs and compared exactly.
+ */
+@ExtendWith(ConformanceReport.class)
+public abstract class CaptureConformanceKit {
+    /** Elements per vector: several blocks and a ragged tail. */
+    protected static final int N = 4 * BLOCK + 37;
+    /** Bytes of one vector. */
+    protected static final long BYTES = N * 4L;
+    private static final LaunchDims DIMS = LaunchDims.linear(N, BLOCK);
+
+    protected GraphRuntime runtime;
+    protected GpuStream stream;
+    protected Kernel addOne;
+    protected Kernel mulTwo;
+    protected Kernel pingPong;
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    /** The one hook: open the runtime of the backend under test (or skip with {@link KitSupport#openOrSkip}). */
+    protected abstract GraphRuntime openRuntime();
+
+    @BeforeEach
+    void openBackend() {
+        runtime = openRuntime();
+        stream = runtime.openStream();
+        addOne = runtime.compile(KitKernels.ADD_ONE);
+        mulTwo = runtime.compile(KitKernels.MUL_TWO);
+        pingPong = runtime.compile(KitKernels.PING_PONG);
+    }
+
+    @AfterEach
+    void closeBackend() throws Exception {
+        if (runtime == null) {
+            return;
+        }
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            toClose.get(i).close();
+        }
+        if (stream.captureState() != CaptureState.NO_CAPTURE) {
+            stream.cancelCapture();
+        }
+        stream.close();
+        runtime.close();
+    }
+
+    protected boolean declares(Capability capability) {
+        return runtime.capabilities().contains(capability);
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------------
+
+    protected Buffer upload(int[] data) {
+        return track(stream.upload(data));
+    }
+
+    protected Buffer poisoned() {
+        return upload(KitKernels.poison(N));
+    }
+
+    protected <T extends AutoCloseable> T track(T resource) {
+        toClose.add(resource);
+        return resource;
+    }
+
+    protected static void launch(GpuStream s, Kernel kernel, Buffer src, Buffer dst, int... extraInfo) {
+        int[] info = new int[1 + extraInfo.length];
+        info[0] = N;
+        System.arraycopy(extraInfo, 0, info, 1, extraInfo.length);
+        s.launch(kernel, DIMS, KernelArgs.of(src, dst).info(info));
+    }
+
+    protected int[] read(Buffer buffer) {
+        return stream.readInts(buffer);
+    }
+
+    protected Graph capture(Consumer<GpuStream> step) {
+        return track(stream.capture(CaptureOptions.defaults(), step));
+    }
+
+    /** A full capture, replay and check on the stream, proving it is usable and can capture again. */
+    protected void assertRecapturable() {
+        assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
+        int[] x = KitKernels.pattern(N, 99);
+        Buffer in = upload(x);
+        Buffer out = poisoned();
+        Graph graph = capture(s -> launch(s, addOne, in, out));
+        stream.write(out, KitKernels.poison(N));
+        graph.replay();
+        assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+    }
+
+    private void reach(CaptureState state) {
+        if (state != CaptureState.NO_CAPTURE) {
+            stream.prepare();
+        }
+        if (state == CaptureState.CAPTURE) {
+            stream.beginCapture();
+        }
+    }
+
+    // ---- 1 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("1. Lifecycle order")
+    class LifecycleOrder {
+        @Test
+        void every_state_and_call_pair_follows_the_table_and_a_refused_call_changes_nothing() {
+            String[] calls = {"prepare", "beginCapture", "endCapture", "cancelCapture"};
+            for (CaptureState from : CaptureState.values()) {
+                for (String call : calls) {
+                    reach(from);
+                    CaptureState expected = switch (call) {
+                        case "prepare" -> from == CaptureState.NO_CAPTURE ? CaptureState.PREPARE : null;
+                        case "beginCapture" -> from == CaptureState.PREPARE ? CaptureState.CAPTURE : null;
+                        case "endCapture" -> from == CaptureState.CAPTURE ? CaptureState.NO_CAPTURE : null;
+                        default -> from != CaptureState.NO_CAPTURE ? CaptureState.NO_CAPTURE : null;
+                    };
+                    Throwable thrown = catchThrowable(() -> {
+                        switch (call) {
+                            case "prepare" -> stream.prepare();
+                            case "beginCapture" -> stream.beginCapture();
+                            case "endCapture" -> track(stream.endCapture());
+                            default -> stream.cancelCapture();
+                        }
+                    });
+                    if (expected == null) {
+                        assertThat(thrown).as("%s from %s", call, from).isInstanceOf(GraphStateException.class)
+                                .hasMessageContaining(call);
+                        assertThat(stream.captureState()).as("%s from %s changed nothing", call, from).isEqualTo(from);
+                    } else {
+                        assertThat(thrown).as("%s from %s", call, from).isNull();
+                        assertThat(stream.captureState()).isEqualTo(expected);
+                    }
+                    if (stream.captureState() != CaptureState.NO_CAPTURE) {
+                        stream.cancelCapture();
+                    }
+                }
+            }
+            assertRecapturable();
+        }
+
+        @Test
+        void a_rejected_transition_changes_nothing_and_the_capture_still_works() {
+            int[] x = KitKernels.pattern(N, 1);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            stream.prepare();
+            assertThatThrownBy(stream::endCapture).isInstanceOf(GraphStateException.class);
+            assertThatThrownBy(stream::prepare).isInstanceOf(GraphStateException.class);
+            assertThat(stream.captureState()).isEqualTo(CaptureState.PREPARE);
+            stream.beginCapture();
+            assertThatThrownBy(stream::beginCapture).isInstanceOf(GraphStateException.class);
+            launch(stream, addOne, in, out);
+            Graph graph = track(stream.endCapture());
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+        }
+
+        @Test
+        void cancel_from_prepare_leaves_the_stream_recapturable() {
+            stream.prepare();
+            Buffer temp = stream.allocate(BYTES);
+            temp.close();
+            stream.cancelCapture();
+            assertRecapturable();
+        }
+
+        @Test
+        void cancel_from_capture_leaves_the_stream_recapturable() {
+            Buffer in = upload(KitKernels.pattern(N, 2));
+            Buffer out = poisoned();
+            stream.prepare();
+            stream.beginCapture();
+            launch(stream, addOne, in, out);
+            stream.cancelCapture();
+            assertThat(read(out)).as("a cancelled recording never runs").containsOnly(KitKernels.POISON);
+            assertRecapturable();
+        }
+
+        @Test
+        void a_step_that_throws_inside_capture_leaves_the_stream_recapturable() {
+            Buffer in = upload(KitKernels.pattern(N, 3));
+            Buffer out = poisoned();
+            for (int failOnRun : new int[] {0, 1}) {
+                int[] runs = {0};
+                IllegalStateException boom = new IllegalStateException("step failed on run " + failOnRun);
+                assertThatThrownBy(() -> stream.capture(CaptureOptions.defaults(), s -> {
+                    launch(s, addOne, in, out);
+                    if (runs[0]++ == failOnRun) {
+                        throw boom;
+                    }
+                })).isSameAs(boom);
+                assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
+            }
+            assertRecapturable();
+        }
+
+        @Test
+        void the_stream_can_capture_again_after_each_kind_of_failure() {
+            Buffer in = upload(KitKernels.pattern(N, 4));
+            Buffer out = poisoned();
+            catchThrowable(stream::beginCapture);
+            stream.prepare();
+            catchThrowable(stream::prepare);
+            stream.cancelCapture();
+            catchThrowable(() -> stream.capture(CaptureOptions.defaults(), s -> {
+                throw new IllegalArgumentException("user bug");
+            }));
+            stream.prepare();
+            stream.beginCapture();
+            catchThrowable(() -> read(out));
+            launch(stream, addOne, in, out);
+            track(stream.endCapture());
+            assertRecapturable();
+        }
+    }
+
+    // ---- 2 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("2. Capture and replay")
+    class CaptureAndReplay {
+        @Test
+        void one_launch_replayed_twice_gives_the_same_exact_result() {
+            int[] x = KitKernels.pattern(N, 5);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            Graph graph = capture(s -> launch(s, addOne, in, out));
+            stream.write(out, KitKernels.poison(N));
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+            stream.write(out, KitKernels.poison(N));
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+            assertThat(graph.info().replayCount()).isEqualTo(2);
+            assertThat(graph.info().nodeCount()).isEqualTo(1);
+        }
+
+        @Test
+        void the_recorded_pass_does_not_execute() {
+            int[] x = KitKernels.pattern(N, 6);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            stream.prepare();
+            stream.beginCapture();
+            launch(stream, addOne, in, out);
+            Graph graph = track(stream.endCapture());
+            assertThat(read(out)).as("nothing ran before the first replay").containsOnly(KitKernels.POISON);
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+        }
+
+        @Test
+        void replay_is_deterministic_over_100_replays_of_a_two_kernel_chain() {
+            int[] model = KitKernels.pattern(N, 7);
+            Buffer a = upload(model);
+            Buffer b = poisoned();
+            Graph graph;
+            stream.prepare();
+            stream.beginCapture();
+            launch(stream, addOne, a, b);
+            launch(stream, mulTwo, b, a);
+            graph = track(stream.endCapture());
+            for (int r = 1; r <= 100; r++) {
+                graph.replay();
+                model = KitKernels.mulTwo(KitKernels.addOne(model));
+                if (r % 10 == 0) {
+                    assertThat(read(a)).as("after %d replays", r).isEqualTo(model);
+                }
+            }
+        }
+    }
+
+    // ---- 3 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("3. Input rewrite")
+    class InputRewrite {
+        @Test
+        void new_bytes_written_into_a_captured_input_change_the_next_replay() {
+            Buffer in = upload(KitKernels.pattern(N, 8));
+            Buffer mid = poisoned();
+            Buffer out = poisoned();
+            Graph graph = capture(s -> {
+                launch(s, addOne, in, mid);
+                launch(s, mulTwo, mid, out);
+            });
+            for (int seed = 20; seed < 25; seed++) {
+                int[] x = KitKernels.pattern(N, seed);
+                stream.write(in, x);
+                stream.write(out, KitKernels.poison(N));
+                graph.replay();
+                assertThat(read(out)).as("input seed %d", seed).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+            }
+        }
+    }
+
+    // ---- 4 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("4. Intermediate recycling")
+    class IntermediateRecycling {
+        @Test
+        void a_temporary_closed_inside_the_window_is_never_handed_to_a_later_allocation() {
+            int[] x = KitKernels.pattern(N, 9);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            Graph graph = capture(s -> {
+                try (Buffer temp = s.allocate(BYTES)) {
+                    launch(s, addOne, in, temp);
+                    launch(s, mulTwo, temp, out);
+                }
+            });
+            List<Buffer> sentinels = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Buffer sentinel = track(stream.allocate(BYTES));
+                stream.write(sentinel, marker(i));
+                sentinels.add(sentinel);
+            }
+            stream.prepare();
+            for (int i = 0; i < 8; i++) {
+                Buffer sentinel = track(stream.allocate(BYTES));
+                stream.write(sentinel, marker(8 + i));
+                sentinels.add(sentinel);
+            }
+            stream.cancelCapture();
+            stream.write(out, KitKernels.poison(N));
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+            for (int i = 0; i < sentinels.size(); i++) {
+                assertThat(read(sentinels.get(i))).as("sentinel %d untouched", i).isEqualTo(marker(i));
+            }
+        }
+    }
+
+    private static int[] marker(int i) {
+        int[] m = new int[N];
+        Arrays.fill(m, 0x5E000000 + i);
+        return m;
+    }
+
+    // ---- 5 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("5. Many launches with dynamic metadata")
+    class ManyLaunches {
+        private static final int LAUNCHES = 150;
+
+        private void step(GpuStream s, Buffer a, Buffer b) {
+            for (int k = 0; k < LAUNCHES; k++) {
+                launch(s, pingPong, k % 2 == 0 ? a : b, k % 2 == 0 ? b : a, k % 5);
+            }
+        }
+
+        private int[] simulate(int[] x) {
+            int[] state = x;
+            for (int k = 0; k < LAUNCHES; k++) {
+                state = KitKernels.pingPong(state, k % 5);
+            }
+            return state;
+        }
+
+        @Test
+        void a_150_launch_ping_pong_reading_its_length_from_info_replays_the_simulated_state() {
+            int[] x = KitKernels.pattern(N, 10);
+            Buffer a = upload(x);
+            Buffer b = poisoned();
+            stream.prepare();
+            step(stream, a, b);
+            int[] afterWarmup = simulate(x);
+            assertThat(read(a)).as("the warm-up executes and is readable").isEqualTo(afterWarmup);
+            stream.beginCapture();
+            step(stream, a, b);
+            Graph graph = track(stream.endCapture());
+            assertThat(graph.info().nodeCount()).isEqualTo(LAUNCHES);
+            assertThat(read(a)).as("the recorded pass does not run").isEqualTo(afterWarmup);
+            graph.replay();
+            graph.replay();
+            assertThat(read(a)).as("two replays").isEqualTo(simulate(simulate(afterWarmup)));
+            int[] fresh = KitKernels.pattern(N, 11);
+            stream.write(a, fresh);
+            graph.replay();
+            assertThat(read(a)).as("rewrite then one replay").isEqualTo(simulate(fresh));
+        }
+    }
+
+    // ---- 6 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("6. Mid-capture allocation")
+    class MidCaptureAllocation {
+        private static final long ODD = 3_145_733;
+
+        @Test
+        void an_odd_sized_allocation_inside_the_window_is_honoured_or_refused_as_declared() {
+            int[] x = KitKernels.pattern(N, 12);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            stream.prepare();
+            stream.beginCapture();
+            if (declares(Capability.MID_CAPTURE_ALLOCATION)) {
+                Buffer temp = stream.allocate(ODD);
+                launch(stream, addOne, in, temp);
+                launch(stream, mulTwo, temp, out);
+                temp.close();
+                Graph graph = track(stream.endCapture());
+                assertThat(graph.info().pinnedBytes()).isGreaterThanOrEqualTo(ODD);
+                graph.replay();
+                assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+            } else {
+                assertThatThrownBy(() -> stream.allocate(ODD)).isInstanceOf(CaptureRejectedException.class)
+                        .hasMessageContaining("Warm up");
+                assertThatThrownBy(stream::endCapture).isInstanceOf(GraphNotRelaunchableException.class);
+                assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
+                launch(stream, addOne, in, out);
+                assertThat(read(out)).as("the stream is usable").isEqualTo(KitKernels.addOne(x));
+                assertRecapturable();
+            }
+        }
+    }
+
+    // ---- 7 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("7. Host sync while recording")
+    class HostSyncWhileRecording {
+        @Test
+        void read_sync_and_flush_are_rejected_eagerly_and_the_capture_still_ends_and_replays() {
+            int[] x = KitKernels.pattern(N, 13);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            stream.prepare();
+            stream.beginCapture();
+            launch(stream, addOne, in, out);
+            assertThatThrownBy(() -> stream.readInts(out)).isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("read");
+            assertThatThrownBy(stream::synchronize).isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("synchronize");
+            assertThatThrownBy(stream::flush).isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("flush");
+            assertThat(stream.captureState()).isEqualTo(CaptureState.CAPTURE);
+            Graph graph = track(stream.endCapture());
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+        }
+    }
+
+    // ---- 8 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("8. Writes while recording")
+    class WritesWhileRecording {
+        @Test
+        void a_write_inside_the_window_is_replayed_or_fails_end_capture_as_declared() {
+            int[] captured = KitKernels.pattern(N, 14);
+            int[] later = KitKernels.pattern(N, 15);
+            Buffer in = upload(KitKernels.pattern(N, 16));
+            Buffer out = poisoned();
+            stream.prepare();
+            stream.beginCapture();
+            stream.write(in, captured);
+            launch(stream, addOne, in, out);
+            if (declares(Capability.RECORDS_WRITES)) {
+                Graph graph = track(stream.endCapture());
+                stream.write(in, later);
+                graph.replay();
+                assertThat(read(out)).as("every replay re-writes the captured bytes").isEqualTo(KitKernels.addOne(captured));
+            } else {
+                assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
+                        .hasMessageContaining("write of " + BYTES + " bytes");
+                assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
+                stream.write(in, later);
+                launch(stream, addOne, in, out);
+                assertThat(read(out)).as("the stream stays usable").isEqualTo(KitKernels.addOne(later));
+                assertRecapturable();
+            }
+        }
+    }
+
+    // ---- 9 ------------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("9. Destroy during an enqueued replay")
+    class DestroyDuringReplay {
+        @Test
+        void closing_a_graph_right_after_its_replay_does_not_release_memory_the_replay_still_uses() {
+            int[] x = KitKernels.pattern(N, 17);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            Consumer<GpuStream> step = s -> {
+                try (Buffer t1 = s.allocate(BYTES); Buffer t2 = s.allocate(BYTES)) {
+                    launch(s, addOne, in, t1);
+                    for (int k = 0; k < 40; k++) {
+                        launch(s, k % 2 == 0 ? addOne : mulTwo, k % 2 == 0 ? t1 : t2, k % 2 == 0 ? t2 : t1);
+                    }
+                    launch(s, mulTwo, t1, out);
+                }
+            };
+            Graph graph = stream.capture(CaptureOptions.defaults(), step);
+            graph.replay();
+            graph.close();
+            stream.prepare();
+            List<Buffer> sentinels = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Buffer sentinel = track(stream.allocate(BYTES));
+                stream.write(sentinel, marker(i));
+                sentinels.add(sentinel);
+            }
+            int[] expected = KitKernels.addOne(x);
+            for (int k = 0; k < 40; k++) {
+                expected = k % 2 == 0 ? KitKernels.addOne(expected) : KitKernels.mulTwo(expected);
+            }
+            assertThat(read(out)).isEqualTo(KitKernels.mulTwo(expected));
+            for (int i = 0; i < 8; i++) {
+                assertThat(read(sentinels.get(i))).isEqualTo(marker(i));
+            }
+            stream.cancelCapture();
+            assertThatThrownBy(graph::replay).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    // ---- 10 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("10. Isolation")
+    class Isolation {
+        @Test
+        void another_thread_works_on_its_own_stream_while_this_one_records() throws Exception {
+            int[] x = KitKernels.pattern(N, 18);
+            int[] y = KitKernels.pattern(N, 19);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            GpuStream other = track(runtime.openStream());
+            stream.prepare();
+            stream.beginCapture();
+            launch(stream, addOne, in, out);
+            AtomicReference<Object> seen = new AtomicReference<>();
+            Thread worker = new Thread(() -> {
+                try (Buffer a = other.upload(y); Buffer b = other.allocate(BYTES)) {
+                    launch(other, mulTwo, a, b);
+                    seen.set(other.readInts(b));
+                } catch (Throwable failure) {
+                    seen.set(failure);
+                }
+            }, "isolation-worker");
+            worker.start();
+            worker.join();
+            launch(stream, mulTwo, out, out);
+            Graph graph = track(stream.endCapture());
+            assertThat(seen.get()).as("stream B's own result").isEqualTo(KitKernels.mulTwo(y));
+            assertThat(graph.info().nodeCount()).as("A's graph holds only A's launches").isEqualTo(2);
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+        }
+    }
+
+    // ---- 11 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("11. Several graphs on one stream")
+    class SeveralGraphs {
+        @Test
+        void interleaved_replays_of_several_graphs_are_each_right_and_closing_one_leaves_the_others() {
+            int[] x = KitKernels.pattern(N, 21);
+            Buffer in = upload(x);
+            Buffer plus = poisoned();
+            Buffer times = poisoned();
+            Graph g1 = capture(s -> launch(s, addOne, in, plus));
+            Graph g2 = capture(s -> launch(s, mulTwo, in, times));
+            for (int round = 0; round < 3; round++) {
+                int[] v = KitKernels.pattern(N, 30 + round);
+                stream.write(in, v);
+                g2.replay();
+                g1.replay();
+                assertThat(read(plus)).isEqualTo(KitKernels.addOne(v));
+                assertThat(read(times)).isEqualTo(KitKernels.mulTwo(v));
+            }
+            g1.close();
+            assertThat(g1.isClosed()).isTrue();
+            stream.write(in, x);
+            g2.replay();
+            assertThat(read(times)).isEqualTo(KitKernels.mulTwo(x));
+            assertThatThrownBy(g1::replay).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+            g1.close();
+        }
+    }
+
+    // ---- 12 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("12. Thread confinement")
+    class ThreadConfinement {
+        private Throwable launchFromAnotherThread(Buffer in, Buffer out) throws InterruptedException {
+            AtomicReference<Throwable> seen = new AtomicReference<>();
+            Thread intruder = new Thread(() -> {
+                try {
+                    launch(stream, mulTwo, in, out);
+                } catch (Throwable failure) {
+                    seen.set(failure);
+                }
+            }, "intruder");
+            intruder.start();
+            intruder.join();
+            return seen.get();
+        }
+
+        @Test
+        void a_launch_from_another_thread_is_rejected_while_recording_in_thread_local_mode() throws Exception {
+            int[] x = KitKernels.pattern(N, 22);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            stream.prepare();
+            stream.beginCapture(CaptureOptions.defaults().mode(CaptureMode.THREAD_LOCAL));
+            launch(stream, addOne, in, out);
+            assertThat(launchFromAnotherThread(out, out)).isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("intruder").hasMessageContaining("RELAXED");
+            Graph graph = track(stream.endCapture());
+            assertThat(graph.info().nodeCount()).isEqualTo(1);
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+        }
+
+        @Test
+        void relaxed_mode_records_launches_from_other_threads_or_is_unsupported_as_declared() throws Exception {
+            int[] x = KitKernels.pattern(N, 23);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            stream.prepare();
+            CaptureOptions relaxed = CaptureOptions.defaults().mode(CaptureMode.RELAXED);
+            if (!declares(Capability.CAPTURE_MODE_RELAXED)) {
+                assertThatThrownBy(() -> stream.beginCapture(relaxed)).isInstanceOf(UnsupportedCapabilityException.class)
+                        .hasMessageEndingWith("does not support CAPTURE_MODE_RELAXED: beginCapture in RELAXED mode");
+                assertThat(stream.captureState()).isEqualTo(CaptureState.PREPARE);
+                stream.cancelCapture();
+                return;
+            }
+            stream.beginCapture(relaxed);
+            launch(stream, addOne, in, out);
+            assertThat(launchFromAnotherThread(out, out)).isNull();
+            Graph graph = track(stream.endCapture());
+            assertThat(graph.info().nodeCount()).isEqualTo(2);
+            graph.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+        }
+    }
+
+    // ---- 13 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("13. Memory")
+    class Memory {
+        private Graph captureWithTemporaries(Buffer in, Buffer out, int warmups) {
+            return stream.capture(CaptureOptions.defaults().warmups(warmups), s -> {
+                try (Buffer t1 = s.allocate(BYTES)) {
+                    launch(s, addOne, in, t1);
+                    try (Buffer t2 = s.allocate(2 * BYTES)) {
+                        launch(s, mulTwo, t1, t2);
+                        launch(s, addOne, t2, out);
+                    }
+                }
+            });
+        }
+
+        @Test
+        void pinned_bytes_equal_the_slices_the_window_touched_and_do_not_grow_with_warm_ups() {
+            Buffer in = upload(KitKernels.pattern(N, 24));
+            Buffer out = poisoned();
+            launch(stream, addOne, in, out);
+            launch(stream, mulTwo, in, out);
+            stream.synchronize();
+            runtime.trim();
+            MemoryStats before = runtime.memoryStats();
+
+            Graph one = captureWithTemporaries(in, out, 1);
+            MemoryStats during = runtime.memoryStats();
+            long pinned = one.info().pinnedBytes();
+            assertThat(pinned).isGreaterThanOrEqualTo(3 * BYTES);
+            assertThat(pinned).as("the window's slices are exactly what the pool grew by")
+                    .isEqualTo(during.reservedBytes() - before.reservedBytes());
+            assertThat(during.pinnedPerGraph()).containsEntry(one.id(), pinned);
+            one.close();
+            stream.synchronize();
+            runtime.trim();
+
+            Graph three = captureWithTemporaries(in, out, 3);
+            assertThat(three.info().pinnedBytes()).as("3 warm-ups pin what 1 pins").isEqualTo(pinned);
+            assertThat(runtime.memoryStats().reservedBytes()).isEqualTo(during.reservedBytes());
+            three.replay();
+            assertThat(read(out)).isEqualTo(KitKernels.addOne(KitKernels.mulTwo(KitKernels.addOne(
+                    KitKernels.pattern(N, 24)))));
+            three.close();
+            stream.synchronize();
+            runtime.trim();
+            MemoryStats after = runtime.memoryStats();
+            assertThat(after.reservedBytes()).as("back to the pre-capture figure").isEqualTo(before.reservedBytes());
+            assertThat(after.pinnedBytes()).isZero();
+            assertThat(after.pinnedPerGraph()).isEmpty();
+        }
+    }
+
+    // ---- 14 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("14. Graph export")
+    class GraphExport {
+        @Test
+        void to_dot_names_one_node_per_recorded_launch() {
+            Buffer a = upload(KitKernels.pattern(N, 25));
+            Buffer b = poisoned();
+            Graph graph = capture(s -> {
+                launch(s, addOne, a, b);
+                launch(s, mulTwo, b, a);
+                launch(s, addOne, a, b);
+            });
+            String dot = graph.toDot();
+            assertThat(dot).contains("digraph").contains("add_one").contains("mul_two");
+            assertThat(graph.info().nodeCount()).isEqualTo(3);
+            if (!declares(Capability.DOT_EXPORT)) {
+                assertThat(dot.lines().filter(line -> line.contains("[shape=box")).count())
+                        .as("the core's rendering: one node per launch").isEqualTo(3);
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.graphrt.conformance;
+
+import dev.graphrt.api.JavaKernel;
+import dev.graphrt.api.KernelSource;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The kernels the kit runs, each in every dialect (CUDA C, which HIP also takes; WGSL; Java). All work on
+ * 32-bit words with wrapping unsigned arithmetic, so every dialect computes bit-identical results and tests
+ * compare exactly. Layout per docs/kernels.md: buffers in order, then the info buffer; {@code info[0]} is
+ * the element count.
+ */
+public final class KitKernels {
+    /** Threads per block / workgroup of every kit kernel (the WGSL texts fix it). */
+    public static final int BLOCK = 256;
+
+    private KitKernels() {
+    }
+
+    private static String cuda(String name, String body) {
+        return "extern \"C\" __global__ void " + name + "(const unsigned int* src, unsigned int* dst, "
+                + "const unsigned int* info) {\n"
+                + "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                + "    if (i < info[0]) { " + body + " }\n}\n";
+    }
+
+    private static String wgsl(String name, String body) {
+        return "@group(0) @binding(0) var<storage, read_write> src: array<u32>;\n"
+                + "@group(0) @binding(1) var<storage, read_write> dst: array<u32>;\n"
+                + "@group(0) @binding(2) var<storage, read_write> info: array<u32>;\n"
+                + "@compute @workgroup_size(" + BLOCK + ")\n"
+                + "fn " + name + "(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+                + "    let i = id.x;\n"
+                + "    if (i < info[0]) { " + body + " }\n}\n";
+    }
+
+    /** A Java body over {@code dst[i] = f(src[i], i, info)} for i below {@code info[0]}. */
+    private interface WordFunction {
+        int apply(int value, int index, int step);
+    }
+
+    private static JavaKernel java(WordFunction f) {
+        return (args, from, to) -> {
+            MemorySegment src = args.buffer(0);
+            MemorySegment dst = args.buffer(1);
+            int n = args.info(0);
+            int step = args.infoCount() > 1 ? args.info(1) : 0;
+            for (int i = from; i < Math.min(to, n); i++) {
+                dst.setAtIndex(ValueLayout.JAVA_INT, i, f.apply(src.getAtIndex(ValueLayout.JAVA_INT, i), i, step));
+            }
+        };
+    }
+
+    /** {@code dst[i] = src[i] + 1}. */
+    public static final KernelSource ADD_ONE = KernelSource.named("add_one")
+            .cuda(cuda("add_one", "dst[i] = src[i] + 1u;"))
+            .wgsl(wgsl("add_one", "dst[i] = src[i] + 1u;"))
+            .java(java((v, i, s) -> v + 1));
+
+    /** {@code dst[i] = src[i] * 2}. */
+    public static final KernelSource MUL_TWO = KernelSource.named("mul_two")
+            .cuda(cuda("mul_two", "dst[i] = src[i] * 2u;"))
+            .wgsl(wgsl("mul_two", "dst[i] = src[i] * 2u;"))
+            .java(java((v, i, s) -> v * 2));
+
+    /** {@code dst[i] = src[i] * 3 + i + info[1]}: the ping-pong step, reading its length and step from info. */
+    public static final KernelSource PING_PONG = KernelSource.named("ping_pong")
+            .cuda(cuda("ping_pong", "dst[i] = src[i] * 3u + i + info[1];"))
+            .wgsl(wgsl("ping_pong", "dst[i] = src[i] * 3u + i + info[1];"))
+            .java(java((v, i, s) -> v * 3 + i + s));
+
+    /** Host-side model of {@link #ADD_ONE}. */
+    public static int[] addOne(int[] x) {
+        int[] y = x.clone();
+        for (int i = 0; i < y.length; i++) {
+            y[i] += 1;
+        }
+        return y;
+    }
+
+    /** Host-side model of {@link #MUL_TWO}. */
+    public static int[] mulTwo(int[] x) {
+        int[] y = x.clone();
+        for (int i = 0; i < y.length; i++) {
+            y[i] *= 2;
+        }
+        return y;
+    }
+
+    /** Host-side model of one {@link #PING_PONG} launch. */
+    public static int[] pingPong(int[] x, int step) {
+        int[] y = new int[x.length];
+        for (int i = 0; i < y.length; i++) {
+            y[i] = x[i] * 3 + i + step;
+        }
+        return y;
+    }
+
+    /** Non-trivial input: a pattern that differs per element and per seed, with large and negative words. */
+    public static int[] pattern(int n, int seed) {
+        int[] x = new int[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (int) ((i * 2_654_435_761L + seed * 40_503L) % 1_000_003) - 500_000;
+        }
+        return x;
+    }
+
+    /** A value no kernel produces from kit inputs within a test: outputs are filled with it before runs. */
+    public static final int POISON = 0xDEADBEEF;
+
+    public static int[] poison(int n) {
+        int[] x = new int[n];
+        java.util.Arrays.fill(x, POISON);
+        return x;
+    }
+}

@@ -1,0 +1,162 @@
+package dev.graphrt.core.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.graphrt.core.memory.CountingDeviceMemory;
+import dev.graphrt.core.memory.MemoryManager;
+import dev.graphrt.core.memory.PoolConfig;
+import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.spi.DeviceSlice;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MetadataCacheTest {
+    private final CountingDeviceMemory device = new CountingDeviceMemory();
+    private final MemoryManager memory = new MemoryManager("fake", device, new PoolConfig(1 << 16, 1 << 12, 256));
+    private final List<PoolSlice> freed = new ArrayList<>();
+    private int uploads;
+
+    private MetadataCache cache(int capacity, int maxEntryBytes) {
+        return new MetadataCache(capacity, maxEntryBytes, new MetadataCache.Storage() {
+            @Override
+            public PoolSlice allocate(long bytes) {
+                return memory.allocateDynamic(bytes);
+            }
+
+            @Override
+            public void upload(PoolSlice slice, int[] words) {
+                uploads++;
+            }
+
+            @Override
+            public void deferFree(PoolSlice slice) {
+                freed.add(slice);
+            }
+        });
+    }
+
+    private static int[] words(int... w) {
+        return w;
+    }
+
+    @Test
+    void identical_words_are_uploaded_once_and_share_one_slice() {
+        MetadataCache cache = cache(4, 64);
+        DeviceSlice first = cache.lookup(words(1, 2, 3));
+        DeviceSlice again = cache.lookup(words(1, 2, 3));
+        assertThat(again).isSameAs(first);
+        assertThat(first.length()).isEqualTo(12);
+        assertThat(uploads).isEqualTo(1);
+        assertThat(cache.hits()).isEqualTo(1);
+        assertThat(cache.misses()).isEqualTo(1);
+    }
+
+    @Test
+    void normal_mode_gates_on_size_and_evicts_the_least_recently_used() {
+        MetadataCache cache = cache(2, 8);
+        cache.lookup(words(1, 2, 3));
+        assertThat(cache.size()).as("12 bytes exceed the 8-byte gate").isZero();
+        assertThat(freed).as("the one-use buffer is freed behind the launch").hasSize(1);
+        cache.lookup(words(1));
+        cache.lookup(words(2));
+        cache.lookup(words(1));
+        cache.lookup(words(3));
+        assertThat(cache.contains(words(2))).as("least recently used goes first").isFalse();
+        assertThat(cache.contains(words(1))).isTrue();
+        assertThat(cache.contains(words(3))).isTrue();
+        assertThat(cache.size()).isEqualTo(2);
+    }
+
+    @Test
+    void capture_mode_caches_any_size_and_is_unbounded() {
+        MetadataCache cache = cache(2, 8);
+        cache.enterCaptureMode();
+        for (int i = 0; i < 10; i++) {
+            cache.lookup(words(i, i, i, i, i));
+        }
+        assertThat(cache.size()).isEqualTo(10);
+        assertThat(freed).isEmpty();
+        cache.commit(1);
+        assertThat(cache.mode()).isEqualTo(CacheMode.NORMAL);
+        assertThat(cache.pinCount(words(3, 3, 3, 3, 3))).isEqualTo(1);
+    }
+
+    @Test
+    void a_pinned_entry_survives_eviction_until_its_graph_is_released() {
+        MetadataCache cache = cache(1, 64);
+        cache.enterCaptureMode();
+        cache.lookup(words(42));
+        cache.commit(7);
+        cache.lookup(words(1));
+        cache.lookup(words(2));
+        assertThat(cache.contains(words(42))).isTrue();
+        cache.release(7);
+        assertThat(cache.contains(words(42))).as("released entries no graph holds are freed").isFalse();
+        assertThat(freed).extracting(PoolSlice::capacity).isNotEmpty();
+    }
+
+    @Test
+    void a_capture_hit_on_a_normal_entry_pins_it() {
+        MetadataCache cache = cache(4, 64);
+        cache.lookup(words(5, 6));
+        cache.enterCaptureMode();
+        cache.lookup(words(5, 6));
+        assertThat(cache.isWindowPinned(words(5, 6))).isTrue();
+        cache.commit(1);
+        assertThat(cache.pinCount(words(5, 6))).isEqualTo(1);
+        assertThat(uploads).isEqualTo(1);
+        cache.release(1);
+        assertThat(cache.contains(words(5, 6))).as("a normal entry stays cached after its graph goes").isTrue();
+        assertThat(cache.pinCount(words(5, 6))).isZero();
+    }
+
+    @Test
+    void pins_are_counted_across_two_graphs() {
+        MetadataCache cache = cache(4, 64);
+        cache.enterCaptureMode();
+        cache.lookup(words(9));
+        cache.commit(1);
+        cache.enterCaptureMode();
+        cache.lookup(words(9));
+        cache.commit(2);
+        assertThat(cache.pinCount(words(9))).isEqualTo(2);
+        cache.release(1);
+        assertThat(cache.contains(words(9))).isTrue();
+        assertThat(cache.pinCount(words(9))).isEqualTo(1);
+        cache.release(2);
+        assertThat(cache.contains(words(9))).isFalse();
+    }
+
+    @Test
+    void discard_unpins_without_removing() {
+        MetadataCache cache = cache(4, 64);
+        cache.enterCaptureMode();
+        cache.lookup(words(3, 1, 4));
+        cache.discard();
+        assertThat(cache.contains(words(3, 1, 4))).isTrue();
+        assertThat(cache.isWindowPinned(words(3, 1, 4))).isFalse();
+        assertThat(cache.pinCount(words(3, 1, 4))).isZero();
+        assertThat(cache.mode()).isEqualTo(CacheMode.NORMAL);
+    }
+
+    @Test
+    void zero_capacity_disables_caching() {
+        MetadataCache cache = cache(0, 64);
+        cache.lookup(words(1));
+        cache.lookup(words(1));
+        assertThat(cache.size()).isZero();
+        assertThat(uploads).isEqualTo(2);
+        assertThat(freed).hasSize(2);
+    }
+
+    @Test
+    void the_caller_may_reuse_its_array_after_a_lookup() {
+        MetadataCache cache = cache(4, 64);
+        int[] scratch = {1, 2};
+        cache.lookup(scratch);
+        scratch[0] = 99;
+        assertThat(cache.contains(words(1, 2))).isTrue();
+        assertThat(cache.contains(words(99, 2))).isFalse();
+    }
+}
