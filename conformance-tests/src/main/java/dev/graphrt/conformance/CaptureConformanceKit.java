@@ -527,6 +527,8 @@ public abstract class CaptureConformanceKit {
     class DestroyDuringReplay {
         @Test
         void closing_a_graph_right_after_its_replay_does_not_release_memory_the_replay_still_uses() {
+            // The sentinels are written from a second stream, which does not wait for this one: only the
+            // fence behind the close keeps the replay's temporaries out of their way.
             int[] x = KitKernels.pattern(N, 17);
             Buffer in = upload(x);
             Buffer out = poisoned();
@@ -540,15 +542,17 @@ public abstract class CaptureConformanceKit {
                 }
             };
             Graph graph = stream.capture(CaptureOptions.defaults(), step);
+            GpuStream writer = track(runtime.openStream());
             graph.replay();
             graph.close();
             stream.prepare();
             List<Buffer> sentinels = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 Buffer sentinel = track(stream.allocate(BYTES));
-                stream.write(sentinel, marker(i));
+                writer.write(sentinel, marker(i));
                 sentinels.add(sentinel);
             }
+            writer.synchronize();
             int[] expected = KitKernels.addOne(x);
             for (int k = 0; k < 40; k++) {
                 expected = k % 2 == 0 ? KitKernels.addOne(expected) : KitKernels.mulTwo(expected);

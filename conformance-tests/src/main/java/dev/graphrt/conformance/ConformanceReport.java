@@ -95,12 +95,21 @@ public final class ConformanceReport implements BeforeAllCallback, TestWatcher {
                 key -> new Collector(backendLabel(kitClass)), Collector.class);
     }
 
+    private static boolean enabled(ExtensionContext context) {
+        return context.getConfigurationParameter("graphrt.conformance.report").map(Boolean::parseBoolean).orElse(true);
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) {
-        collector(context);
+        if (enabled(context)) {
+            collector(context);
+        }
     }
 
     private static void record(ExtensionContext context, String outcome, String reason) {
+        if (!enabled(context)) {
+            return;
+        }
         Collector collector = collector(context);
         context.getTestInstances().ifPresent(instances -> instances.getAllInstances().stream()
                 .filter(CaptureConformanceKit.class::isInstance).map(CaptureConformanceKit.class::cast)

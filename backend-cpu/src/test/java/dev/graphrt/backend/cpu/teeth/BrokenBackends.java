@@ -1,0 +1,240 @@
+package dev.graphrt.backend.cpu.teeth;
+
+import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.KernelSource;
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.backend.cpu.CpuBackendProvider;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendConfig;
+import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.DeviceAllocation;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.Fence;
+import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.RecordedLaunch;
+import dev.graphrt.spi.RecordedLaunches;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/** Deliberately broken backends, each the real CPU backend with one defect. The kit must catch every one. */
+enum BrokenBackends {
+    /** A replay runs only the first recorded launch. */
+    REPLAYS_ONLY_THE_FIRST_LAUNCH(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public BackendGraph sealRecording(RecordedLaunches recording) {
+                    return delegate.sealRecording(new RecordedLaunches(recording.launches().subList(0,
+                            Math.min(1, recording.launches().size()))));
+                }
+            };
+        }
+    }),
+
+    /** Buffer contents are snapshotted when the graph is sealed and restored at every replay (ignores rewrites). */
+    SNAPSHOTS_INPUTS_AT_CAPTURE(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                private final Map<BackendGraph, Map<DeviceSlice, MemorySegment>> snapshots = new java.util.IdentityHashMap<>();
+
+                @Override
+                public BackendGraph sealRecording(RecordedLaunches recording) {
+                    Map<DeviceSlice, MemorySegment> copies = new LinkedHashMap<>();
+                    for (RecordedLaunch launch : recording.launches()) {
+                        for (DeviceSlice slice : launch.bindings().buffers()) {
+                            MemorySegment copy = Arena.ofAuto().allocate(slice.length());
+                            delegate.read(slice, copy);
+                            copies.putIfAbsent(slice, copy);
+                        }
+                    }
+                    BackendGraph graph = delegate.sealRecording(recording);
+                    snapshots.put(graph, copies);
+                    return graph;
+                }
+
+                @Override
+                public void replay(BackendGraph graph) {
+                    snapshots.getOrDefault(graph, Map.of()).forEach(delegate::write);
+                    delegate.replay(graph);
+                }
+            };
+        }
+    }),
+
+    /** Claims a hardware graph but runs every launch while "capturing", then replays them too. */
+    EXECUTES_LAUNCHES_DURING_CAPTURE(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        public Set<Capability> capabilities() {
+            EnumSet<Capability> caps = EnumSet.copyOf(delegate.capabilities());
+            caps.add(Capability.HARDWARE_GRAPH);
+            return caps;
+        }
+
+        @Override
+        public GraphKind graphKind() {
+            return GraphKind.HARDWARE;
+        }
+
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                private List<RecordedLaunch> seen;
+
+                @Override
+                public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
+                    delegate.launch(kernel, dims, bindings);
+                    if (seen != null) {
+                        seen.add(new RecordedLaunch(kernel, dims, bindings));
+                    }
+                }
+
+                @Override
+                public void openCapture(CaptureMode mode) {
+                    seen = new ArrayList<>();
+                }
+
+                @Override
+                public BackendGraph closeCapture() {
+                    BackendGraph graph = delegate.sealRecording(new RecordedLaunches(seen));
+                    seen = null;
+                    return graph;
+                }
+
+                @Override
+                public void abortCapture() {
+                    seen = null;
+                }
+            };
+        }
+    }),
+
+    /** Fences report completion at once, before the work they mark has run; every replay starts 100 ms late. */
+    FENCE_RETURNS_BEFORE_THE_WORK_IS_DONE(cpu -> new ForwardingBackend(cpu) {
+        private final CompiledKernel sleep = cpu.compiler().compile(KernelSource.named("sleep_100ms")
+                .java((args, from, to) -> {
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public boolean isComplete(Fence fence) {
+                    return true;
+                }
+
+                @Override
+                public void await(Fence fence) {
+                }
+
+                @Override
+                public void replay(BackendGraph graph) {
+                    delegate.launch(sleep, new LaunchDims(1, 1, 1, 1, 1, 1), new Bindings(List.of(), null, 0));
+                    delegate.replay(graph);
+                    delegate.flush();
+                }
+            };
+        }
+    }),
+
+    /** Declares MID_CAPTURE_ALLOCATION, but its device refuses to allocate from prepare() to the window's end. */
+    DECLARES_MID_CAPTURE_ALLOCATION_BUT_CANNOT(cpu -> {
+        AtomicBoolean windowOpen = new AtomicBoolean();
+        DeviceMemory real = cpu.memory();
+        DeviceMemory refusing = new DeviceMemory() {
+            @Override
+            public long alignment() {
+                return real.alignment();
+            }
+
+            @Override
+            public DeviceAllocation allocate(long bytes) {
+                if (windowOpen.get()) {
+                    throw new DriverException("allocate", 900, "CAPTURE_UNSUPPORTED", "cannot allocate in a capture window");
+                }
+                return real.allocate(bytes);
+            }
+
+            @Override
+            public void free(DeviceAllocation allocation) {
+                real.free(allocation);
+            }
+
+            @Override
+            public void upload(DeviceSlice dst, MemorySegment src) {
+                real.upload(dst, src);
+            }
+        };
+        return new ForwardingBackend(cpu) {
+            @Override
+            public DeviceMemory memory() {
+                return refusing;
+            }
+
+            @Override
+            BackendStream wrap(BackendStream stream) {
+                return new ForwardingStream(stream) {
+                    @Override
+                    public void onPrepare() {
+                        windowOpen.set(true);
+                    }
+
+                    @Override
+                    public BackendGraph sealRecording(RecordedLaunches recording) {
+                        windowOpen.set(false);
+                        return delegate.sealRecording(recording);
+                    }
+
+                    @Override
+                    public void abortCapture() {
+                        windowOpen.set(false);
+                    }
+                };
+            }
+        };
+    }),
+
+    /** abortCapture throws, so cancelling a capture reports a failure. */
+    ABORT_CAPTURE_THROWS(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public void abortCapture() {
+                    throw new IllegalStateException("abortCapture is broken");
+                }
+            };
+        }
+    });
+
+    private final Function<Backend, Backend> breaker;
+
+    BrokenBackends(Function<Backend, Backend> breaker) {
+        this.breaker = breaker;
+    }
+
+    Backend open() {
+        return breaker.apply(new CpuBackendProvider().open(BackendConfig.defaults()));
+    }
+
+}

@@ -1,0 +1,91 @@
+package dev.graphrt.backend.cpu.teeth;
+
+import com.google.inject.util.Modules;
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.RuntimeOptions;
+import dev.graphrt.conformance.CaptureConformanceKit;
+import dev.graphrt.core.GraphRT;
+import dev.graphrt.core.GraphRTModule;
+import dev.graphrt.core.ProviderSource;
+import dev.graphrt.spi.Availability;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendConfig;
+import dev.graphrt.spi.BackendProvider;
+import java.util.List;
+
+/**
+ * The kit bound to each broken backend. Nested, so Surefire never runs them as ordinary tests:
+ * {@link KitHasTeethTest} runs them through the JUnit Platform launcher and expects failures.
+ */
+final class BrokenKits {
+    private BrokenKits() {
+    }
+
+    static GraphRuntime open(BrokenBackends broken) {
+        BackendProvider provider = new BackendProvider() {
+            @Override
+            public String name() {
+                return "broken";
+            }
+
+            @Override
+            public int priority() {
+                return 0;
+            }
+
+            @Override
+            public Availability probe() {
+                return Availability.available(broken.name());
+            }
+
+            @Override
+            public Backend open(BackendConfig config) {
+                return broken.open();
+            }
+        };
+        return GraphRT.open(Modules.override(new GraphRTModule(RuntimeOptions.defaults()))
+                .with(binder -> binder.bind(ProviderSource.class).toInstance(() -> List.of(provider))));
+    }
+
+    static class ReplaysOnlyTheFirstLaunch extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.REPLAYS_ONLY_THE_FIRST_LAUNCH);
+        }
+    }
+
+    static class SnapshotsInputsAtCapture extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.SNAPSHOTS_INPUTS_AT_CAPTURE);
+        }
+    }
+
+    static class ExecutesLaunchesDuringCapture extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.EXECUTES_LAUNCHES_DURING_CAPTURE);
+        }
+    }
+
+    static class FenceReturnsBeforeTheWorkIsDone extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.FENCE_RETURNS_BEFORE_THE_WORK_IS_DONE);
+        }
+    }
+
+    static class DeclaresMidCaptureAllocationButCannot extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.DECLARES_MID_CAPTURE_ALLOCATION_BUT_CANNOT);
+        }
+    }
+
+    static class AbortCaptureThrows extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.ABORT_CAPTURE_THROWS);
+        }
+    }
+}

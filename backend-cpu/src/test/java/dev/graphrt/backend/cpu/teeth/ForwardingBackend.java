@@ -1,0 +1,167 @@
+package dev.graphrt.backend.cpu.teeth;
+
+import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.Fence;
+import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.KernelCompiler;
+import dev.graphrt.spi.RecordedLaunches;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Set;
+
+/** A backend that forwards everything to a real one; each broken backend overrides the one thing it breaks. */
+class ForwardingBackend implements Backend {
+    final Backend delegate;
+
+    ForwardingBackend(Backend delegate) {
+        this.delegate = delegate;
+    }
+
+    BackendStream wrap(BackendStream stream) {
+        return new ForwardingStream(stream);
+    }
+
+    @Override
+    public String name() {
+        return delegate.name();
+    }
+
+    @Override
+    public DeviceInfo device() {
+        return delegate.device();
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return delegate.capabilities();
+    }
+
+    @Override
+    public GraphKind graphKind() {
+        return delegate.graphKind();
+    }
+
+    @Override
+    public DeviceMemory memory() {
+        return delegate.memory();
+    }
+
+    @Override
+    public KernelCompiler compiler() {
+        return delegate.compiler();
+    }
+
+    @Override
+    public BackendStream openStream() {
+        return wrap(delegate.openStream());
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    /** A stream forwarding to a real one. */
+    static class ForwardingStream implements BackendStream {
+        final BackendStream delegate;
+
+        ForwardingStream(BackendStream delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
+            delegate.launch(kernel, dims, bindings);
+        }
+
+        @Override
+        public void write(DeviceSlice dst, MemorySegment src) {
+            delegate.write(dst, src);
+        }
+
+        @Override
+        public void read(DeviceSlice src, MemorySegment dst) {
+            delegate.read(src, dst);
+        }
+
+        @Override
+        public void flush() {
+            delegate.flush();
+        }
+
+        @Override
+        public Fence recordFence() {
+            return delegate.recordFence();
+        }
+
+        @Override
+        public boolean isComplete(Fence fence) {
+            return delegate.isComplete(fence);
+        }
+
+        @Override
+        public void await(Fence fence) {
+            delegate.await(fence);
+        }
+
+        @Override
+        public void synchronize() {
+            delegate.synchronize();
+        }
+
+        @Override
+        public List<Throwable> drainErrors() {
+            return delegate.drainErrors();
+        }
+
+        @Override
+        public void onPrepare() {
+            delegate.onPrepare();
+        }
+
+        @Override
+        public void openCapture(CaptureMode mode) {
+            delegate.openCapture(mode);
+        }
+
+        @Override
+        public BackendGraph closeCapture() {
+            return delegate.closeCapture();
+        }
+
+        @Override
+        public BackendGraph sealRecording(RecordedLaunches recording) {
+            return delegate.sealRecording(recording);
+        }
+
+        @Override
+        public void abortCapture() {
+            delegate.abortCapture();
+        }
+
+        @Override
+        public void replay(BackendGraph graph) {
+            delegate.replay(graph);
+        }
+
+        @Override
+        public void destroy(BackendGraph graph) {
+            delegate.destroy(graph);
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}
