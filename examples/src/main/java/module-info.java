@@ -2,4 +2,9 @@
 module dev.graphrt.examples {
     requires dev.graphrt.core;
     requires org.slf4j;
+    requires jmh.core;
+
+    exports dev.graphrt.examples.bench to jmh.core;
+    opens dev.graphrt.examples.bench to jmh.core;
+    opens dev.graphrt.examples.bench.jmh_generated to jmh.core;
 }

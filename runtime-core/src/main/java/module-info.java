@@ -5,6 +5,8 @@
 module dev.graphrt.core {
     requires transitive dev.graphrt.api;
     requires com.google.guice;
+    // Guice is an automatic module and cannot declare that it needs Guava: resolve Guava for it.
+    requires com.google.common;
     requires jakarta.inject;
     requires jdk.jfr;
     requires org.slf4j;

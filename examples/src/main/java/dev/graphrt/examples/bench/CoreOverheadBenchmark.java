@@ -1,0 +1,104 @@
+package dev.graphrt.examples.bench;
+
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.Kernel;
+import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.KernelSource;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.RuntimeOptions;
+import dev.graphrt.core.GraphRT;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * CPU-side costs of the core on the cpu backend (DESIGN.md section 11, issue: memory model): a pooled
+ * allocate + close on the hot path, and a launch whose info words hit the metadata cache, eager versus
+ * replayed from a graph. The kernel does nothing, so the figures are the framework's bookkeeping plus the
+ * cpu backend's enqueue. Run: {@code scripts/bench-cpu.sh}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Dguice_bytecode_gen_option=DISABLED"})
+public class CoreOverheadBenchmark {
+    static final int BATCH = 256;
+    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {
+    });
+
+    private GraphRuntime runtime;
+    private GpuStream stream;
+    private Kernel kernel;
+    private Buffer a;
+    private Buffer b;
+    private KernelArgs args;
+    private LaunchDims dims;
+    private Graph graph;
+
+    @Setup
+    public void open() {
+        runtime = GraphRT.open(RuntimeOptions.defaults().backend("cpu"));
+        stream = runtime.openStream();
+        kernel = runtime.compile(NOOP);
+        a = stream.allocate(4096);
+        b = stream.allocate(4096);
+        args = KernelArgs.of(a, b).info(1024, 7, 3);
+        dims = LaunchDims.linear(1024, 256);
+        graph = stream.capture(CaptureOptions.defaults(), s -> {
+            for (int i = 0; i < BATCH; i++) {
+                s.launch(kernel, dims, args);
+            }
+        });
+        stream.synchronize();
+    }
+
+    @TearDown
+    public void close() {
+        graph.close();
+        a.close();
+        b.close();
+        runtime.close();
+    }
+
+    /** Allocate a 4 KiB buffer from the dynamic pool and close it (the release is fenced and reclaimed). */
+    @Benchmark
+    public Buffer pooledAllocateAndClose() {
+        Buffer buffer = stream.allocate(4096);
+        buffer.close();
+        return buffer;
+    }
+
+    /** One eager launch with cached info words: validation, cache hit, bindings, backend enqueue. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void eagerLaunchWithCachedInfo() {
+        for (int i = 0; i < BATCH; i++) {
+            stream.launch(kernel, dims, args);
+        }
+        stream.synchronize();
+    }
+
+    /** The same launches replayed from a graph: one enqueue for all of them, nothing looked up per launch. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void replayedLaunch() {
+        graph.replay();
+        stream.synchronize();
+    }
+}
