@@ -40,24 +40,36 @@ public final class BackendSelector {
         return probed;
     }
 
+    /** A forced backend is probed alone (no other native library is touched); the rest only for a diagnostic. */
+    private Probed selectForced(List<BackendProvider> providers, String name, String forcedBy) {
+        BackendProvider provider = providers.stream().filter(p -> p.name().equals(name)).findFirst().orElse(null);
+        if (provider != null) {
+            Probed match = probeAll(List.of(provider)).get(0);
+            if (match.availability().available()) {
+                return match;
+            }
+        }
+        List<String> lines = probeAll(providers).stream().map(Probed::line).toList();
+        if (provider == null) {
+            throw new BackendUnavailableException("Backend '" + name + "' was requested (" + forcedBy
+                    + ") but no provider has that name. Providers:", lines);
+        }
+        String reason = lines.stream().filter(line -> line.startsWith(name + " ")).findFirst().orElse(name);
+        throw new BackendUnavailableException("Backend '" + name + "' was requested (" + forcedBy
+                + ") but is unavailable: " + reason.substring(reason.indexOf("unavailable: ") + 13) + ". Providers:",
+                lines);
+    }
+
     public Probed select(List<BackendProvider> providers, Optional<String> forced, String forcedBy) {
         if (providers.isEmpty()) {
             throw new BackendUnavailableException("No GraphRT backend provider was found on the class or module "
                     + "path. Add graphrt-backend-cpu (always available) or a GPU backend.", List.of());
         }
+        if (forced.isPresent()) {
+            return selectForced(providers, forced.get(), forcedBy);
+        }
         List<Probed> probed = probeAll(providers);
         List<String> lines = probed.stream().map(Probed::line).toList();
-        if (forced.isPresent()) {
-            String name = forced.get();
-            Probed match = probed.stream().filter(p -> p.provider().name().equals(name)).findFirst()
-                    .orElseThrow(() -> new BackendUnavailableException("Backend '" + name + "' was requested ("
-                            + forcedBy + ") but no provider has that name. Providers:", lines));
-            if (!match.availability().available()) {
-                throw new BackendUnavailableException("Backend '" + name + "' was requested (" + forcedBy
-                        + ") but is unavailable: " + match.availability().detail() + ". Providers:", lines);
-            }
-            return match;
-        }
         List<Probed> available = probed.stream().filter(p -> p.availability().available())
                 .sorted(Comparator.comparingInt(Probed::priority).reversed()
                         .thenComparing(p -> p.provider().name()))

@@ -106,4 +106,29 @@ class BackendSelectorTest {
         assertThat(selector.select(List.of(throwing, CPU), Optional.empty(), "").provider().name()).isEqualTo("cpu");
         assertThat(selector.probeAll(List.of(throwing)).get(0).line()).contains("probe threw").contains("no lib");
     }
+
+    @Test
+    void a_forced_available_backend_is_the_only_one_probed() {
+        int[] probes = {0};
+        BackendProvider counting = new BackendProvider() {
+            public String name() {
+                return "gpu";
+            }
+
+            public int priority() {
+                return 100;
+            }
+
+            public Availability probe() {
+                probes[0]++;
+                return Availability.available("x");
+            }
+
+            public Backend open(BackendConfig config) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        assertThat(selector.select(List.of(counting, CPU), Optional.of("cpu"), "test").provider().name()).isEqualTo("cpu");
+        assertThat(probes[0]).as("no other native library is touched").isZero();
+    }
 }
