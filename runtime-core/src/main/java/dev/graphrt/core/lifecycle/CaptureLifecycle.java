@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class CaptureLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(CaptureLifecycle.class);
+    /**
+     * Free one-alignment slices kept in the persistent pool at prepare() when the window may not grow it, so
+     * that new info blocks of up to one alignment unit (64 words at 256-byte alignment) recorded without a
+     * warm-up need no driver allocation inside the capture.
+     */
+    static final int INFO_HEADROOM_SLICES = 32;
 
     private final long streamId;
     private final StreamCaptureState state = new StreamCaptureState();
@@ -59,7 +65,10 @@ public final class CaptureLifecycle {
         this.graphIds = graphIds;
     }
 
-    /** NO_CAPTURE to PREPARE: refuse if earlier work failed unreported; arm the pools; cache to CAPTURE mode. */
+    /**
+     * NO_CAPTURE to PREPARE: refuse if earlier work failed unreported; arm the pools (with info-buffer headroom
+     * where the window may not grow them); cache to CAPTURE mode; the backend's hook.
+     */
     public void prepare() {
         if (state.current() != CaptureState.NO_CAPTURE) {
             state.prepare();
@@ -76,6 +85,9 @@ public final class CaptureLifecycle {
         LOG.debug("stream #{}: NO_CAPTURE -> PREPARE", streamId);
         try {
             session = memory.openSession(streamId, policy.windowMayGrowPool());
+            if (!policy.windowMayGrowPool()) {
+                session.ensureFree(memory.align(1), INFO_HEADROOM_SLICES);
+            }
             metadata.enterCaptureMode();
             backend.onPrepare();
         } catch (RuntimeException | Error failure) {

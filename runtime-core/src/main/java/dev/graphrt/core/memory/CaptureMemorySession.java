@@ -66,6 +66,16 @@ public final class CaptureMemorySession {
         return slice;
     }
 
+    /**
+     * Makes sure at least {@code count} free slices of {@code size} bytes wait in the persistent pool, growing
+     * it now, before any driver capture opens. Used for info-buffer headroom on backends whose capture window
+     * may not grow the pool: a new info block during the recording then needs no device allocation. Slices
+     * the window never takes stay free and are not pinned.
+     */
+    public void ensureFree(long size, int count) {
+        manager.ensureFree(this, size, count);
+    }
+
     /** Ends one warm-up pass: the slices it primed become free for the next pass (still reserved here). */
     public void endPass() {
         manager.withLock(this::dropHolds);

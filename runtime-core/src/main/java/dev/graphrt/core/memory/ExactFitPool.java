@@ -52,6 +52,21 @@ final class ExactFitPool {
         return slice;
     }
 
+    /** How many slices of {@code size} {@code session} could take now. */
+    int takeableCount(long size, CaptureMemorySession session) {
+        ArrayDeque<PoolSlice> candidates = bySize.get(size);
+        if (candidates == null) {
+            return 0;
+        }
+        int count = 0;
+        for (PoolSlice slice : candidates) {
+            if (slice.takeableBy(session)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     /** Returns every trimmable slice's allocation to the device; returns the bytes freed. */
     long trim() {
         long freed = 0;

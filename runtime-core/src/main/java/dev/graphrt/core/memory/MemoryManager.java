@@ -85,6 +85,23 @@ public final class MemoryManager {
         return slice;
     }
 
+    void ensureFree(CaptureMemorySession session, long size, int count) {
+        long aligned = config.align(size);
+        int grown = 0;
+        lock.lock();
+        try {
+            for (int missing = count - persistent.takeableCount(aligned, session); missing > 0; missing--) {
+                persistent.grow(aligned).inUse = false;
+                grown++;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (grown > 0) {
+            PoolGrowthEvent.emit(backend, "persistent headroom", (long) grown * aligned, (long) grown * aligned);
+        }
+    }
+
     /** The owner of a slice (a closed buffer, an evicted cache entry) is done with it; a fence showed it. */
     public void release(PoolSlice slice) {
         lock.lock();

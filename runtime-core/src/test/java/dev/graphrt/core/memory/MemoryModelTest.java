@@ -193,6 +193,22 @@ class MemoryModelTest {
         }
 
         @Test
+        void info_headroom_lets_a_hardware_window_take_small_slices_without_the_driver_and_unused_ones_stay_unpinned() {
+            CaptureMemorySession window = memory.openSession(9, false);
+            window.ensureFree(1, 4);
+            window.ensureFree(1, 4);
+            assertThat(memory.persistentSliceCount()).as("topped up, not doubled").isEqualTo(4);
+            window.endPriming();
+            int before = device.allocations();
+            PoolSlice info = window.allocate(12);
+            assertThat(device.allocations()).isEqualTo(before);
+            assertThat(window.doomed()).isEmpty();
+            assertThat(window.pinTo(3)).as("only the slice taken is pinned").isEqualTo(256);
+            assertThat(info.pins()).isEqualTo(1);
+            assertThat(memory.stats().persistentFreeBytes()).isEqualTo(3 * 256);
+        }
+
+        @Test
         void a_software_graph_window_grows_and_pins_the_new_slice() {
             CaptureMemorySession window = memory.openSession(9, true);
             window.endPriming();

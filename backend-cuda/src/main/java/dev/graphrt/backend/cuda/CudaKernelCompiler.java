@@ -1,0 +1,214 @@
+package dev.graphrt.backend.cuda;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import dev.graphrt.api.Dialect;
+import dev.graphrt.api.KernelCompilationException;
+import dev.graphrt.api.KernelSource;
+import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.KernelCompiler;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * CUDA C → PTX with NVRTC for the device's compute capability, then PTX → module with
+ * {@code cuModuleLoadDataEx} (capturing the JIT's error log), then the entry point's {@code CUfunction}.
+ *
+ * <p>Modules are cached by source text, so several kernels of one text share a module; all are unloaded
+ * when the backend closes. NVRTC is located on the first compilation, so a machine without it can still
+ * open the backend (memory, copies, graphs of kernels compiled elsewhere). Module loading runs under a
+ * RELAXED capture-mode exchange and the function is loaded eagerly, so compiling a kernel for the first
+ * time while a stream captures does not invalidate the capture.
+ */
+final class CudaKernelCompiler implements KernelCompiler {
+    private static final Logger LOG = LoggerFactory.getLogger(CudaKernelCompiler.class);
+    private static final int JIT_LOG_BYTES = 16 << 10;
+
+    private final CudaContext context;
+    private final CudaDeviceDescription device;
+    private final NvrtcLocator locator;
+    private final Map<String, MemorySegment> modules = new HashMap<>();
+    private NvrtcLocator.Located nvrtc;
+    private String architecture;
+    private boolean closed;
+
+    CudaKernelCompiler(CudaContext context, CudaDeviceDescription device, NvrtcLocator locator) {
+        this.context = context;
+        this.device = device;
+        this.locator = locator;
+    }
+
+    @Override
+    public List<Dialect> dialects() {
+        return List.of(Dialect.CUDA_C);
+    }
+
+    @Override
+    public synchronized CompiledKernel compile(KernelSource source) {
+        Objects.requireNonNull(source, "source");
+        if (closed) {
+            throw new IllegalStateException("the cuda backend is closed");
+        }
+        String entry = source.entryPoint();
+        String text = source.text(Dialect.CUDA_C).orElseThrow(() -> new KernelCompilationException(
+                "kernel '" + entry + "' has no CUDA_C source: the cuda backend compiles CUDA_C only (NVRTC); "
+                        + "add .cuda(...) to its KernelSource", ""));
+        context.makeCurrent();
+        MemorySegment module = modules.get(text);
+        if (module == null) {
+            module = loadModule(entry, compileToPtx(entry, text));
+            modules.put(text, module);
+        }
+        MemorySegment function = function(module, entry);
+        int parameterCount = checkedParameterCount(entry, function);
+        LOG.debug("cuda: compiled kernel '{}' ({} parameters) for {}", entry, parameterCount, architecture);
+        return new CudaKernel(entry, function, parameterCount);
+    }
+
+    /** Unloads every module. */
+    synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        context.makeCurrent();
+        RuntimeException first = null;
+        for (MemorySegment module : modules.values()) {
+            try {
+                CudaDriver.moduleUnload(module);
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        modules.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private byte[] compileToPtx(String entry, String text) {
+        Nvrtc compiler = nvrtc();
+        List<String> options = List.of("--gpu-architecture=" + architecture(compiler));
+        Nvrtc.Compilation result = compiler.compile(text, entry + ".cu", options);
+        if (!result.succeeded()) {
+            String what = result.result() == Nvrtc.ERROR_COMPILATION
+                    ? "NVRTC could not compile kernel '" + entry + "' for " + architecture
+                    : "NVRTC failed on kernel '" + entry + "': " + result.result() + " " + result.resultName();
+            throw new KernelCompilationException(what + " (" + compiler.origin() + ")", result.log());
+        }
+        if (!result.log().isBlank()) {
+            LOG.debug("cuda: NVRTC log for '{}': {}", entry, result.log());
+        }
+        return result.ptx().orElseThrow();
+    }
+
+    private Nvrtc nvrtc() {
+        if (nvrtc == null) {
+            nvrtc = locator.locate();
+            nvrtc.nvrtc().ifPresent(n -> LOG.debug("cuda: NVRTC {} from {}", n.version(), n.origin()));
+        }
+        return nvrtc.nvrtc().orElseThrow(() -> new KernelCompilationException(nvrtc.failure(), ""));
+    }
+
+    /** {@code compute_XY}: the device's capability, or the newest NVRTC supports below it. */
+    private String architecture(Nvrtc compiler) {
+        if (architecture == null) {
+            int wanted = device.computeCapability();
+            int chosen = wanted;
+            int[] supported = compiler.supportedArchitectures();
+            if (supported.length > 0) {
+                int best = -1;
+                for (int arch : supported) {
+                    if (arch <= wanted && arch > best) {
+                        best = arch;
+                    }
+                }
+                if (best > 0) {
+                    chosen = best;
+                }
+            }
+            architecture = "compute_" + chosen;
+        }
+        return architecture;
+    }
+
+    private MemorySegment loadModule(String entry, byte[] ptx) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment image = arena.allocate(ptx.length + 1L);
+            MemorySegment.copy(ptx, 0, image, JAVA_BYTE, 0, ptx.length);
+            image.set(JAVA_BYTE, ptx.length, (byte) 0);
+            MemorySegment errorLog = arena.allocate(JIT_LOG_BYTES);
+            MemorySegment options = arena.allocate(JAVA_INT, 2);
+            MemorySegment values = arena.allocate(ADDRESS, 2);
+            options.setAtIndex(JAVA_INT, 0, CudaNative.CU_JIT_ERROR_LOG_BUFFER);
+            values.setAtIndex(ADDRESS, 0, errorLog);
+            options.setAtIndex(JAVA_INT, 1, CudaNative.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES);
+            values.setAtIndex(ADDRESS, 1, MemorySegment.ofAddress(JIT_LOG_BYTES)); // the value itself, not a pointer
+            MemorySegment moduleOut = arena.allocate(ADDRESS);
+            int rc = CudaDriver.withRelaxedCaptureMode(
+                    () -> CudaDriver.tryModuleLoadDataEx(moduleOut, image, 2, options, values));
+            if (rc != CudaNative.CUDA_SUCCESS) {
+                errorLog.set(JAVA_BYTE, JIT_LOG_BYTES - 1, (byte) 0);
+                String hint = rc == 222 ? "; NVRTC " + nvrtc().version() + " emits PTX newer than the driver ("
+                        + CudaDeviceDescription.versionText(device.driverVersion())
+                        + ") accepts: point " + NvrtcLocator.OPTION + " at an NVRTC no newer than the driver" : "";
+                throw new KernelCompilationException("cuModuleLoadDataEx could not load the PTX of kernel '" + entry
+                        + "': " + rc + " " + CudaDriver.resultName(rc) + hint, errorLog.getString(0).strip());
+            }
+            return moduleOut.get(ADDRESS, 0);
+        }
+    }
+
+    private MemorySegment function(MemorySegment module, String entry) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment functionOut = arena.allocate(ADDRESS);
+            int rc = CudaDriver.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
+            if (rc == CudaNative.CUDA_ERROR_NOT_FOUND) {
+                throw new KernelCompilationException("kernel entry point '" + entry + "' is not in the compiled "
+                        + "module: declare it extern \"C\" __global__ void " + entry + "(...)", "");
+            }
+            CudaDriver.check("cuModuleGetFunction(" + entry + ")", rc);
+            MemorySegment function = functionOut.get(ADDRESS, 0);
+            int loaded = CudaDriver.withRelaxedCaptureMode(() -> CudaDriver.tryFunctionLoad(function));
+            if (loaded != CudaNative.CUDA_SUCCESS) {
+                LOG.debug("cuda: cuFuncLoad({}) returned {} {}; the driver loads it at first launch", entry, loaded,
+                        CudaDriver.resultName(loaded));
+            }
+            return function;
+        }
+    }
+
+    /** The parameter count, after checking every parameter is a pointer (docs/kernels.md); -1 if unknown. */
+    private static int checkedParameterCount(String entry, MemorySegment function) {
+        Optional<long[]> sizes = CudaDriver.functionParameterSizes(function);
+        if (sizes.isEmpty()) {
+            return -1;
+        }
+        List<String> wrong = new ArrayList<>();
+        long[] bytes = sizes.get();
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] != Long.BYTES) {
+                wrong.add("parameter " + i + " is " + bytes[i] + " bytes");
+            }
+        }
+        if (!wrong.isEmpty()) {
+            throw new KernelCompilationException("kernel '" + entry + "' must take only pointers (buffers, then "
+                    + "const int* info; docs/kernels.md), but " + String.join(", ", wrong), "");
+        }
+        return bytes.length;
+    }
+}

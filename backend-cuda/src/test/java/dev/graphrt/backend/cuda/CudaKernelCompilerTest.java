@@ -1,0 +1,32 @@
+package dev.graphrt.backend.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.graphrt.api.Dialect;
+import dev.graphrt.api.KernelCompilationException;
+import dev.graphrt.api.KernelSource;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Test;
+
+@DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
+class CudaKernelCompilerTest {
+    /** No device is touched before the source is checked, so no context is needed here. */
+    private final CudaKernelCompiler compiler = new CudaKernelCompiler(null, null, null);
+
+    @Test
+    void it_compiles_CUDA_C_only() {
+        assertThat(compiler.dialects()).containsExactly(Dialect.CUDA_C);
+    }
+
+    @Test
+    void a_kernel_without_CUDA_C_text_fails_naming_the_kernel_and_the_dialect() {
+        KernelSource wgslOnly = KernelSource.named("add_one").wgsl("@compute @workgroup_size(64) fn add_one() {}");
+
+        assertThatThrownBy(() -> compiler.compile(wgslOnly))
+                .isInstanceOf(KernelCompilationException.class)
+                .hasMessageContaining("add_one")
+                .hasMessageContaining("CUDA_C");
+    }
+}
