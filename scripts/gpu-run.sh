@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
+# the conformance kit and smoke tests of the GPU backends, then the decode benchmarks. Writes reports and
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [demo]   (default: all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+[ -x .gpu/jre/bin/java ] || tar -C .gpu -xJf .gpu/jre.tar.xz
+JAVA="$PWD/.gpu/jre/bin/java"
+COMMIT=$(cat .gpu/commit)
+steps=${*:-cuda wgpu hip floor bench demo}
+JOPTS=(-Dguice_bytecode_gen_option=DISABLED --enable-native-access=ALL-UNNAMED -XX:+EnableDynamicAgentLoading
+       -Dgraphrt.conformance.dir="$OUT" -Dgraphrt.commit="$COMMIT")
+{ echo "commit $COMMIT"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; } | tee "$OUT/device.txt"
+
+kit() { # module test-classes... : run the kit and smoke tests of one backend
+  local name=$1; shift
+  local sel=(); for c in "$@"; do sel+=(--select-class "$c"); done
+  "$JAVA" "${JOPTS[@]}" -cp ".gpu/tests/$name:.gpu/lib/*" org.junit.platform.console.ConsoleLauncher execute \
+    --disable-banner --details=summary --details-theme=ascii "${sel[@]}" > "$OUT/$name-tests.log" 2>&1
+  echo "$name tests: exit $?"; grep -E "tests (successful|failed|aborted|skipped)" "$OUT/$name-tests.log"
+}
+
+for step in $steps; do
+  case $step in
+    cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest ;;
+    wgpu)
+      if ls .gl/*.deb >/dev/null 2>&1; then for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
+      export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+      export GRAPHRT_WEBGPU_LIB=${GRAPHRT_WEBGPU_LIB:-$PWD/.gpu/dawn/libwebgpu_wrapper.so}
+      [ -f .gpu/dawn/libwebgpu_wrapper.so.xz ] && [ ! -f .gpu/dawn/libwebgpu_wrapper.so ] && xz -dk .gpu/dawn/libwebgpu_wrapper.so.xz
+      kit wgpu $(cd .gpu/tests/wgpu && find . -name 'Wgpu*Test.class' ! -name '*$*' | sed 's|^\./||; s|\.class$||; s|/|.|g') ;;
+    hip)
+      if [ -x backend-hip/src/test/native/build-hip-on-cuda.sh ] && [ -d .gpu/hip ]; then
+        backend-hip/src/test/native/build-hip-on-cuda.sh .gpu/hip .gpu/hip-on-cuda > "$OUT/hip-build.log" 2>&1 \
+          && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
+        echo "hip shim build: $(tail -1 "$OUT/hip-build.log")"
+      fi
+      kit hip $(cd .gpu/tests/hip 2>/dev/null && find . -name 'Hip*Test.class' ! -name '*$*' | sed 's|^\./||; s|\.class$||; s|/|.|g') ;;
+    floor)
+      /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
+        && "$OUT/decode_floor" "${ROUNDS:-15}" > "$OUT/bench-c-floor.md"; echo "C floor: exit $?"; cat "$OUT/bench-c-floor.md"
+      rm -f "$OUT/decode_floor" ;;
+    demo)
+      "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.DecodeLoopDemo > "$OUT/demo.txt" 2>&1
+      echo "demo: exit $?"; grep -vE "^(Warning|    at| - While)" "$OUT/demo.txt" | grep -v '^$' ;;
+    bench)
+      for b in cuda ${BENCH_MORE:-}; do
+        "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.DecodeBench "$b" "${ROUNDS:-15}" \
+          > "$OUT/bench-$b.md" 2>"$OUT/bench-$b.err"; echo "bench $b: exit $?"; cat "$OUT/bench-$b.md"
+      done ;;
+  esac
+done
