@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     int rounds = argc > 1 ? std::atoi(argv[1]) : 15;
     std::vector<std::pair<int, int>> rows;
     for (int a = 2; a < argc; a++) { int n, k; if (std::sscanf(argv[a], "%dx%d", &n, &k) == 2) rows.push_back({n, k}); }
-    if (rows.empty()) rows = {{1024, 150}, {1024, 1000}, {65536, 1000}, {1 << 20, 500}};
+    if (rows.empty()) rows = {{1024, 150}, {1024, 1000}, {65536, 1000}, {1 << 20, 500}, {1 << 24, 100}};
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     std::printf("| elements x launches | C eager us/kernel | C graph us/kernel | eager/graph | check |\n|---|---|---|---|---|\n");

@@ -23,7 +23,8 @@ import java.util.List;
  * the two must be about equal, or the harness measures itself. Results are verified exactly at the end.
  *
  * <p>Arguments: {@code [backend] [rounds] [rows...]} where a row is {@code NxK} (default
- * {@code 1024x150 1024x1000 65536x1000 1048576x500}).
+ * {@code 1024x150 1024x1000 65536x1000 1048576x500 16777216x100}). On an H200 one 1M-element saxpy takes about
+ * as long as a launch, so the 16M row is the one that is truly GPU-bound.
  */
 public final class DecodeBench {
     private static final String CUDA = """
@@ -58,12 +59,14 @@ public final class DecodeBench {
     });
 
     /** One measured configuration and its medians, in microseconds per kernel. */
-    record Row(int elements, int launches, double eagerMicros, double replayMicros, long kernelsRun, boolean verified) {
+    record Row(int elements, int launches, double eagerMicros, double replayMicros, double eagerSubmitMicros,
+               long kernelsRun, boolean verified) {
         String markdown() {
             String label = (elements >= 1 << 20 ? (elements >> 20) + "M" : elements >= 1 << 10 ? (elements >> 10) + "K"
-                    : String.valueOf(elements)) + " x " + launches + (elements >= 1 << 20 ? " (GPU-bound control)" : "");
-            return String.format("| %s | %.2f | %.2f | %.2fx | %s |", label, eagerMicros, replayMicros,
-                    eagerMicros / replayMicros, verified ? "exact (" + kernelsRun + " kernels)" : "FAILED");
+                    : String.valueOf(elements)) + " x " + launches + (elements >= 1 << 20 ? " (control)" : "");
+            return String.format("| %s | %.2f | %.2f | %.2fx | %.2f | %s |", label, eagerMicros, replayMicros,
+                    eagerMicros / replayMicros, eagerSubmitMicros,
+                    verified ? "exact (" + kernelsRun + " kernels)" : "FAILED");
         }
     }
 
@@ -92,6 +95,7 @@ public final class DecodeBench {
                 kernels += k;
                 double[] eager = new double[rounds];
                 double[] replay = new double[rounds];
+                double[] submit = new double[rounds];
                 for (int warm = 0; warm < 3; warm++) {
                     for (int j = 0; j < k; j++) {
                         stream.launch(saxpy, dims, args);
@@ -105,6 +109,7 @@ public final class DecodeBench {
                     for (int j = 0; j < k; j++) {
                         stream.launch(saxpy, dims, args);
                     }
+                    long submitted = System.nanoTime();
                     stream.synchronize();
                     long t1 = System.nanoTime();
                     graph.replay();
@@ -112,6 +117,7 @@ public final class DecodeBench {
                     long t2 = System.nanoTime();
                     eager[r] = (t1 - t0) / 1e3 / k;
                     replay[r] = (t2 - t1) / 1e3 / k;
+                    submit[r] = (submitted - t0) / 1e3 / k;
                     kernels += 2L * k;
                 }
                 float[] y = stream.readFloats(ys);
@@ -121,7 +127,7 @@ public final class DecodeBench {
                 }
                 xs.close();
                 ys.close();
-                return new Row(n, k, median(eager), median(replay), kernels, exact);
+                return new Row(n, k, median(eager), median(replay), median(submit), kernels, exact);
             }
         }
     }
@@ -142,7 +148,7 @@ public final class DecodeBench {
         }
         if (rows.isEmpty()) {
             rows = List.of(new int[] {1024, 150}, new int[] {1024, 1000}, new int[] {65536, 1000},
-                    new int[] {1 << 20, 500});
+                    new int[] {1 << 20, 500}, new int[] {1 << 24, 100});
         }
         RuntimeOptions options = backend.isEmpty() ? RuntimeOptions.defaults() : RuntimeOptions.defaults().backend(backend);
         boolean allExact = true;
@@ -151,8 +157,9 @@ public final class DecodeBench {
             System.out.println("rounds: " + rounds + " interleaved (eager pass, then replay pass), medians, per kernel,"
                     + " wall time of submit + synchronize");
             System.out.println();
-            System.out.println("| elements x launches | eager us/kernel | replay us/kernel | eager/replay | check |");
-            System.out.println("|---|---|---|---|---|");
+            System.out.println("| elements x launches | eager us/kernel | replay us/kernel | eager/replay "
+                    + "| eager host submit us/launch | check |");
+            System.out.println("|---|---|---|---|---|---|");
             for (int[] row : rows) {
                 Row result = measure(runtime, row[0], row[1], rounds);
                 allExact &= result.verified();
