@@ -1,0 +1,124 @@
+package dev.graphrt.backend.wgpu;
+
+import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.KernelCompiler;
+import java.util.EnumSet;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The opened wgpu backend: one WebGPU device, its memory, its WGSL compiler and its streams. Graphs are
+ * software graphs: the core records launches, {@link WgpuStream#sealRecording} resolves them and a replay is
+ * one compute pass in one submission.
+ *
+ * <p>Capabilities: {@link Capability#MID_CAPTURE_ALLOCATION} (creating a buffer has nothing to do with the
+ * recording) and both capture modes the core enforces on its own ({@link Capability#CAPTURE_MODE_THREAD_LOCAL},
+ * {@link Capability#CAPTURE_MODE_RELAXED}). Not {@link Capability#RECORDS_WRITES}: a recording hands the backend
+ * launches only, so there is nothing to replay a write from.
+ */
+final class WgpuBackend implements Backend {
+    private static final Logger LOG = LoggerFactory.getLogger(WgpuBackend.class);
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.MID_CAPTURE_ALLOCATION,
+            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED));
+
+    private final WgpuDevice device;
+    private final DeviceInfo info;
+    private final WgpuMemory memory;
+    private final WgpuCompiler compiler;
+    private final int batch;
+
+    WgpuBackend(WgpuDevice device, int batch) {
+        this.device = device;
+        this.batch = batch;
+        WgpuInstance.AdapterInfo a = device.adapter.info();
+        String driver = a.backendName() + (a.description().isBlank() ? "" : ", " + a.description())
+                + (a.isCpu() ? ", CPU adapter" : "");
+        this.info = new DeviceInfo(WgpuBackendProvider.NAME, a.device(), driver, -1, 0);
+        this.memory = new WgpuMemory(device);
+        this.compiler = new WgpuCompiler(device);
+        LOG.debug("wgpu backend opened on {} (limits {})", info, device.limits);
+    }
+
+    @Override
+    public String name() {
+        return WgpuBackendProvider.NAME;
+    }
+
+    @Override
+    public DeviceInfo device() {
+        return info;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public GraphKind graphKind() {
+        return GraphKind.SOFTWARE;
+    }
+
+    @Override
+    public DeviceMemory memory() {
+        return memory;
+    }
+
+    @Override
+    public KernelCompiler compiler() {
+        return compiler;
+    }
+
+    @Override
+    public BackendStream openStream() {
+        device.lock.lock();
+        try {
+            device.checkUsable();
+            return new WgpuStream(device, batch);
+        } finally {
+            device.lock.unlock();
+        }
+    }
+
+    /** The device's limits, for diagnostics and tests. */
+    WgpuDevice.Limits limits() {
+        return device.limits;
+    }
+
+    /** The device itself, for tests that need to reach below the SPI. */
+    WgpuDevice nativeDevice() {
+        return device;
+    }
+
+    WgpuInstance.AdapterInfo adapterInfo() {
+        return device.adapter.info();
+    }
+
+    @Override
+    public void close() {
+        if (device.isClosed()) {
+            return;
+        }
+        for (WgpuStream stream : device.streams()) {
+            try {
+                stream.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing a wgpu stream failed", e);
+            }
+        }
+        device.lock.lock();
+        try {
+            compiler.releaseAll();
+        } finally {
+            device.lock.unlock();
+        }
+        device.close();
+        LOG.debug("wgpu backend closed");
+    }
+}

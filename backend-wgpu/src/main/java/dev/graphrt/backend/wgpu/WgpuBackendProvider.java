@@ -1,0 +1,165 @@
+package dev.graphrt.backend.wgpu;
+
+import dev.graphrt.api.BackendUnavailableException;
+import dev.graphrt.spi.Availability;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendConfig;
+import dev.graphrt.spi.BackendProvider;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The WebGPU backend's entry point ({@code "wgpu"}, priority {@value #PRIORITY}). It talks to any library that
+ * exports the standard {@code webgpu.h} C API of the supported header generation; the one the project ships is
+ * Google Dawn's {@code libwebgpu_wrapper.so}, installed by {@code scripts/setup-webgpu.sh}.
+ *
+ * <p>Options (backend options of the runtime, or the map given to {@link #WgpuBackendProvider(Map)}, which the
+ * probe also sees):
+ * <ul>
+ *   <li>{@value LibraryLocator#OPTION}: the library's path; else the system property
+ *       {@value LibraryLocator#PROPERTY}, the environment variable {@value LibraryLocator#ENV}, else
+ *       {@value LibraryLocator#DEFAULT_RELATIVE} in the working directory or a parent of it;</li>
+ *   <li>{@value #ADAPTER_OPTION}: {@code auto} (Vulkan, then OpenGL ES in compatibility mode), {@code vulkan},
+ *       {@code gles}, {@code gl} or {@code any};</li>
+ *   <li>{@value #BATCH_OPTION}: eager launches per submission (default {@value #DEFAULT_BATCH});</li>
+ *   <li>{@value #BIND_GROUP_CACHE_OPTION}: bind groups kept (default {@value #DEFAULT_BIND_GROUP_CACHE});</li>
+ *   <li>{@value DriverEnvironment#OPTION}: {@code false} stops the backend from completing the driver
+ *       environment itself (see {@link DriverEnvironment}).</li>
+ * </ul>
+ *
+ * <p>When the only adapter is a CPU one (lavapipe, llvmpipe, SwiftShader) the probe says available with priority
+ * {@value #CPU_ADAPTER_PRIORITY}, below the pure-Java cpu backend, so automatic selection prefers that one; the
+ * backend stays selectable by name.
+ */
+public final class WgpuBackendProvider implements BackendProvider {
+    public static final String NAME = "wgpu";
+    public static final int PRIORITY = 50;
+    public static final int CPU_ADAPTER_PRIORITY = -10;
+    public static final String LIBRARY_OPTION = LibraryLocator.OPTION;
+    public static final String ADAPTER_OPTION = "wgpu.backend";
+    public static final String BATCH_OPTION = "wgpu.batch";
+    public static final String BIND_GROUP_CACHE_OPTION = "wgpu.bindGroupCache";
+    static final int DEFAULT_BATCH = 32;
+    static final int DEFAULT_BIND_GROUP_CACHE = 4096;
+
+    private final Map<String, String> options;
+
+    /** The provider {@link java.util.ServiceLoader} makes: no options; does no native work. */
+    public WgpuBackendProvider() {
+        this(Map.of());
+    }
+
+    /** A provider whose probe and backends use {@code options} (overridden by a backend config's options). */
+    public WgpuBackendProvider(Map<String, String> options) {
+        this.options = Map.copyOf(Objects.requireNonNull(options, "options"));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public int priority() {
+        return PRIORITY;
+    }
+
+    @Override
+    public Availability probe() {
+        try {
+            String missing = load(options);
+            if (missing != null) {
+                return Availability.unavailable(missing);
+            }
+            try (WgpuInstance instance = WgpuInstance.create()) {
+                WgpuInstance.Adapter adapter = instance.requestAdapter(options.get(ADAPTER_OPTION),
+                        DriverEnvironment.enabled(options));
+                lockAndRelease(instance, adapter);
+                WgpuInstance.AdapterInfo info = adapter.info();
+                if (info.isCpu()) {
+                    return Availability.available(info + ": a CPU adapter, ranked below the cpu backend",
+                            CPU_ADAPTER_PRIORITY);
+                }
+                return Availability.available(info.toString());
+            }
+        } catch (Throwable t) {
+            return Availability.unavailable(reason(t));
+        }
+    }
+
+    @Override
+    public Backend open(BackendConfig config) {
+        Objects.requireNonNull(config, "config");
+        if (config.deviceIndex() != 0) {
+            throw new IllegalArgumentException("deviceIndex: the wgpu backend opens the adapter WebGPU chooses "
+                    + "(index 0), was " + config.deviceIndex());
+        }
+        Map<String, String> merged = new HashMap<>(options);
+        merged.putAll(config.options());
+        String missing = load(merged);
+        if (missing != null) {
+            throw new BackendUnavailableException("wgpu backend unavailable", List.of(NAME + ": " + missing));
+        }
+        int batch = intOption(merged, BATCH_OPTION, DEFAULT_BATCH);
+        int cache = intOption(merged, BIND_GROUP_CACHE_OPTION, DEFAULT_BIND_GROUP_CACHE);
+        WgpuInstance instance = WgpuInstance.create();
+        WgpuInstance.Adapter adapter = null;
+        try {
+            adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION), DriverEnvironment.enabled(merged));
+            return new WgpuBackend(WgpuDevice.open(instance, adapter, cache), batch);
+        } catch (RuntimeException e) {
+            if (adapter != null) {
+                lockAndRelease(instance, adapter);
+            }
+            instance.close();
+            throw e;
+        }
+    }
+
+    /** Finds and loads the library; {@code null} when ready, else why not. */
+    private static String load(Map<String, String> options) {
+        LibraryLocator location = LibraryLocator.locate(options);
+        if (location.path().isEmpty()) {
+            return location.searched();
+        }
+        Path path = location.path().get();
+        String failure = NativeLibrary.load(path);
+        if (failure == null && DriverEnvironment.enabled(options)) {
+            DriverEnvironment.prepareVulkan(path);
+        }
+        return failure;
+    }
+
+    private static void lockAndRelease(WgpuInstance instance, WgpuInstance.Adapter adapter) {
+        instance.lock.lock();
+        try {
+            adapter.release();
+        } finally {
+            instance.lock.unlock();
+        }
+    }
+
+    private static int intOption(Map<String, String> options, String key, int fallback) {
+        String value = options.get(key);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            int parsed = Integer.parseInt(value.strip());
+            if (parsed <= 0) {
+                throw new NumberFormatException("not positive");
+            }
+            return parsed;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a positive integer, was '" + value + "'", e);
+        }
+    }
+
+    private static String reason(Throwable t) {
+        String message = t.getMessage();
+        return message == null || message.isBlank() ? t.toString() : message;
+    }
+}

@@ -1,0 +1,437 @@
+package dev.graphrt.backend.wgpu;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.graphrt.api.DriverException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One opened {@code WGPUDevice} with its queue: the state every stream, the memory and the compiler share.
+ *
+ * <p><b>Threads.</b> Every native call on the device happens under {@link #lock} (the instance's), so Dawn never
+ * sees two threads at once; waits release it between slices.
+ *
+ * <p><b>Errors.</b> Uncaptured errors arrive synchronously inside the call that caused them. A stream marks itself
+ * {@linkplain #attribute current} while it calls into the device, so the error lands on that stream's queue and
+ * surfaces at its next {@code synchronize}/{@code read}/{@code drainErrors}; memory and compiler calls use error
+ * scopes instead and throw at once. An error that no stream caused (or a device loss) is delivered to every open
+ * stream; with no stream open it waits for the next one that drains. None is lost.
+ */
+@SuppressWarnings("restricted") // raw native addresses and libraries are this class's job
+final class WgpuDevice implements Callbacks.DeviceEvents {
+    private static final Logger LOG = LoggerFactory.getLogger(WgpuDevice.class);
+
+    final WgpuInstance instance;
+    final ReentrantLock lock;
+    final WgpuInstance.Adapter adapter;
+    final MemorySegment device;
+    final MemorySegment queue;
+    final Limits limits;
+    final BindGroupCache bindGroups;
+    private final long eventsKey;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment commandSlot = arena.allocate(ADDRESS);
+    private MemorySegment scratch = arena.allocate(4096, 16);
+    private final Set<WgpuStream> streams = ConcurrentHashMap.newKeySet();
+    private final ConcurrentLinkedQueue<Throwable> unclaimed = new ConcurrentLinkedQueue<>();
+    private WgpuStream current;
+    private String currentCall = "webgpu";
+    private long submitSerial;
+    private volatile DriverException lost;
+    private volatile boolean closing;
+
+    private WgpuDevice(WgpuInstance instance, WgpuInstance.Adapter adapter, MemorySegment device, long eventsKey,
+                       int bindGroupCacheSize) {
+        this.instance = instance;
+        this.lock = instance.lock;
+        this.adapter = adapter;
+        this.device = device;
+        this.eventsKey = eventsKey;
+        this.queue = Wgpu.deviceGetQueue(device);
+        this.limits = Limits.read(device);
+        this.bindGroups = new BindGroupCache(this, bindGroupCacheSize);
+    }
+
+    /** Opens a device on {@code adapter} with the adapter's own limits (the most it offers). */
+    static WgpuDevice open(WgpuInstance instance, WgpuInstance.Adapter adapter, int bindGroupCacheSize) {
+        DeviceEventsRelay relay = new DeviceEventsRelay();
+        long key = Callbacks.registerDevice(relay);
+        Callbacks.Completion c;
+        long future;
+        instance.lock.lock();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment adapterLimits = a.allocate(WebGpuHeader.LIMITS_BYTES, 16);
+            boolean haveLimits = Wgpu.adapterGetLimits(adapter.handle(), adapterLimits) == WebGpuHeader.STATUS_SUCCESS;
+            MemorySegment d = a.allocate(WebGpuHeader.DEVICE_DESCRIPTOR);
+            nullLabel(d, WebGpuHeader.DD_LABEL);
+            nullLabel(d, WebGpuHeader.DD_QUEUE_LABEL);
+            d.set(ADDRESS, WebGpuHeader.DD_REQUIRED_LIMITS, haveLimits ? adapterLimits : MemorySegment.NULL);
+            d.set(JAVA_INT, WebGpuHeader.DD_LOST_MODE, WebGpuHeader.CALLBACK_MODE_ALLOW_SPONTANEOUS);
+            d.set(ADDRESS, WebGpuHeader.DD_LOST_CALLBACK, Callbacks.deviceLostStub());
+            d.set(ADDRESS, WebGpuHeader.DD_LOST_USERDATA1, MemorySegment.ofAddress(key));
+            d.set(ADDRESS, WebGpuHeader.DD_ERROR_CALLBACK, Callbacks.uncapturedErrorStub());
+            d.set(ADDRESS, WebGpuHeader.DD_ERROR_USERDATA1, MemorySegment.ofAddress(key));
+            c = Callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.REQUEST);
+            future = Wgpu.adapterRequestDevice(instance.futureSlot(), adapter.handle(), d, instance.callbackInfo());
+        } finally {
+            instance.lock.unlock();
+        }
+        instance.await(c, future);
+        if (!c.succeeded() || c.object.address() == 0) {
+            Callbacks.unregisterDevice(key);
+            throw new DriverException("wgpuAdapterRequestDevice", c.status, "RequestDeviceFailed", c.message);
+        }
+        instance.lock.lock();
+        try {
+            WgpuDevice opened = new WgpuDevice(instance, adapter, c.object, key, bindGroupCacheSize);
+            relay.target = opened;
+            return opened;
+        } finally {
+            instance.lock.unlock();
+        }
+    }
+
+    static void nullLabel(MemorySegment struct, long offset) {
+        struct.set(ADDRESS, offset + WebGpuHeader.SV_DATA, MemorySegment.NULL);
+        struct.set(JAVA_LONG, offset + WebGpuHeader.SV_LENGTH, WebGpuHeader.STRLEN);
+    }
+
+    // ---- error routing -------------------------------------------------------------------------------------
+
+    /** Marks {@code stream} as the one calling into the device now (null: nobody). Caller holds the lock. */
+    void attribute(WgpuStream stream, String call) {
+        current = stream;
+        currentCall = call;
+    }
+
+    /** Names the native call in progress, for errors it raises. Caller holds the lock. */
+    void call(String call) {
+        currentCall = call;
+    }
+
+    @Override
+    public void uncapturedError(int type, String message) {
+        String call = currentCall;
+        Supplier<Throwable> error = () -> new DriverException(call, type, WebGpuHeader.errorTypeName(type), message);
+        WgpuStream target = lock.isHeldByCurrentThread() ? current : null;
+        if (target != null) {
+            target.addError(error.get());
+        } else {
+            LOG.warn("webgpu {} error outside any stream, delivered to every stream: {}",
+                    WebGpuHeader.errorTypeName(type), message);
+            broadcast(error);
+        }
+    }
+
+    @Override
+    public void deviceLost(int reason, String message) {
+        if (closing && (reason == WebGpuHeader.DEVICE_LOST_DESTROYED
+                || reason == WebGpuHeader.DEVICE_LOST_INSTANCE_DROPPED)) {
+            LOG.debug("webgpu device released: {}", message);
+            return;
+        }
+        Supplier<Throwable> error = () -> new DriverException("device lost", reason, "DeviceLost", message);
+        lost = (DriverException) error.get();
+        LOG.warn("webgpu device lost (reason {}): {}", reason, message);
+        broadcast(error);
+    }
+
+    /** One exception per stream, so no two streams ever throw (and decorate) the same instance. */
+    private void broadcast(Supplier<Throwable> error) {
+        if (streams.isEmpty()) {
+            unclaimed.add(error.get());
+        }
+        for (WgpuStream s : streams) {
+            s.addError(error.get());
+        }
+    }
+
+    /** Errors nobody has claimed yet; the first stream that drains takes them. */
+    void claimUnattributed(List<Throwable> into) {
+        for (Throwable t; (t = unclaimed.poll()) != null; ) {
+            into.add(t);
+        }
+    }
+
+    /** Fails fast once the device is lost or closed. */
+    void checkUsable() {
+        DriverException l = lost;
+        if (l != null) {
+            throw new DriverException("webgpu", l.code(), "DeviceLost", "the device was lost earlier: "
+                    + l.getMessage());
+        }
+        if (closing) {
+            throw new IllegalStateException("the wgpu backend is closed");
+        }
+    }
+
+    /** Neither lost nor closed. */
+    boolean isUsable() {
+        return lost == null && !closing;
+    }
+
+    void register(WgpuStream stream) {
+        streams.add(stream);
+    }
+
+    void unregister(WgpuStream stream) {
+        streams.remove(stream);
+    }
+
+    Set<WgpuStream> streams() {
+        return streams;
+    }
+
+    // ---- submission and host copies ------------------------------------------------------------------------
+
+    /** Finishes {@code encoder} and submits it; releases both. Caller holds the lock. */
+    void submit(MemorySegment encoder) {
+        currentCall = "wgpuCommandEncoderFinish";
+        MemorySegment commands = Wgpu.commandEncoderFinish(encoder);
+        Wgpu.commandEncoderRelease(encoder);
+        currentCall = "wgpuQueueSubmit";
+        commandSlot.set(ADDRESS, 0, commands);
+        Wgpu.queueSubmit(queue, 1L, commandSlot);
+        Wgpu.commandBufferRelease(commands);
+        submitSerial++;
+    }
+
+    /** How many submissions the queue has seen; a fence with the same serial covers the same work. */
+    long submitSerial() {
+        return submitSerial;
+    }
+
+    /** A work-done future for everything submitted so far. Caller holds the lock. */
+    WgpuFence fence() {
+        Callbacks.Completion c = Callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.WORK_DONE);
+        long future = Wgpu.queueOnSubmittedWorkDone(instance.futureSlot(), queue, instance.callbackInfo());
+        return new WgpuFence(future, c, submitSerial);
+    }
+
+    /**
+     * Copies {@code src} to {@code buffer} at {@code offset} through the queue: ordered after everything already
+     * submitted and before everything submitted later. WebGPU copies whole 4-byte words; a ragged tail of 1-3
+     * bytes is merged with the device's current word (read back first) so the bytes after it keep their value.
+     * Caller holds the lock and has submitted any open encoder whose work must come first.
+     */
+    void writeBuffer(MemorySegment buffer, long offset, MemorySegment src) {
+        long length = src.byteSize();
+        long whole = length & ~3L;
+        long tail = length - whole;
+        MemorySegment staging = scratch(whole + (tail > 0 ? 4 : 0));
+        if (whole > 0) {
+            MemorySegment.copy(src, 0, staging, 0, whole);
+            currentCall = "wgpuQueueWriteBuffer";
+            Wgpu.queueWriteBuffer(queue, buffer, offset, staging, whole);
+        }
+        if (tail > 0) {
+            MemorySegment word = staging.asSlice(whole, 4);
+            readInto(buffer, offset + whole, word);
+            MemorySegment.copy(src, whole, word, 0, tail);
+            currentCall = "wgpuQueueWriteBuffer";
+            Wgpu.queueWriteBuffer(queue, buffer, offset + whole, word, 4);
+        }
+    }
+
+    /**
+     * Copies {@code dst.byteSize()} bytes at {@code offset} of {@code buffer} into {@code dst} through a temporary
+     * staging buffer, waiting for the queue. Caller holds the lock (it is released while waiting for the map).
+     */
+    void readInto(MemorySegment buffer, long offset, MemorySegment dst) {
+        long size = (dst.byteSize() + 3) & ~3L;
+        MemorySegment staging = createBuffer(WebGpuHeader.BUFFER_USAGE_MAP_READ | WebGpuHeader.BUFFER_USAGE_COPY_DST,
+                size);
+        try {
+            MemorySegment encoder = Wgpu.deviceCreateCommandEncoder(device);
+            Wgpu.commandEncoderCopyBufferToBuffer(encoder, buffer, offset, staging, 0, size);
+            submit(encoder);
+            mapAndCopy(staging, size, dst);
+        } finally {
+            Wgpu.bufferDestroy(staging);
+            Wgpu.bufferRelease(staging);
+        }
+    }
+
+    /** Maps {@code staging} (already holding the bytes once submitted work finishes) and copies them out. */
+    void mapAndCopy(MemorySegment staging, long size, MemorySegment dst) {
+        currentCall = "wgpuBufferMapAsync";
+        Callbacks.Completion c = Callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.MAP);
+        long future = Wgpu.bufferMapAsync(instance.futureSlot(), staging, WebGpuHeader.MAP_MODE_READ, 0, size,
+                instance.callbackInfo());
+        awaitUnlocked(c, future);
+        if (!c.succeeded()) {
+            throw new DriverException("wgpuBufferMapAsync", c.status, "MapFailed", c.message);
+        }
+        MemorySegment mapped = Wgpu.bufferGetConstMappedRange(staging, 0, size).reinterpret(size);
+        MemorySegment.copy(mapped, 0, dst, 0, dst.byteSize());
+        Wgpu.bufferUnmap(staging);
+    }
+
+    /** Waits for {@code fence} with the lock released. */
+    void await(WgpuFence fence) {
+        awaitUnlocked(fence.completion(), fence.future());
+    }
+
+    /**
+     * Waits with every hold of the lock released, so other streams go on meanwhile, then takes the lock back
+     * and restores which stream the device attributes errors to.
+     */
+    private void awaitUnlocked(Callbacks.Completion c, long future) {
+        int holds = lock.getHoldCount();
+        WgpuStream stream = current;
+        String call = currentCall;
+        for (int i = 0; i < holds; i++) {
+            lock.unlock();
+        }
+        try {
+            instance.await(c, future);
+        } finally {
+            for (int i = 0; i < holds; i++) {
+                lock.lock();
+            }
+            if (holds > 0) {
+                current = stream;
+                currentCall = call;
+            }
+        }
+    }
+
+    /** A new buffer; {@link DriverException} if the device refuses it. Caller holds the lock. */
+    MemorySegment createBuffer(long usage, long size) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment d = a.allocate(WebGpuHeader.BUFFER_DESCRIPTOR);
+            nullLabel(d, WebGpuHeader.BD_LABEL);
+            d.set(JAVA_LONG, WebGpuHeader.BD_USAGE, usage);
+            d.set(JAVA_LONG, WebGpuHeader.BD_SIZE, size);
+            currentCall = "wgpuDeviceCreateBuffer";
+            MemorySegment buffer = Wgpu.deviceCreateBuffer(device, d);
+            if (buffer.address() == 0) {
+                throw new DriverException("wgpuDeviceCreateBuffer", 0, "NULL", size + " bytes");
+            }
+            return buffer;
+        }
+    }
+
+    /** Reusable native scratch of at least {@code bytes}. Caller holds the lock. */
+    private MemorySegment scratch(long bytes) {
+        if (scratch.byteSize() < bytes) {
+            long size = Math.max(bytes, scratch.byteSize() * 2);
+            scratch = arena.allocate(size, 16);
+        }
+        return scratch;
+    }
+
+    // ---- error scopes --------------------------------------------------------------------------------------
+
+    /** Pushes one error scope per filter. Caller holds the lock. */
+    void pushErrorScopes(int... filters) {
+        for (int f : filters) {
+            Wgpu.devicePushErrorScope(device, f);
+        }
+    }
+
+    /** Pops {@code count} scopes and returns the errors they caught, innermost first. Caller holds the lock. */
+    List<ScopedError> popErrorScopes(int count) {
+        List<ScopedError> errors = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Callbacks.Completion c = Callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.POP_ERROR_SCOPE);
+            long future = Wgpu.devicePopErrorScope(instance.futureSlot(), device, instance.callbackInfo());
+            instance.await(c, future);
+            if (c.status == WebGpuHeader.STATUS_SUCCESS && c.errorType != WebGpuHeader.ERROR_TYPE_NO_ERROR) {
+                errors.add(new ScopedError(c.errorType, c.message));
+            }
+        }
+        return errors;
+    }
+
+    /** An error an error scope caught. */
+    record ScopedError(int type, String message) {
+        DriverException toException(String call) {
+            return new DriverException(call, type, WebGpuHeader.errorTypeName(type), message);
+        }
+    }
+
+    // ---- teardown ------------------------------------------------------------------------------------------
+
+    /** Releases the device and its instance. Streams, allocations and kernels were released before. */
+    void close() {
+        lock.lock();
+        try {
+            if (closing) {
+                return;
+            }
+            closing = true;
+            bindGroups.clear();
+            Wgpu.queueRelease(queue);
+            Wgpu.deviceDestroy(device);
+            Wgpu.deviceRelease(device);
+            adapter.release();
+            instance.processEvents();
+        } finally {
+            lock.unlock();
+        }
+        instance.close();
+        Callbacks.unregisterDevice(eventsKey);
+        arena.close();
+    }
+
+    boolean isClosed() {
+        return closing;
+    }
+
+    /** The device limits the backend relies on. */
+    record Limits(long minStorageOffsetAlignment, long maxStorageBindingSize, long maxBufferSize,
+                  int maxStorageBuffersPerStage, int maxWorkgroupsPerDimension, int maxInvocationsPerWorkgroup) {
+        static Limits read(MemorySegment device) {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment l = a.allocate(WebGpuHeader.LIMITS_BYTES, 16);
+                if (Wgpu.deviceGetLimits(device, l) != WebGpuHeader.STATUS_SUCCESS) {
+                    throw new DriverException("wgpuDeviceGetLimits", 0, "Error", "no limits");
+                }
+                return new Limits(Integer.toUnsignedLong(l.get(JAVA_INT, WebGpuHeader.LIM_MIN_STORAGE_OFFSET_ALIGNMENT)),
+                        l.get(JAVA_LONG, WebGpuHeader.LIM_MAX_STORAGE_BINDING_SIZE),
+                        l.get(JAVA_LONG, WebGpuHeader.LIM_MAX_BUFFER_SIZE),
+                        l.get(JAVA_INT, WebGpuHeader.LIM_MAX_STORAGE_BUFFERS_PER_STAGE),
+                        l.get(JAVA_INT, WebGpuHeader.LIM_MAX_WORKGROUPS_PER_DIMENSION),
+                        l.get(JAVA_INT, WebGpuHeader.LIM_MAX_INVOCATIONS_PER_WORKGROUP));
+            }
+        }
+    }
+
+    /** Lets the device callbacks be registered before the device object exists. */
+    private static final class DeviceEventsRelay implements Callbacks.DeviceEvents {
+        volatile WgpuDevice target;
+
+        @Override
+        public void uncapturedError(int type, String message) {
+            WgpuDevice t = target;
+            if (t != null) {
+                t.uncapturedError(type, message);
+            } else {
+                LOG.warn("webgpu {} error while opening the device: {}", WebGpuHeader.errorTypeName(type), message);
+            }
+        }
+
+        @Override
+        public void deviceLost(int reason, String message) {
+            WgpuDevice t = target;
+            if (t != null) {
+                t.deviceLost(reason, message);
+            } else {
+                LOG.warn("webgpu device lost while opening (reason {}): {}", reason, message);
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.graphrt.backend.wgpu;
+
+import dev.graphrt.api.Dialect;
+import dev.graphrt.spi.CompiledKernel;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A compiled WGSL kernel: its compute pipeline and the explicit bind group layout built from the bindings it
+ * declares. Released when the backend closes.
+ */
+final class WgpuKernel implements CompiledKernel {
+    private final WgpuDevice owner;
+    private final String entryPoint;
+    private final MemorySegment pipeline;
+    private final MemorySegment bindGroupLayout;
+    private final int[] bindings;
+
+    WgpuKernel(WgpuDevice owner, String entryPoint, MemorySegment pipeline, MemorySegment bindGroupLayout,
+               int[] bindings) {
+        this.owner = owner;
+        this.entryPoint = entryPoint;
+        this.pipeline = pipeline;
+        this.bindGroupLayout = bindGroupLayout;
+        this.bindings = bindings;
+    }
+
+    @Override
+    public String entryPoint() {
+        return entryPoint;
+    }
+
+    @Override
+    public Dialect dialect() {
+        return Dialect.WGSL;
+    }
+
+    WgpuDevice owner() {
+        return owner;
+    }
+
+    MemorySegment pipeline() {
+        return pipeline;
+    }
+
+    MemorySegment bindGroupLayout() {
+        return bindGroupLayout;
+    }
+
+    /** Declared binding numbers, ascending; do not modify. */
+    int[] bindings() {
+        return bindings;
+    }
+
+    void release() {
+        Wgpu.computePipelineRelease(pipeline);
+        Wgpu.bindGroupLayoutRelease(bindGroupLayout);
+    }
+
+    @Override
+    public String toString() {
+        return "WgpuKernel[" + entryPoint + ", " + bindings.length + " bindings]";
+    }
+}

@@ -1,0 +1,93 @@
+package dev.graphrt.backend.wgpu;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.graphrt.api.KernelSource;
+import dev.graphrt.spi.Availability;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendConfig;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Opens the real backend for a test class. A test is skipped only when the webgpu library is genuinely absent
+ * (scripts/setup-webgpu.sh not run); on CI ({@code CI} set) or with {@code GRAPHRT_REQUIRE_WGPU=1} that is a
+ * failure instead, so the wgpu tests can never pass by skipping there.
+ */
+final class WgpuTestSupport {
+    private WgpuTestSupport() {
+    }
+
+    static boolean required() {
+        return System.getenv("CI") != null || "1".equals(System.getenv("GRAPHRT_REQUIRE_WGPU"));
+    }
+
+    static void assumeLibraryPresent() {
+        LibraryLocator location = LibraryLocator.locate(Map.of());
+        if (location.path().isEmpty()) {
+            if (required()) {
+                fail("the webgpu library is required here but absent: " + location.searched());
+            }
+            Assumptions.abort("webgpu library absent (run scripts/setup-webgpu.sh): " + location.searched());
+        }
+    }
+
+    static WgpuBackend open() {
+        assumeLibraryPresent();
+        Availability availability = new WgpuBackendProvider().probe();
+        if (!availability.available()) {
+            fail("webgpu library present but the backend is unavailable: " + availability.detail());
+        }
+        Backend backend = new WgpuBackendProvider().open(BackendConfig.defaults());
+        return (WgpuBackend) backend;
+    }
+
+    static MemorySegment ints(Arena arena, int... values) {
+        return arena.allocateFrom(ValueLayout.JAVA_INT, values);
+    }
+
+    static MemorySegment floats(Arena arena, float... values) {
+        return arena.allocateFrom(ValueLayout.JAVA_FLOAT, values);
+    }
+
+    static int[] toInts(MemorySegment segment) {
+        return segment.toArray(ValueLayout.JAVA_INT);
+    }
+
+    static float[] toFloats(MemorySegment segment) {
+        return segment.toArray(ValueLayout.JAVA_FLOAT);
+    }
+
+    /** out[i] = in[i] + 1 for i < info[0]. */
+    static final KernelSource ADD_ONE = KernelSource.named("add_one").wgsl("""
+            @group(0) @binding(0) var<storage, read_write> src: array<f32>;
+            @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+            @group(0) @binding(2) var<storage, read_write> info: array<i32>;
+
+            @compute @workgroup_size(64)
+            fn add_one(@builtin(global_invocation_id) id: vec3<u32>) {
+                let i = i32(id.x);
+                if (i < info[0]) {
+                    dst[i] = src[i] + 1.0;
+                }
+            }
+            """);
+
+    /** b[i] = a[i] * 1664525 + info[1] + i for i < info[0], in wrapping u32 arithmetic. */
+    static final KernelSource LCG_STEP = KernelSource.named("lcg_step").wgsl("""
+            @group(0) @binding(0) var<storage, read_write> a: array<u32>;
+            @group(0) @binding(1) var<storage, read_write> b: array<u32>;
+            @group(0) @binding(2) var<storage, read_write> info: array<i32>;
+
+            @compute @workgroup_size(64)
+            fn lcg_step(@builtin(global_invocation_id) id: vec3<u32>) {
+                let i = id.x;
+                if (i < u32(info[0])) {
+                    b[i] = a[i] * 1664525u + u32(info[1]) + i;
+                }
+            }
+            """);
+}
