@@ -4,6 +4,7 @@
 #   lib/         the project's jars and every test/runtime dependency, plus the JUnit console launcher
 #   tests/<m>/   test classes of the GPU backends (their kit classes and smoke tests)
 #   hip/         Debian's HIP headers, to build the HIP-on-CUDA library there (when installed here)
+#   dawn/, gl/   Dawn's libwebgpu_wrapper.so (xz) and the Vulkan/EGL loader packages for the wgpu backend
 #   commit       the commit the bundle was built from
 # Then run scripts/gpu-run.sh on the device. Usage: scripts/gpu-bundle.sh [--no-build]
 set -euo pipefail
@@ -30,6 +31,17 @@ console=$HOME/.m2/repository/org/junit/platform/junit-platform-console-standalon
 [ -f "$console" ] || scripts/mvn.sh -q dependency:get -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.4 >&2
 cp "$console" .gpu/lib/
 if [ -d /usr/include/hip ]; then cp -r /usr/include/hip .gpu/hip; fi
+# WebGPU on the device: Dawn (from scripts/setup-webgpu.sh) and the Vulkan/EGL loaders, which that machine lacks.
+if [ -f .natives/dawn/libwebgpu_wrapper.so ]; then
+  mkdir -p .gpu/dawn
+  [ -f .gpu/dawn/libwebgpu_wrapper.so.xz ] || xz -9 -c .natives/dawn/libwebgpu_wrapper.so > .gpu/dawn/libwebgpu_wrapper.so.xz
+fi
+if [ ! -d .gpu/gl ] && command -v apt-get >/dev/null; then
+  mkdir -p .gpu/gl /tmp/graphrt-apt-amd64/partial
+  o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/graphrt-apt-amd64)
+  apt-get "${o[@]}" update -qq >&2 && (cd .gpu/gl && apt-get "${o[@]}" download -qq libvulkan1 libegl1 libglvnd0 \
+    libopengl0 libgl1 libglx0 libgles2 >&2) || echo "warning: Vulkan loader packages not fetched" >&2
+fi
 git rev-parse --short HEAD > .gpu/commit
 if [ ! -f .gpu/jre.tar.xz ] || [ "$(cat .gpu/jre.modules 2>/dev/null)" != "$JAVA_HOME" ]; then
   rm -rf .gpu/jre

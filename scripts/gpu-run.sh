@@ -26,11 +26,12 @@ for step in $steps; do
   case $step in
     cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest ;;
     wgpu)
-      if ls .gl/*.deb >/dev/null 2>&1; then for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
+      if ls .gpu/gl/*.deb >/dev/null 2>&1; then for f in .gpu/gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
       export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
       export GRAPHRT_WEBGPU_LIB=${GRAPHRT_WEBGPU_LIB:-$PWD/.gpu/dawn/libwebgpu_wrapper.so}
       [ -f .gpu/dawn/libwebgpu_wrapper.so.xz ] && [ ! -f .gpu/dawn/libwebgpu_wrapper.so ] && xz -dk .gpu/dawn/libwebgpu_wrapper.so.xz
-      kit wgpu $(cd .gpu/tests/wgpu && find . -name 'Wgpu*Test.class' ! -name '*$*' | sed 's|^\./||; s|\.class$||; s|/|.|g') ;;
+      kit wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest dev.graphrt.backend.wgpu.WgpuLaunchTest \
+        dev.graphrt.backend.wgpu.WgpuReplayTest dev.graphrt.backend.wgpu.WgpuFenceAndErrorTest ;;
     hip)
       if [ -x backend-hip/src/test/native/build-hip-on-cuda.sh ] && [ -d .gpu/hip ]; then
         backend-hip/src/test/native/build-hip-on-cuda.sh .gpu/hip .gpu/hip-on-cuda > "$OUT/hip-build.log" 2>&1 \
@@ -42,6 +43,13 @@ for step in $steps; do
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
         && "$OUT/decode_floor" "${ROUNDS:-15}" > "$OUT/bench-c-floor.md"; echo "C floor: exit $?"; cat "$OUT/bench-c-floor.md"
       rm -f "$OUT/decode_floor" ;;
+    ref) # an FFM program with no framework (not part of the project), when the bundle holds one in .gpu/ref
+      if [ -f .gpu/ref/Poc.class ]; then
+        for n in 1024 65536; do
+          "$JAVA" --enable-native-access=ALL-UNNAMED -cp .gpu/ref Poc --n $n --launches 1000 --reps 15 --no-probes \
+            --no-overhead > "$OUT/ref-ffm-$n.txt" 2>&1; echo "raw FFM n=$n: exit $?"; grep -E "^\| (eager|graph: 1 x)" "$OUT/ref-ffm-$n.txt"
+        done
+      fi ;;
     demo)
       "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.DecodeLoopDemo > "$OUT/demo.txt" 2>&1
       echo "demo: exit $?"; grep -vE "^(Warning|    at| - While)" "$OUT/demo.txt" | grep -v '^$' ;;
