@@ -60,3 +60,5 @@ for step in $steps; do
       done ;;
   esac
 done
+# Everything in one archive too (the device run returns only a few files).
+tar -C "$OUT" -czf "$OUT/all-logs.tgz" --exclude=all-logs.tgz . 2>/dev/null
