@@ -50,6 +50,20 @@ for step in $steps; do
             --no-overhead > "$OUT/ref-ffm-$n.txt" 2>&1; echo "raw FFM n=$n: exit $?"; grep -E "^\| (eager|graph: 1 x)" "$OUT/ref-ffm-$n.txt"
         done
       fi ;;
+    profile) # where the time goes: CUDA API and kernel summaries of GraphRT's bench and of the C floor
+      NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems*/bin/nsys 2>/dev/null | head -1)
+      if [ -z "$NSYS" ]; then echo "profile: no nsys on this machine"; ls /usr/local/cuda/bin | tr '\n' ' '; echo; else
+        "$NSYS" profile -q -t cuda -o "$OUT/prof-graphrt" -f true "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" \
+          dev.graphrt.examples.bench.DecodeBench cuda 5 1024x1000 > /dev/null 2>&1
+        /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu
+        "$NSYS" profile -q -t cuda -o "$OUT/prof-c" -f true "$OUT/decode_floor" 5 1024x1000 > /dev/null 2>&1
+        for p in graphrt c; do
+          echo "== profile $p"; "$NSYS" stats -q -r cuda_api_sum,cuda_gpu_kern_sum -f csv "$OUT/prof-$p.nsys-rep" 2>/dev/null \
+            | grep -E "cuLaunchKernel|cudaLaunchKernel|cuCtxSetCurrent|cuGraphLaunch|cudaGraphLaunch|cuStreamSynchronize|cudaStreamSynchronize|saxpy|Time \(%\)" \
+            | cut -d, -f1-8 | head -14
+        done
+        rm -f "$OUT/decode_floor" "$OUT"/*.sqlite
+      fi ;;
     demo)
       "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.DecodeLoopDemo > "$OUT/demo.txt" 2>&1
       echo "demo: exit $?"; grep -vE "^(Warning|    at| - While)" "$OUT/demo.txt" | grep -v '^$' ;;
