@@ -62,7 +62,7 @@ for step in $steps; do
             | grep -E "cuLaunchKernel|cudaLaunchKernel|cuCtxSetCurrent|cuGraphLaunch|cudaGraphLaunch|cuStreamSynchronize|cudaStreamSynchronize|saxpy|Time \(%\)" \
             | cut -d, -f1-8 | head -14
         done
-        rm -f "$OUT/decode_floor" "$OUT"/*.sqlite
+        rm -f "$OUT/decode_floor" "$OUT"/*.sqlite "$OUT"/*.nsys-rep
       fi ;;
     demo)
       "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.DecodeLoopDemo > "$OUT/demo.txt" 2>&1
