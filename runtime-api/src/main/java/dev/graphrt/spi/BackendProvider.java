@@ -19,6 +19,14 @@ public interface BackendProvider {
      */
     Availability probe();
 
+    /**
+     * Probes with the options the runtime will be opened with (library paths and the like), so a probe and
+     * the {@link #open} that follows look in the same places. The default ignores them.
+     */
+    default Availability probe(BackendConfig config) {
+        return probe();
+    }
+
     /** Opens the backend on the configured device. Only called after a successful probe. */
     Backend open(BackendConfig config);
 }

@@ -69,14 +69,22 @@ public final class WgpuBackendProvider implements BackendProvider {
 
     @Override
     public Availability probe() {
+        return probe(BackendConfig.defaults());
+    }
+
+    /** Probes with the runtime's options (library path, adapter choice) over this provider's own. */
+    @Override
+    public Availability probe(BackendConfig config) {
+        Map<String, String> merged = new HashMap<>(options);
+        merged.putAll(config.options());
         try {
-            String missing = load(options);
+            String missing = load(merged);
             if (missing != null) {
                 return Availability.unavailable(missing);
             }
             try (WgpuInstance instance = WgpuInstance.create()) {
-                WgpuInstance.Adapter adapter = instance.requestAdapter(options.get(ADAPTER_OPTION),
-                        DriverEnvironment.enabled(options));
+                WgpuInstance.Adapter adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION),
+                        DriverEnvironment.enabled(merged));
                 lockAndRelease(instance, adapter);
                 WgpuInstance.AdapterInfo info = adapter.info();
                 if (info.isCpu()) {

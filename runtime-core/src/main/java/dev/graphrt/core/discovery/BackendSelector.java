@@ -2,6 +2,7 @@ package dev.graphrt.core.discovery;
 
 import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.spi.Availability;
+import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,13 +26,23 @@ public final class BackendSelector {
         }
     }
 
+    private final BackendConfig config;
+
+    public BackendSelector(BackendConfig config) {
+        this.config = config;
+    }
+
+    public BackendSelector() {
+        this(BackendConfig.defaults());
+    }
+
     /** Probes every provider; a probe that throws despite its contract counts as unavailable. */
     public List<Probed> probeAll(List<BackendProvider> providers) {
         List<Probed> probed = new ArrayList<>();
         for (BackendProvider provider : providers) {
             Availability availability;
             try {
-                availability = provider.probe();
+                availability = provider.probe(config);
             } catch (RuntimeException | LinkageError failure) {
                 availability = Availability.unavailable("probe threw " + failure);
             }

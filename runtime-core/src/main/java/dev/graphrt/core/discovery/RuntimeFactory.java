@@ -17,13 +17,14 @@ public final class RuntimeFactory {
     private final ProviderSource providers;
     private final BackendChoice choice;
     private final RuntimeOptions options;
-    private final BackendSelector selector = new BackendSelector();
+    private final BackendSelector selector;
 
     @Inject
     public RuntimeFactory(ProviderSource providers, BackendChoice choice, RuntimeOptions options) {
         this.providers = providers;
         this.choice = choice;
         this.options = options;
+        this.selector = new BackendSelector(new BackendConfig(options.deviceIndex(), options.backendOptions()));
     }
 
     public GraphRuntime open() {
