@@ -43,7 +43,12 @@ for step in $steps; do
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
         && "$OUT/decode_floor" "${ROUNDS:-15}" > "$OUT/bench-c-floor.md"; echo "C floor: exit $?"; cat "$OUT/bench-c-floor.md"
       rm -f "$OUT/decode_floor" ;;
-    ref) # an FFM program with no framework (not part of the project), when the bundle holds one in .gpu/ref
+    ref) # plain FFM programs with no framework (not part of the project), when the bundle holds them in .gpu/ref
+      if [ -f .gpu/ref/WebGpuPoc.class ] && [ -f .gpu/dawn/libwebgpu_wrapper.so ]; then
+        VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json "$JAVA" --enable-native-access=ALL-UNNAMED \
+          -cp .gpu/ref WebGpuPoc .gpu/dawn/libwebgpu_wrapper.so vulkan 1000 > "$OUT/ref-webgpu.txt" 2>&1
+        echo "raw WebGPU: exit $?"; grep -E "^[A-E] |^---" "$OUT/ref-webgpu.txt"
+      fi
       if [ -f .gpu/ref/Poc.class ]; then
         for n in 1024 65536; do
           "$JAVA" --enable-native-access=ALL-UNNAMED -cp .gpu/ref Poc --n $n --launches 1000 --reps 15 --no-probes \
@@ -71,6 +76,13 @@ for step in $steps; do
       for b in cuda ${BENCH_MORE:-}; do
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.DecodeBench "$b" "${ROUNDS:-15}" \
           > "$OUT/bench-$b.md" 2>"$OUT/bench-$b.err"; echo "bench $b: exit $?"; cat "$OUT/bench-$b.md"
+        if [ "$b" = wgpu ]; then # the reference program's size, and the unbatched eager path
+          for batch in 32 1; do
+            "$JAVA" "${JOPTS[@]}" -Dgraphrt.option.wgpu.batch=$batch -cp ".gpu/lib/*" dev.graphrt.examples.bench.DecodeBench \
+              wgpu "${ROUNDS:-15}" 256x1000 1024x1000 > "$OUT/bench-wgpu-batch$batch.md" 2>/dev/null
+            echo "bench wgpu batch=$batch: exit $?"; grep -E "^\| (256|1K)" "$OUT/bench-wgpu-batch$batch.md"
+          done
+        fi
       done ;;
   esac
 done

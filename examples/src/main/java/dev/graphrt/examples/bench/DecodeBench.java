@@ -22,7 +22,8 @@ import java.util.List;
  * replay, rounds interleaved, medians reported per kernel. The last row is GPU-bound (1M elements): there
  * the two must be about equal, or the harness measures itself. Results are verified exactly at the end.
  *
- * <p>Arguments: {@code [backend] [rounds] [rows...]} where a row is {@code NxK} (default
+ * <p>Arguments: {@code [backend] [rounds] [rows...]} where a row is {@code NxK}; backend options come from
+ * system properties {@code -Dgraphrt.option.KEY=VALUE} (e.g. {@code wgpu.batch=1}). Default rows:
  * {@code 1024x150 1024x1000 65536x1000 1048576x500 16777216x100}). On an H200 one 1M-element saxpy takes about
  * as long as a launch, so the 16M row is the one that is truly GPU-bound.
  */
@@ -151,9 +152,15 @@ public final class DecodeBench {
                     new int[] {1 << 20, 500}, new int[] {1 << 24, 100});
         }
         RuntimeOptions options = backend.isEmpty() ? RuntimeOptions.defaults() : RuntimeOptions.defaults().backend(backend);
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith("graphrt.option.")) {
+                options = options.backendOption(key.substring("graphrt.option.".length()), System.getProperty(key));
+            }
+        }
         boolean allExact = true;
         try (GraphRuntime runtime = GraphRT.open(options)) {
-            System.out.println("device: " + runtime.device());
+            System.out.println("device: " + runtime.device() + (options.backendOptions().isEmpty() ? ""
+                    : ", options " + options.backendOptions()));
             System.out.println("rounds: " + rounds + " interleaved (eager pass, then replay pass), medians, per kernel,"
                     + " wall time of submit + synchronize");
             System.out.println();
