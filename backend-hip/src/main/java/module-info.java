@@ -1,4 +1,8 @@
-/** HIP backend (libamdhip64 through FFM). Not implemented yet: its provider reports so. */
+/**
+ * GraphRT's HIP backend: the HIP runtime API ({@code libamdhip64}) and hiprtc through the FFM API, with hardware
+ * graphs (stream capture); the cuda backend's shape, sharing its hardware-graph helpers through
+ * {@code dev.graphrt.spi.support}. Exports nothing; it is found through {@code ServiceLoader}.
+ */
 module dev.graphrt.backend.hip {
     requires dev.graphrt.api;
 

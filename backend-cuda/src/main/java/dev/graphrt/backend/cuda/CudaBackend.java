@@ -9,6 +9,7 @@ import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
+import dev.graphrt.spi.support.CaptureAwareReleases;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -49,7 +50,7 @@ final class CudaBackend implements Backend {
     private final CudaContext context;
     private final CudaDeviceMemory memory;
     private final CudaKernelCompiler compiler;
-    private final CaptureAwareReleases releases = new CaptureAwareReleases();
+    private final CaptureAwareReleases releases = new CaptureAwareReleases("cuda");
     private final AtomicLong streamIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 

@@ -1,4 +1,4 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CaptureAwareReleasesTest {
-    private final CaptureAwareReleases releases = new CaptureAwareReleases();
+    private final CaptureAwareReleases releases = new CaptureAwareReleases("test");
     private final List<String> ran = new ArrayList<>();
 
     @Test

@@ -1,6 +1,5 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
-import dev.graphrt.spi.support.EventFences;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

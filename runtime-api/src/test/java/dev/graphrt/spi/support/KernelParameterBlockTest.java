@@ -1,4 +1,4 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -22,7 +22,21 @@ import org.junit.jupiter.api.Test;
 class KernelParameterBlockTest {
     private static final long BASE = 0x7f00_0000_0000L;
     private final Arena arena = Arena.ofConfined();
-    private final CudaAllocation allocation = new CudaAllocation(BASE, 1 << 20);
+    private final TestAllocation allocation = new TestAllocation(BASE, 1 << 20);
+
+    /** A device block as a backend would describe it: a base address and a size. */
+    private record TestAllocation(long pointer, long byteSize) implements DeviceAllocation {
+        static long address(DeviceSlice slice) {
+            if (!(slice.allocation() instanceof TestAllocation allocation)) {
+                throw new IllegalArgumentException("slice " + slice + " does not belong to the test backend");
+            }
+            return allocation.pointer + slice.offset();
+        }
+    }
+
+    private KernelParameterBlock block() {
+        return new KernelParameterBlock(arena, TestAllocation::address);
+    }
 
     @AfterEach
     void closeArena() {
@@ -40,7 +54,7 @@ class KernelParameterBlockTest {
 
     @Test
     void buffers_fill_the_slots_in_order_and_the_info_buffer_comes_last() {
-        KernelParameterBlock block = new KernelParameterBlock(arena);
+        KernelParameterBlock block = block();
         Bindings bindings = new Bindings(List.of(slice(0), slice(256), slice(4096)), slice(8192), 3);
 
         MemorySegment params = block.pack(bindings);
@@ -54,7 +68,7 @@ class KernelParameterBlockTest {
 
     @Test
     void a_launch_without_info_words_passes_only_the_buffers() {
-        KernelParameterBlock block = new KernelParameterBlock(arena);
+        KernelParameterBlock block = block();
 
         MemorySegment params = block.pack(new Bindings(List.of(slice(512), slice(1024)), null, 0));
 
@@ -64,7 +78,7 @@ class KernelParameterBlockTest {
 
     @Test
     void the_same_native_block_is_reused_across_launches() {
-        KernelParameterBlock block = new KernelParameterBlock(arena);
+        KernelParameterBlock block = block();
 
         MemorySegment first = block.pack(new Bindings(List.of(slice(0)), slice(256), 1));
         MemorySegment second = block.pack(new Bindings(List.of(slice(512), slice(768), slice(1024)), null, 0));
@@ -78,7 +92,7 @@ class KernelParameterBlockTest {
 
     @Test
     void the_slot_pointers_never_move_between_launches() {
-        KernelParameterBlock block = new KernelParameterBlock(arena);
+        KernelParameterBlock block = block();
         MemorySegment params = block.pack(new Bindings(List.of(slice(0), slice(256)), null, 0));
         long pointer0 = params.getAtIndex(ADDRESS, 0).address();
         long pointer1 = params.getAtIndex(ADDRESS, 1).address();
@@ -92,7 +106,7 @@ class KernelParameterBlockTest {
 
     @Test
     void more_parameters_than_the_capacity_grow_the_block_once() {
-        KernelParameterBlock block = new KernelParameterBlock(arena, 2);
+        KernelParameterBlock block = new KernelParameterBlock(arena, TestAllocation::address, 2);
         List<DeviceSlice> five = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             five.add(slice(256L * i));
@@ -110,12 +124,12 @@ class KernelParameterBlockTest {
     }
 
     @Test
-    void a_slice_of_another_backend_is_refused() {
-        KernelParameterBlock block = new KernelParameterBlock(arena);
+    void a_slice_the_address_resolver_refuses_fails_the_launch_before_the_driver_sees_it() {
+        KernelParameterBlock block = block();
         DeviceAllocation foreign = () -> 4096;
 
         assertThatThrownBy(() -> block.pack(new Bindings(List.of(new DeviceSlice(foreign, 0, 256)), null, 0)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("does not belong to the cuda backend");
+                .hasMessageContaining("does not belong to the test backend");
     }
 }

@@ -1,10 +1,9 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.support.EventFences;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;

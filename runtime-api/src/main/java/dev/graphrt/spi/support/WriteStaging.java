@@ -1,4 +1,4 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.support.EventFences;
@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A ring of pinned chunks through which {@code write} copies host bytes before enqueueing an
- * asynchronous host-to-device copy. The caller's segment is only valid during the call and may be on the
- * heap, so the bytes must be copied; pinned memory lets {@code cuMemcpyHtoDAsync_v2} run truly
- * asynchronously.
+ * A ring of pinned chunks through which a stream's {@code write} copies host bytes before enqueueing an
+ * asynchronous host-to-device copy ({@code cuMemcpyHtoDAsync_v2}, {@code hipMemcpyHtoDAsync}). The
+ * caller's segment is only valid during the call and may be on the heap, so the bytes must be copied;
+ * pinned memory lets the driver's copy run truly asynchronously.
  *
  * <p>Why chunks with one fence each, not one event per write: small writes (a token per decode step) are
  * bump-allocated in the current chunk; only when the ring moves on is a fence recorded, which covers every
@@ -22,19 +22,21 @@ import java.util.Objects;
  * are in flight. Never used while the stream captures (captured writes own their bytes, see
  * {@link CapturedHostCopies}). Not thread-safe: the core serialises calls per stream.
  */
-final class WriteStaging {
+public final class WriteStaging {
     /** Where staged bytes go: enqueue a copy of {@code staged} to device address {@code dst}. */
     @FunctionalInterface
-    interface Copier {
+    public interface Copier {
         void copy(long dst, MemorySegment staged);
     }
 
-    static final long DEFAULT_CHUNK_BYTES = 1L << 20;
-    static final int DEFAULT_MAX_CHUNKS = 8;
+    /** Bytes of one chunk unless the owner chooses otherwise. */
+    public static final long DEFAULT_CHUNK_BYTES = 1L << 20;
+    /** Chunks per stream unless the owner chooses otherwise. */
+    public static final int DEFAULT_MAX_CHUNKS = 8;
     /** Pieces are aligned like this inside a chunk. */
-    static final long PIECE_ALIGNMENT = 16;
+    public static final long PIECE_ALIGNMENT = 16;
     /** A large write fills the rest of the current chunk only if at least this much is left. */
-    static final long MIN_SPLIT_PIECE = 64L << 10;
+    public static final long MIN_SPLIT_PIECE = 64L << 10;
 
     private final PinnedHostMemory pinned;
     private final EventFences<?> fences;
@@ -45,11 +47,16 @@ final class WriteStaging {
     private final ArrayDeque<Chunk> inFlight = new ArrayDeque<>();
     private Chunk current;
 
-    WriteStaging(PinnedHostMemory pinned, EventFences<?> fences) {
+    /** A ring of {@value #DEFAULT_MAX_CHUNKS} chunks of {@value #DEFAULT_CHUNK_BYTES} bytes. */
+    public WriteStaging(PinnedHostMemory pinned, EventFences<?> fences) {
         this(pinned, fences, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_CHUNKS);
     }
 
-    WriteStaging(PinnedHostMemory pinned, EventFences<?> fences, long chunkBytes, int maxChunks) {
+    /**
+     * A ring of at most {@code maxChunks} chunks of {@code chunkBytes} each, fenced on {@code fences} (the
+     * owning stream's: a chunk's fence covers the copies enqueued from it on that stream).
+     */
+    public WriteStaging(PinnedHostMemory pinned, EventFences<?> fences, long chunkBytes, int maxChunks) {
         this.pinned = Objects.requireNonNull(pinned, "pinned");
         this.fences = Objects.requireNonNull(fences, "fences");
         if (chunkBytes < MIN_SPLIT_PIECE || chunkBytes % PIECE_ALIGNMENT != 0) {
@@ -64,7 +71,7 @@ final class WriteStaging {
     }
 
     /** Stages all of {@code src} and hands each staged piece to {@code copier}, destined for {@code dst + offset}. */
-    void write(long dst, MemorySegment src, Copier copier) {
+    public void write(long dst, MemorySegment src, Copier copier) {
         long total = src.byteSize();
         long done = 0;
         while (done < total) {
@@ -86,7 +93,7 @@ final class WriteStaging {
     }
 
     /** The stream was synchronised: every copy finished, every chunk is free again. */
-    void allComplete() {
+    public void allComplete() {
         inFlight.clear();
         idle.clear();
         for (Chunk chunk : all) {
@@ -98,12 +105,12 @@ final class WriteStaging {
     }
 
     /** Chunks allocated so far. */
-    int chunkCount() {
+    public int chunkCount() {
         return all.size();
     }
 
     /** Frees every chunk; the owner synchronised the stream first. The first failure is rethrown. */
-    void close() {
+    public void close() {
         RuntimeException first = null;
         for (Chunk chunk : all) {
             try {

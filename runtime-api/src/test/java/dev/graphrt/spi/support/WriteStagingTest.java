@@ -1,9 +1,8 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.graphrt.spi.support.EventFences;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.assertj.core.api.Assertions.assertThat;

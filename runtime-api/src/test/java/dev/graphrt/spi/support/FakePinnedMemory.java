@@ -1,4 +1,4 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

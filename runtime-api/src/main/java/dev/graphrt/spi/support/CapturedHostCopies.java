@@ -1,4 +1,4 @@
-package dev.graphrt.backend.cuda;
+package dev.graphrt.spi.support;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -6,21 +6,24 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The pinned host bytes of the writes recorded during one capture. A recorded
- * {@code cuMemcpyHtoDAsync_v2} becomes a memcpy node that re-reads its source at every replay, so the
- * source must belong to the graph and live exactly as long as it: these blocks move to the
- * {@link CudaGraph} when the capture seals, and are freed with it (or at once when the capture aborts,
- * since nothing ever ran from them).
+ * The pinned host bytes of the writes recorded during one capture. A recorded asynchronous host-to-device
+ * copy ({@code cuMemcpyHtoDAsync_v2}, {@code hipMemcpyHtoDAsync}) becomes a memcpy node that re-reads its
+ * source at every replay, so the source must belong to the graph and live exactly as long as it: these
+ * blocks move to the backend's graph object when the capture seals ({@link #transfer}), and are freed with
+ * it (or at once when the capture aborts, since nothing ever ran from them).
  *
  * <p>Why a reservation: pinned allocation inside a capture is done under a RELAXED capture-mode exchange,
  * which the driver allows, but the backend avoids it where it can. The bytes written during the warm-up
  * predict the capture's writes, so {@link #reserve} allocates them before capture begins, and small writes
  * share blocks (bump allocation). Not thread-safe: the core serialises calls per stream.
  */
-final class CapturedHostCopies {
-    static final long ALIGNMENT = 16;
-    static final long MIN_BLOCK = 4096;
-    static final long MAX_GROWTH_BLOCK = 4L << 20;
+public final class CapturedHostCopies {
+    /** Staged copies start at multiples of this. */
+    public static final long ALIGNMENT = 16;
+    /** Smallest block allocated. */
+    public static final long MIN_BLOCK = 4096;
+    /** Largest block allocated by doubling (a larger single write still gets a block of its size). */
+    public static final long MAX_GROWTH_BLOCK = 4L << 20;
 
     private final PinnedHostMemory pinned;
     private final List<MemorySegment> blocks = new ArrayList<>();
@@ -28,19 +31,19 @@ final class CapturedHostCopies {
     private long used;
     private long stagedBytes;
 
-    CapturedHostCopies(PinnedHostMemory pinned) {
+    public CapturedHostCopies(PinnedHostMemory pinned) {
         this.pinned = Objects.requireNonNull(pinned, "pinned");
     }
 
     /** Allocates room for {@code bytes} of writes now, before the capture begins. */
-    void reserve(long bytes) {
+    public void reserve(long bytes) {
         if (bytes > 0) {
             newBlock(bytes);
         }
     }
 
     /** Copies {@code src} into graph-owned pinned memory and returns that copy. */
-    MemorySegment stage(MemorySegment src) {
+    public MemorySegment stage(MemorySegment src) {
         long bytes = src.byteSize();
         if (current == null || current.byteSize() - used < bytes) {
             newBlock(bytes);
@@ -53,12 +56,12 @@ final class CapturedHostCopies {
     }
 
     /** Bytes staged so far. */
-    long stagedBytes() {
+    public long stagedBytes() {
         return stagedBytes;
     }
 
     /** Pinned bytes held. */
-    long heldBytes() {
+    public long heldBytes() {
         long sum = 0;
         for (MemorySegment block : blocks) {
             sum += block.byteSize();
@@ -67,7 +70,7 @@ final class CapturedHostCopies {
     }
 
     /** Hands every block to the caller (the sealed graph); this object then holds nothing. */
-    List<MemorySegment> transfer() {
+    public List<MemorySegment> transfer() {
         List<MemorySegment> moved = List.copyOf(blocks);
         blocks.clear();
         current = null;
@@ -76,12 +79,12 @@ final class CapturedHostCopies {
     }
 
     /** Frees every block still held. The first failure is rethrown after all were attempted. */
-    void free() {
+    public void free() {
         freeAll(pinned, transfer());
     }
 
     /** Frees {@code blocks}; the first failure is rethrown after all were attempted. */
-    static void freeAll(PinnedHostMemory pinned, List<MemorySegment> blocks) {
+    public static void freeAll(PinnedHostMemory pinned, List<MemorySegment> blocks) {
         RuntimeException first = null;
         for (MemorySegment block : blocks) {
             try {

@@ -1,0 +1,217 @@
+package dev.graphrt.backend.hip;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
+import java.util.Map;
+
+/**
+ * Everything this backend knows about {@code libamdhip64}'s binary interface, in one place: the constants of
+ * {@code hip_runtime_api.h} it uses, the exported symbols with their C signatures, and the names of the
+ * result codes for when {@code hipGetErrorName} cannot answer.
+ *
+ * <p>Each signature below was checked against Debian's {@code hip_runtime_api.h} (ROCm 5.2.3,
+ * {@code libamdhip64-dev}) and, for the two symbols 5.2 lacks, against ROCm 6.2's; a wrong one corrupts the
+ * JVM, so change them only against the header. Handles ({@code hipStream_t}, {@code hipGraph_t}, ...) and
+ * {@code hipDeviceptr_t} ({@code void*}) are {@code ADDRESS}; {@code size_t} and {@code unsigned long long}
+ * are {@code JAVA_LONG}; device ordinals, enums, {@code int} and {@code unsigned int} are {@code JAVA_INT}.
+ * Every function here except {@code hipGetErrorName} returns {@code hipError_t} ({@code JAVA_INT}).
+ *
+ * <p>Where HIP is not CUDA: there is no context (the calling thread's current device, {@code hipSetDevice},
+ * plays its part); device pointers are {@code void*}; device attributes have HIP's own numbers; graph node
+ * types were renumbered in ROCm 5.3 (see {@link #NODE_TYPES_ZERO_BASED_SINCE}); {@code hipGraphUpload} (5.3)
+ * and {@code hipGraphDebugDotPrint} (5.5) are optional.
+ */
+final class HipNative {
+    private HipNative() {
+    }
+
+    // ---- hipError_t ----------------------------------------------------------------------------------
+    static final int HIP_SUCCESS = 0;
+    static final int HIP_ERROR_OUT_OF_MEMORY = 2;
+    static final int HIP_ERROR_INVALID_DEVICE_FUNCTION = 98;
+    static final int HIP_ERROR_NO_DEVICE = 100;
+    static final int HIP_ERROR_NOT_FOUND = 500;
+    static final int HIP_ERROR_NOT_READY = 600;
+
+    // ---- flags and enums -----------------------------------------------------------------------------
+    /** {@code hipStreamNonBlocking}: no implicit synchronisation with the null stream. */
+    static final int HIP_STREAM_NON_BLOCKING = 0x01;
+    /** {@code hipEventDisableTiming}: the cheapest event, for fences. */
+    static final int HIP_EVENT_DISABLE_TIMING = 0x2;
+    /** {@code hipHostMallocDefault}. */
+    static final int HIP_HOST_MALLOC_DEFAULT = 0x0;
+    /** {@code hipStreamCaptureModeRelaxed}: used to exchange the thread's mode around host allocations. */
+    static final int HIP_STREAM_CAPTURE_MODE_RELAXED = 2;
+    /** {@code hipStreamCaptureStatus}. */
+    static final int HIP_STREAM_CAPTURE_STATUS_NONE = 0;
+    /** {@code hipDeviceAttribute_t} (the same numbers in ROCm 5.2 and 6.2). */
+    static final int HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 23;
+    static final int HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 61;
+    static final int HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 63;
+    /** Graph instantiation flags GraphRT passes: none ({@code hipGraphInstantiateFlagAutoFreeOnLaunch} is for memory nodes, which it rejects). */
+    static final long HIP_GRAPH_INSTANTIATE_FLAGS = 0L;
+
+    // ---- hipGraphNodeType: renumbered in ROCm 5.3 --------------------------------------------------------
+    /** {@code HIP_VERSION} (major * 10^7 + minor * 10^5 + patch) from which node types count from 0 like CUDA's. */
+    static final int NODE_TYPES_ZERO_BASED_SINCE = 50_300_000;
+    /** ROCm up to 5.2: {@code hipGraphNodeTypeKernel = 1} ... {@code hipGraphNodeTypeMemcpyToSymbol = 11}; no memory nodes. */
+    static final int LEGACY_NODE_TYPE_FIRST = 1;
+    static final int LEGACY_NODE_TYPE_COUNT = 12;
+    /** ROCm 5.5+: {@code hipGraphNodeTypeMemAlloc = 10}, {@code hipGraphNodeTypeMemFree = 11} (as CUDA). */
+    static final int NODE_TYPE_MEM_ALLOC = 10;
+    static final int NODE_TYPE_MEM_FREE = 11;
+    /** {@code hipGraphDebugDotPrint} flags: 0 = topology, node types, kernel names. */
+    static final int HIP_GRAPH_DEBUG_DOT_FLAGS_DEFAULT = 0;
+
+    /**
+     * The functions this backend binds, named exactly as {@code libamdhip64} exports them. The enum constant's
+     * name is the symbol; {@code required} ones must all be present for the probe to succeed.
+     */
+    enum Symbol {
+        hipInit(true, JAVA_INT),                                       // (unsigned int flags)
+        hipDriverGetVersion(true, ADDRESS),                            // (int*)
+        hipRuntimeGetVersion(true, ADDRESS),                           // (int*)
+        hipGetErrorName(true, FunctionDescriptor.of(ADDRESS, JAVA_INT)), // const char* (hipError_t)
+        hipGetDeviceCount(true, ADDRESS),                              // (int*)
+        hipSetDevice(true, JAVA_INT),                                  // (int deviceId)
+        hipDeviceGetName(true, ADDRESS, JAVA_INT, JAVA_INT),           // (char*, int len, hipDevice_t)
+        hipDeviceTotalMem(true, ADDRESS, JAVA_INT),                    // (size_t*, hipDevice_t)
+        hipDeviceGetAttribute(true, ADDRESS, JAVA_INT, JAVA_INT),      // (int*, hipDeviceAttribute_t, int deviceId)
+        hipThreadExchangeStreamCaptureMode(true, ADDRESS),             // (hipStreamCaptureMode*)
+        hipStreamCreateWithFlags(true, ADDRESS, JAVA_INT),             // (hipStream_t*, unsigned int flags)
+        hipStreamDestroy(true, ADDRESS),                               // (hipStream_t)
+        hipStreamSynchronize(true, ADDRESS),                           // (hipStream_t)
+        hipStreamQuery(true, ADDRESS),                                 // (hipStream_t)
+        hipMalloc(true, ADDRESS, JAVA_LONG),                           // (void** ptr, size_t)
+        hipFree(true, ADDRESS),                                        // (void*)
+        hipHostMalloc(true, ADDRESS, JAVA_LONG, JAVA_INT),             // (void** ptr, size_t, unsigned int flags)
+        hipHostFree(true, ADDRESS),                                    // (void*)
+        hipMemcpyHtoD(true, ADDRESS, ADDRESS, JAVA_LONG),              // (hipDeviceptr_t dst, void* src, size_t)
+        hipMemcpyHtoDAsync(true, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), // (+ hipStream_t)
+        hipMemcpyDtoHAsync(true, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), // (void* dst, hipDeviceptr_t src, size_t, hipStream_t)
+        hipModuleLoadData(true, ADDRESS, ADDRESS),                     // (hipModule_t*, const void* image)
+        hipModuleGetFunction(true, ADDRESS, ADDRESS, ADDRESS),         // (hipFunction_t*, hipModule_t, const char*)
+        hipModuleUnload(true, ADDRESS),                                // (hipModule_t)
+        hipModuleLaunchKernel(true, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, // (hipFunction_t, grid x y z,
+                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,                //  block x y z, sharedMemBytes,
+                ADDRESS, ADDRESS, ADDRESS),                            //  hipStream_t, void** params, void** extra)
+        hipEventCreateWithFlags(true, ADDRESS, JAVA_INT),              // (hipEvent_t*, unsigned flags)
+        hipEventRecord(true, ADDRESS, ADDRESS),                        // (hipEvent_t, hipStream_t)
+        hipEventQuery(true, ADDRESS),                                  // (hipEvent_t)
+        hipEventSynchronize(true, ADDRESS),                            // (hipEvent_t)
+        hipEventDestroy(true, ADDRESS),                                // (hipEvent_t)
+        hipStreamBeginCapture(true, ADDRESS, JAVA_INT),                // (hipStream_t, hipStreamCaptureMode)
+        hipStreamEndCapture(true, ADDRESS, ADDRESS),                   // (hipStream_t, hipGraph_t*)
+        hipStreamIsCapturing(true, ADDRESS, ADDRESS),                  // (hipStream_t, hipStreamCaptureStatus*)
+        hipGraphGetNodes(true, ADDRESS, ADDRESS, ADDRESS),             // (hipGraph_t, hipGraphNode_t*, size_t*)
+        hipGraphNodeGetType(true, ADDRESS, ADDRESS),                   // (hipGraphNode_t, hipGraphNodeType*)
+        hipGraphInstantiateWithFlags(true, ADDRESS, ADDRESS, JAVA_LONG), // (hipGraphExec_t*, hipGraph_t,
+                                                                       //  unsigned long long flags)
+        hipGraphUpload(false, ADDRESS, ADDRESS),                       // (hipGraphExec_t, hipStream_t); ROCm 5.3+
+        hipGraphLaunch(true, ADDRESS, ADDRESS),                        // (hipGraphExec_t, hipStream_t)
+        hipGraphExecDestroy(true, ADDRESS),                            // (hipGraphExec_t)
+        hipGraphDestroy(true, ADDRESS),                                // (hipGraph_t)
+        hipGraphDebugDotPrint(false, ADDRESS, ADDRESS, JAVA_INT);      // (hipGraph_t, const char* path,
+                                                                       //  unsigned int flags); ROCm 5.5+
+
+        final boolean required;
+        final FunctionDescriptor descriptor;
+
+        Symbol(boolean required, MemoryLayout... arguments) {
+            this(required, FunctionDescriptor.of(JAVA_INT, arguments));
+        }
+
+        Symbol(boolean required, FunctionDescriptor descriptor) {
+            this.required = required;
+            this.descriptor = descriptor;
+        }
+    }
+
+    /** Names of the result codes, from {@code hip_runtime_api.h} (ROCm 5.2.3), for when {@code hipGetErrorName} is unavailable. */
+    static final Map<Integer, String> RESULT_NAMES = Map.ofEntries(
+            Map.entry(0, "hipSuccess"),
+            Map.entry(1, "hipErrorInvalidValue"),
+            Map.entry(2, "hipErrorOutOfMemory"),
+            Map.entry(3, "hipErrorNotInitialized"),
+            Map.entry(4, "hipErrorDeinitialized"),
+            Map.entry(5, "hipErrorProfilerDisabled"),
+            Map.entry(6, "hipErrorProfilerNotInitialized"),
+            Map.entry(7, "hipErrorProfilerAlreadyStarted"),
+            Map.entry(8, "hipErrorProfilerAlreadyStopped"),
+            Map.entry(9, "hipErrorInvalidConfiguration"),
+            Map.entry(12, "hipErrorInvalidPitchValue"),
+            Map.entry(13, "hipErrorInvalidSymbol"),
+            Map.entry(17, "hipErrorInvalidDevicePointer"),
+            Map.entry(21, "hipErrorInvalidMemcpyDirection"),
+            Map.entry(35, "hipErrorInsufficientDriver"),
+            Map.entry(52, "hipErrorMissingConfiguration"),
+            Map.entry(53, "hipErrorPriorLaunchFailure"),
+            Map.entry(98, "hipErrorInvalidDeviceFunction"),
+            Map.entry(100, "hipErrorNoDevice"),
+            Map.entry(101, "hipErrorInvalidDevice"),
+            Map.entry(200, "hipErrorInvalidImage"),
+            Map.entry(201, "hipErrorInvalidContext"),
+            Map.entry(202, "hipErrorContextAlreadyCurrent"),
+            Map.entry(205, "hipErrorMapFailed"),
+            Map.entry(206, "hipErrorUnmapFailed"),
+            Map.entry(207, "hipErrorArrayIsMapped"),
+            Map.entry(208, "hipErrorAlreadyMapped"),
+            Map.entry(209, "hipErrorNoBinaryForGpu"),
+            Map.entry(210, "hipErrorAlreadyAcquired"),
+            Map.entry(211, "hipErrorNotMapped"),
+            Map.entry(212, "hipErrorNotMappedAsArray"),
+            Map.entry(213, "hipErrorNotMappedAsPointer"),
+            Map.entry(214, "hipErrorECCNotCorrectable"),
+            Map.entry(215, "hipErrorUnsupportedLimit"),
+            Map.entry(216, "hipErrorContextAlreadyInUse"),
+            Map.entry(217, "hipErrorPeerAccessUnsupported"),
+            Map.entry(218, "hipErrorInvalidKernelFile"),
+            Map.entry(219, "hipErrorInvalidGraphicsContext"),
+            Map.entry(300, "hipErrorInvalidSource"),
+            Map.entry(301, "hipErrorFileNotFound"),
+            Map.entry(302, "hipErrorSharedObjectSymbolNotFound"),
+            Map.entry(303, "hipErrorSharedObjectInitFailed"),
+            Map.entry(304, "hipErrorOperatingSystem"),
+            Map.entry(400, "hipErrorInvalidHandle"),
+            Map.entry(401, "hipErrorIllegalState"),
+            Map.entry(500, "hipErrorNotFound"),
+            Map.entry(600, "hipErrorNotReady"),
+            Map.entry(700, "hipErrorIllegalAddress"),
+            Map.entry(701, "hipErrorLaunchOutOfResources"),
+            Map.entry(702, "hipErrorLaunchTimeOut"),
+            Map.entry(704, "hipErrorPeerAccessAlreadyEnabled"),
+            Map.entry(705, "hipErrorPeerAccessNotEnabled"),
+            Map.entry(708, "hipErrorSetOnActiveProcess"),
+            Map.entry(709, "hipErrorContextIsDestroyed"),
+            Map.entry(710, "hipErrorAssert"),
+            Map.entry(712, "hipErrorHostMemoryAlreadyRegistered"),
+            Map.entry(713, "hipErrorHostMemoryNotRegistered"),
+            Map.entry(719, "hipErrorLaunchFailure"),
+            Map.entry(720, "hipErrorCooperativeLaunchTooLarge"),
+            Map.entry(801, "hipErrorNotSupported"),
+            Map.entry(900, "hipErrorStreamCaptureUnsupported"),
+            Map.entry(901, "hipErrorStreamCaptureInvalidated"),
+            Map.entry(902, "hipErrorStreamCaptureMerge"),
+            Map.entry(903, "hipErrorStreamCaptureUnmatched"),
+            Map.entry(904, "hipErrorStreamCaptureUnjoined"),
+            Map.entry(905, "hipErrorStreamCaptureIsolation"),
+            Map.entry(906, "hipErrorStreamCaptureImplicit"),
+            Map.entry(907, "hipErrorCapturedEvent"),
+            Map.entry(908, "hipErrorStreamCaptureWrongThread"),
+            Map.entry(910, "hipErrorGraphExecUpdateFailure"),
+            Map.entry(999, "hipErrorUnknown"),
+            Map.entry(1052, "hipErrorRuntimeMemory"),
+            Map.entry(1053, "hipErrorRuntimeOther"));
+
+    /** Prefix of the name of a code missing from {@link #RESULT_NAMES}: {@code hipError_t(1234)}. */
+    static final String UNKNOWN_RESULT_PREFIX = "hipError_t";
+
+    /** "5.2.21153" for {@code HIP_VERSION} 50221153. */
+    static String versionText(int hipVersion) {
+        return hipVersion / 10_000_000 + "." + (hipVersion / 100_000) % 100 + "." + hipVersion % 100_000;
+    }
+}

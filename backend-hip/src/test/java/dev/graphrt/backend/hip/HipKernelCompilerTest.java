@@ -1,0 +1,40 @@
+package dev.graphrt.backend.hip;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.graphrt.api.Dialect;
+import dev.graphrt.api.KernelCompilationException;
+import dev.graphrt.api.KernelSource;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Test;
+
+@DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
+class HipKernelCompilerTest {
+    /** No device is touched before the source is checked, so no device is needed here. */
+    private final HipKernelCompiler compiler = new HipKernelCompiler(null, null);
+
+    @Test
+    void it_compiles_HIP_C() {
+        assertThat(compiler.dialects()).containsExactly(Dialect.HIP_C);
+    }
+
+    @Test
+    void a_kernel_without_HIP_C_or_CUDA_C_text_fails_naming_the_kernel_and_both_dialects() {
+        KernelSource wgslOnly = KernelSource.named("add_one").wgsl("@compute @workgroup_size(64) fn add_one() {}");
+
+        assertThatThrownBy(() -> compiler.compile(wgslOnly))
+                .isInstanceOf(KernelCompilationException.class)
+                .hasMessageContaining("add_one")
+                .hasMessageContaining("HIP_C")
+                .hasMessageContaining("CUDA_C");
+    }
+
+    @Test
+    void a_kernel_with_only_CUDA_C_text_offers_it_as_its_HIP_C() {
+        KernelSource cudaOnly = KernelSource.named("k").cuda("extern \"C\" __global__ void k(float* x) {}");
+
+        assertThat(cudaOnly.text(Dialect.HIP_C)).contains("extern \"C\" __global__ void k(float* x) {}");
+    }
+}
