@@ -8,6 +8,9 @@ OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
 [ -x .gpu/jre/bin/java ] || tar -C .gpu -xJf .gpu/jre.tar.xz
 JAVA="$PWD/.gpu/jre/bin/java"
+# Every runtime loads the Vulkan driver anew; NVIDIA's libnvidia-tls needs static TLS that glibc's default
+# surplus runs out of after a dozen loads in one process ("cannot allocate memory in static TLS block").
+export GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16777216
 COMMIT=$(cat .gpu/commit)
 steps=${*:-cuda wgpu hip floor bench demo}
 JOPTS=(-Dguice_bytecode_gen_option=DISABLED --enable-native-access=ALL-UNNAMED -XX:+EnableDynamicAgentLoading
@@ -54,6 +57,20 @@ for step in $steps; do
           "$JAVA" --enable-native-access=ALL-UNNAMED -cp .gpu/ref Poc --n $n --launches 1000 --reps 15 --no-probes \
             --no-overhead > "$OUT/ref-ffm-$n.txt" 2>&1; echo "raw FFM n=$n: exit $?"; grep -E "^\| (eager|graph: 1 x)" "$OUT/ref-ffm-$n.txt"
         done
+      fi ;;
+    ncu) # per-kernel GPU time of GraphRT's saxpy (NVRTC) and the C floor's (nvcc), eager launches only
+      NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+      if [ -n "$NCU" ]; then
+        /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu
+        "$NCU" --metrics gpu__time_duration.sum -k saxpy -s 200 -c 50 --csv "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" \
+          dev.graphrt.examples.bench.DecodeBench cuda 1 1024x200 > "$OUT/ncu-graphrt.csv" 2>/dev/null
+        "$NCU" --metrics gpu__time_duration.sum -k saxpy -s 200 -c 50 --csv "$OUT/decode_floor" 1 1024x200 \
+          > "$OUT/ncu-c.csv" 2>/dev/null
+        for p in graphrt c; do
+          printf 'ncu %s: kernels %s, median ns ' "$p" "$(grep -c gpu__time_duration "$OUT/ncu-$p.csv")"
+          grep gpu__time_duration "$OUT/ncu-$p.csv" | awk -F'","' '{gsub(/[",]/,"",$NF); print $NF}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+        done
+        rm -f "$OUT/decode_floor"
       fi ;;
     profile) # where the time goes: CUDA API and kernel summaries of GraphRT's bench and of the C floor
       NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems*/bin/nsys 2>/dev/null | head -1)
