@@ -10,7 +10,7 @@ mkdir -p "$OUT"
 JAVA="$PWD/.gpu/jre/bin/java"
 # Every runtime loads the Vulkan driver anew; NVIDIA's libnvidia-tls needs static TLS that glibc's default
 # surplus runs out of after a dozen loads in one process ("cannot allocate memory in static TLS block").
-export GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16777216
+export GLIBC_TUNABLES=glibc.rtld.optional_static_tls=65536
 COMMIT=$(cat .gpu/commit)
 steps=${*:-cuda wgpu hip floor bench demo}
 JOPTS=(-Dguice_bytecode_gen_option=DISABLED --enable-native-access=ALL-UNNAMED -XX:+EnableDynamicAgentLoading
