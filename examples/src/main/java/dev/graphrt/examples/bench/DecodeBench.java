@@ -20,7 +20,8 @@ import java.util.List;
  * The decode-shaped device benchmark: per row, a chain of K dependent saxpy launches over N floats
  * ({@code y = 2x + y}, in place, so each launch depends on the one before), run eagerly and as one graph
  * replay, rounds interleaved, medians reported per kernel. The last row is GPU-bound (1M elements): there
- * the two must be about equal, or the harness measures itself. Results are verified exactly at the end.
+ * the two must be about equal, or the harness measures itself. Results are verified exactly at the end. All rows
+ * run on one stream, as a decode loop does; a last line repeats the 1K x 1000 row on a second stream.
  *
  * <p>Arguments: {@code [backend] [rounds] [rows...]} where a row is {@code NxK}; backend options come from
  * system properties {@code -Dgraphrt.option.KEY=VALUE} (e.g. {@code wgpu.batch=1}). Default rows:
@@ -76,6 +77,12 @@ public final class DecodeBench {
 
     static Row measure(GraphRuntime runtime, int n, int k, int rounds) {
         try (GpuStream stream = runtime.openStream()) {
+            return measure(runtime, stream, n, k, rounds);
+        }
+    }
+
+    static Row measure(GraphRuntime runtime, GpuStream stream, int n, int k, int rounds) {
+        {
             Kernel saxpy = runtime.compile(SAXPY);
             float[] x = new float[n];
             float[] y0 = new float[n];
@@ -158,7 +165,7 @@ public final class DecodeBench {
             }
         }
         boolean allExact = true;
-        try (GraphRuntime runtime = GraphRT.open(options)) {
+        try (GraphRuntime runtime = GraphRT.open(options); GpuStream stream = runtime.openStream()) {
             System.out.println("device: " + runtime.device() + (options.backendOptions().isEmpty() ? ""
                     : ", options " + options.backendOptions()));
             System.out.println("rounds: " + rounds + " interleaved (eager pass, then replay pass), medians, per kernel,"
@@ -168,11 +175,18 @@ public final class DecodeBench {
                     + "| eager host submit us/launch | check |");
             System.out.println("|---|---|---|---|---|---|");
             // Untimed: let the JIT compile the launch and replay paths (C2 needs ~10k calls) before any row.
-            allExact &= measure(runtime, 256, 1000, 12).verified();
+            allExact &= measure(runtime, stream, 256, 1000, 12).verified();
             for (int[] row : rows) {
-                Row result = measure(runtime, row[0], row[1], rounds);
+                Row result = measure(runtime, stream, row[0], row[1], rounds);
                 allExact &= result.verified();
                 System.out.println(result.markdown());
+            }
+            try (GpuStream second = runtime.openStream()) {
+                Row other = measure(runtime, second, 1024, 1000, rounds);
+                allExact &= other.verified();
+                System.out.println();
+                System.out.printf("same row on a second stream of this runtime: eager %.2f, replay %.2f us/kernel%n",
+                        other.eagerMicros(), other.replayMicros());
             }
         }
         if (!allExact) {
