@@ -57,6 +57,12 @@ final class WgpuStream implements BackendStream {
         WgpuKernel k = kernel(kernel);
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(bindings, "bindings");
+        checkGrid(dims);
+        dispatchUnchecked(k, dims, bindings);
+    }
+
+    /** Encodes a launch without the grid check, so tests can reach the device's own (asynchronous) validation. */
+    void dispatchUnchecked(WgpuKernel k, LaunchDims dims, Bindings bindings) {
         device.lock.lock();
         try {
             enter("launch");
@@ -242,6 +248,7 @@ final class WgpuStream implements BackendStream {
                         previousPipeline = k.pipeline().address();
                     }
                     LaunchDims d = launch.dims();
+                    checkGrid(d);
                     workgroups[3 * i] = d.gridX();
                     workgroups[3 * i + 1] = d.gridY();
                     workgroups[3 * i + 2] = d.gridZ();
@@ -323,6 +330,19 @@ final class WgpuStream implements BackendStream {
             }
         } finally {
             device.lock.unlock();
+        }
+    }
+
+    /**
+     * Refuses a grid the device cannot dispatch before anything is encoded: WebGPU would only report it
+     * asynchronously, at the submit, as a validation error of the whole batch.
+     */
+    private void checkGrid(LaunchDims dims) {
+        int max = device.limits.maxWorkgroupsPerDimension();
+        if (dims.gridX() > max || dims.gridY() > max || dims.gridZ() > max) {
+            throw new IllegalArgumentException("dims: grid " + dims.gridX() + "x" + dims.gridY() + "x" + dims.gridZ()
+                    + " exceeds this device's " + max + " workgroups per dimension (maxComputeWorkgroupsPerDimension);"
+                    + " spread the launch over gridY or use larger workgroups");
         }
     }
 

@@ -76,6 +76,24 @@ class WgpuLaunchTest {
     }
 
     @Test
+    void a_grid_larger_than_the_device_dispatches_is_refused_at_the_call_naming_the_limit() {
+        DeviceAllocation block = backend.memory().allocate(512);
+        BackendStream stream = backend.openStream();
+        try {
+            DeviceSlice slice = new DeviceSlice(block, 0, 256);
+            Bindings bindings = new Bindings(List.of(slice, slice), new DeviceSlice(block, 256, 4), 1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> stream.launch(addOne,
+                            new LaunchDims(65_536, 1, 1, 64, 1, 1), bindings))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("65536x1x1").hasMessageContaining("maxComputeWorkgroupsPerDimension");
+            stream.synchronize();
+        } finally {
+            stream.close();
+            backend.memory().free(block);
+        }
+    }
+
+    @Test
     void eager_launches_in_one_batch_see_each_others_results_in_order() {
         int n = 300;
         long bytes = n * 4L;
