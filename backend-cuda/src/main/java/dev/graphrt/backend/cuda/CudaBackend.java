@@ -10,6 +10,7 @@ import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import dev.graphrt.spi.support.CaptureAwareReleases;
+import dev.graphrt.spi.support.DriverDeviceMemory;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -48,7 +49,7 @@ final class CudaBackend implements Backend {
     private final CudaDeviceDescription description;
     private final DeviceInfo deviceInfo;
     private final CudaContext context;
-    private final CudaDeviceMemory memory;
+    private final DriverDeviceMemory memory;
     private final CudaKernelCompiler compiler;
     private final CaptureAwareReleases releases = new CaptureAwareReleases("cuda");
     private final AtomicLong streamIds = new AtomicLong();
@@ -58,7 +59,7 @@ final class CudaBackend implements Backend {
         this.description = description;
         this.deviceInfo = description.toDeviceInfo();
         this.context = context;
-        this.memory = new CudaDeviceMemory(context);
+        this.memory = CudaDeviceMemory.create(context);
         this.compiler = new CudaKernelCompiler(context, description, locator);
     }
 

@@ -1,75 +1,62 @@
 package dev.graphrt.backend.cuda;
 
 import dev.graphrt.spi.DeviceAllocation;
-import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
-import java.lang.foreign.Arena;
+import dev.graphrt.spi.support.DeviceMemoryDriver;
+import dev.graphrt.spi.support.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
 
 /**
- * Raw device storage through {@code cuMemAlloc_v2}/{@code cuMemFree_v2}. Policy (pools, priming, pinning)
- * belongs to the core; this class only turns its requests into driver calls.
+ * Raw device storage through {@code cuMemAlloc_v2}/{@code cuMemFree_v2}: the driver calls behind the shared
+ * {@link DriverDeviceMemory} ({@link #create}), which does the checks.
  *
- * <p>{@link #upload} is a synchronous {@code cuMemcpyHtoD_v2}: every stream of this backend is
- * non-blocking, so the copy does not synchronise with them and is legal while one of them captures
- * (H200 probe 10), which is exactly what the core needs for info buffers.
+ * <p>An upload is a synchronous {@code cuMemcpyHtoD_v2}: every stream of this backend is non-blocking, so the
+ * copy does not synchronise with them and is legal while one of them captures (H200 probe 10), which is
+ * exactly what the core needs for info buffers.
+ *
+ * @param context the backend's context, made current before every call
  */
-final class CudaDeviceMemory implements DeviceMemory {
+record CudaDeviceMemory(CudaContext context) implements DeviceMemoryDriver {
     /** cuMemAlloc returns 256-byte aligned blocks; slices keep that alignment for vectorised access. */
     static final long ALIGNMENT = 256;
 
-    private final CudaContext context;
-
-    CudaDeviceMemory(CudaContext context) {
-        this.context = context;
+    /** The backend's {@code DeviceMemory}. */
+    static DriverDeviceMemory create(CudaContext context) {
+        return new DriverDeviceMemory(new CudaDeviceMemory(context), ALIGNMENT);
     }
 
     @Override
-    public long alignment() {
-        return ALIGNMENT;
+    public String backend() {
+        return "cuda";
+    }
+
+    @Override
+    public void makeCurrent() {
+        context.makeCurrent();
     }
 
     @Override
     public DeviceAllocation allocate(long bytes) {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("bytes must be positive, was " + bytes);
-        }
-        context.makeCurrent();
         return new CudaAllocation(CudaDriver.memAlloc(bytes), bytes);
     }
 
     @Override
-    public void free(DeviceAllocation allocation) {
-        Objects.requireNonNull(allocation, "allocation");
-        if (!(allocation instanceof CudaAllocation cuda)) {
-            throw new IllegalArgumentException("allocation " + allocation + " does not belong to the cuda backend");
-        }
-        context.makeCurrent();
-        CudaDriver.memFree(cuda.pointer());
+    public boolean owns(DeviceAllocation allocation) {
+        return allocation instanceof CudaAllocation;
     }
 
     @Override
-    public void upload(DeviceSlice dst, MemorySegment src) {
-        Objects.requireNonNull(dst, "dst");
-        Objects.requireNonNull(src, "src");
-        long bytes = src.byteSize();
-        if (bytes > dst.length()) {
-            throw new IllegalArgumentException("upload of " + bytes + " bytes into a slice of " + dst.length());
-        }
-        if (bytes == 0) {
-            return;
-        }
-        long address = CudaAllocation.address(dst);
-        context.makeCurrent();
-        if (src.isNative()) {
-            CudaDriver.memcpyHtoD(address, src, bytes);
-            return;
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment copy = arena.allocate(bytes, 16);
-            copy.copyFrom(src);
-            CudaDriver.memcpyHtoD(address, copy, bytes);
-        }
+    public void free(DeviceAllocation allocation) {
+        CudaDriver.memFree(((CudaAllocation) allocation).pointer());
+    }
+
+    @Override
+    public long address(DeviceSlice slice) {
+        return CudaAllocation.address(slice);
+    }
+
+    @Override
+    public void copyToDevice(long address, MemorySegment src, long bytes) {
+        CudaDriver.memcpyHtoD(address, src, bytes);
     }
 }

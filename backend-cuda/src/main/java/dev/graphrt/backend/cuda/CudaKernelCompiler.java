@@ -9,12 +9,11 @@ import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.KernelCompiler;
+import dev.graphrt.spi.support.LoadedModules;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -37,10 +36,9 @@ final class CudaKernelCompiler implements KernelCompiler {
     private final CudaContext context;
     private final CudaDeviceDescription device;
     private final NvrtcLocator locator;
-    private final Map<String, MemorySegment> modules = new HashMap<>();
+    private final LoadedModules modules = new LoadedModules("cuda");
     private NvrtcLocator.Located nvrtc;
     private String architecture;
-    private boolean closed;
 
     CudaKernelCompiler(CudaContext context, CudaDeviceDescription device, NvrtcLocator locator) {
         this.context = context;
@@ -56,19 +54,13 @@ final class CudaKernelCompiler implements KernelCompiler {
     @Override
     public synchronized CompiledKernel compile(KernelSource source) {
         Objects.requireNonNull(source, "source");
-        if (closed) {
-            throw new IllegalStateException("the cuda backend is closed");
-        }
+        modules.ensureOpen();
         String entry = source.entryPoint();
         String text = source.text(Dialect.CUDA_C).orElseThrow(() -> new KernelCompilationException(
                 "kernel '" + entry + "' has no CUDA_C source: the cuda backend compiles CUDA_C only (NVRTC); "
                         + "add .cuda(...) to its KernelSource", ""));
         context.makeCurrent();
-        MemorySegment module = modules.get(text);
-        if (module == null) {
-            module = loadModule(entry, compileToPtx(entry, text));
-            modules.put(text, module);
-        }
+        MemorySegment module = modules.module(text, t -> loadModule(entry, compileToPtx(entry, t)));
         MemorySegment function = function(module, entry);
         int parameterCount = checkedParameterCount(entry, function);
         LOG.debug("cuda: compiled kernel '{}' ({} parameters) for {}", entry, parameterCount, architecture);
@@ -77,26 +69,9 @@ final class CudaKernelCompiler implements KernelCompiler {
 
     /** Unloads every module. */
     synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        context.makeCurrent();
-        RuntimeException first = null;
-        for (MemorySegment module : modules.values()) {
-            try {
-                CudaDriver.moduleUnload(module);
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        modules.clear();
-        if (first != null) {
-            throw first;
+        if (modules.markClosed()) {
+            context.makeCurrent();
+            modules.unloadAll(CudaDriver::moduleUnload);
         }
     }
 

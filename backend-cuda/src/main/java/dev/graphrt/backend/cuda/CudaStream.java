@@ -1,11 +1,7 @@
 package dev.graphrt.backend.cuda;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-
 import dev.graphrt.api.CaptureMode;
-import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphNotRelaunchableException;
-import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
@@ -15,19 +11,18 @@ import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.support.CaptureAwareReleases;
 import dev.graphrt.spi.support.CapturedHostCopies;
-import dev.graphrt.spi.support.DriverCaptureModes;
 import dev.graphrt.spi.support.EventFences;
+import dev.graphrt.spi.support.GraphCapture;
+import dev.graphrt.spi.support.GraphDriver;
+import dev.graphrt.spi.support.HardwareGraphErrors;
 import dev.graphrt.spi.support.KernelParameterBlock;
 import dev.graphrt.spi.support.PinnedHostMemory;
 import dev.graphrt.spi.support.WriteStaging;
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,12 +44,6 @@ final class CudaStream implements BackendStream {
     /** Largest pinned read buffer; bigger reads are copied through it piece by piece. */
     static final long READ_CHUNK_BYTES = 4L << 20;
     private static final long MIN_READ_BUFFER = 64L << 10;
-    /**
-     * Most pinned bytes reserved before a capture from what the warm-up wrote; writes beyond it are staged
-     * into blocks allocated during the capture (under a RELAXED capture-mode exchange). Caps the cost of
-     * large writes made in PREPARE outside the captured step.
-     */
-    static final long MAX_WRITE_RESERVATION = 16L << 20;
 
     private final long id;
     private final CudaContext context;
@@ -66,12 +55,9 @@ final class CudaStream implements BackendStream {
     private final EventFences<MemorySegment> fences;
     private final WriteStaging writes;
     private final WriteStaging.Copier asyncCopy;
+    private final GraphCapture captures;
 
     private MemorySegment readBuffer;
-    private boolean preparing;
-    private long warmupWriteBytes;
-    private CapturedHostCopies capture;
-    private CaptureMode captureMode;
     private boolean closed;
 
     CudaStream(long id, CudaContext context, CaptureAwareReleases releases) {
@@ -85,6 +71,7 @@ final class CudaStream implements BackendStream {
         this.fences = new EventFences<>(new StreamEvents(stream));
         this.writes = new WriteStaging(pinned, fences);
         this.asyncCopy = (dst, staged) -> CudaDriver.memcpyHtoDAsync(dst, staged, staged.byteSize(), stream);
+        this.captures = new GraphCapture(new StreamGraphs(context, stream), releases, pinned, LOG, id);
         LOG.debug("cuda stream {}: created", id);
     }
 
@@ -120,14 +107,12 @@ final class CudaStream implements BackendStream {
         }
         long address = CudaAllocation.address(dst);
         context.makeCurrent();
-        if (capture != null) {
-            MemorySegment staged = capture.stage(src);
+        if (captures.isCapturing()) {
+            MemorySegment staged = captures.stage(src);
             CudaDriver.memcpyHtoDAsync(address, staged, bytes, stream);
             return;
         }
-        if (preparing) {
-            warmupWriteBytes += (bytes + CapturedHostCopies.ALIGNMENT - 1) & -CapturedHostCopies.ALIGNMENT;
-        }
+        captures.noteWarmupWrite(bytes);
         writes.write(address, src, asyncCopy);
     }
 
@@ -195,161 +180,40 @@ final class CudaStream implements BackendStream {
         return List.of(CudaDriver.ERRORS.toException("cuStreamQuery", rc));
     }
 
-    // ---- capture hooks ---------------------------------------------------------------------------------
+    // ---- capture hooks: the orchestration is GraphCapture's ----------------------------------------------
 
     @Override
     public void onPrepare() {
         ensureOpen();
-        preparing = true;
-        warmupWriteBytes = 0;
+        captures.onPrepare();
     }
 
     @Override
     public void openCapture(CaptureMode mode) {
         Objects.requireNonNull(mode, "mode");
         ensureOpen();
-        if (capture != null) {
-            throw new GraphStateException("openCapture: cuda stream " + id + " is already capturing; end or cancel "
-                    + "that capture before beginning another");
-        }
-        context.makeCurrent();
-        CapturedHostCopies copies = new CapturedHostCopies(pinned);
-        // before the capture begins, so the usual case allocates no host memory inside it
-        copies.reserve(preparing ? Math.min(warmupWriteBytes, MAX_WRITE_RESERVATION) : 0);
-        preparing = false;
-        warmupWriteBytes = 0;
-        releases.captureStarting();
-        try {
-            CudaDriver.streamBeginCapture(stream, DriverCaptureModes.code(mode));
-        } catch (RuntimeException e) {
-            releases.captureEnded();
-            releaseHostCopies(copies, e);
-            throw e;
-        }
-        capture = copies;
-        captureMode = mode;
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("cuda stream {}: capture begun ({} mode, driver capture id {}, {} bytes reserved for writes)",
-                    id, mode, CudaDriver.captureId(stream), copies.heldBytes());
-        }
+        captures.open(mode);
     }
 
     @Override
     public BackendGraph closeCapture() {
-        CapturedHostCopies copies = capture;
-        capture = null;
-        RuntimeException failure = null;
-        MemorySegment template = MemorySegment.NULL;
-        CudaGraph sealed = null;
-        try (Arena local = Arena.ofConfined()) {
-            MemorySegment graphOut = local.allocate(ADDRESS);
-            graphOut.set(ADDRESS, 0, MemorySegment.NULL);
-            context.makeCurrent();
-            int rc = CudaDriver.tryStreamEndCapture(stream, graphOut); // always: a failure below never leaves it capturing
-            template = graphOut.get(ADDRESS, 0);
-            if (rc != CudaNative.CUDA_SUCCESS) {
-                throw CudaDriver.ERRORS.toException("cuStreamEndCapture", rc);
-            }
-            if (template.equals(MemorySegment.NULL)) {
-                throw new DriverException("cuStreamEndCapture", rc, CudaDriver.resultName(rc), "no graph returned");
-            }
-            sealed = seal(template, copies);
-        } catch (RuntimeException e) {
-            failure = e;
-        } finally {
-            if (!template.equals(MemorySegment.NULL)) {
-                try {
-                    CudaDriver.graphDestroy(template);
-                } catch (RuntimeException e) {
-                    if (failure != null) {
-                        failure.addSuppressed(e);
-                    } else {
-                        LOG.warn("cuda stream {}: cuGraphDestroy of the capture template failed", id, e);
-                    }
-                }
-            }
-            if (copies != null) {
-                releases.captureEnded();
-            }
-            if (failure != null && copies != null) {
-                releaseHostCopies(copies, failure);
-            }
-        }
-        if (failure != null) {
-            LOG.debug("cuda stream {}: capture ended without a graph: {}", id, failure.getMessage());
-            throw failure;
-        }
-        LOG.debug("cuda stream {}: capture sealed ({} mode): {} nodes, {} pinned bytes for recorded writes",
-                id, captureMode, sealed.nodeCount(), sumBytes(sealed.hostCopies()));
-        return sealed;
+        return captures.close();
     }
 
     @Override
     public void abortCapture() {
-        CapturedHostCopies copies = capture;
-        capture = null;
-        preparing = false;
-        warmupWriteBytes = 0;
-        RuntimeException failure = null;
-        try {
-            if (!closed) {
-                context.makeCurrent();
-                int status = CudaDriver.streamCaptureStatus(stream);
-                if (status != CudaNative.CU_STREAM_CAPTURE_STATUS_NONE) {
-                    endAndDiscard();
-                }
-            }
-        } catch (RuntimeException e) {
-            failure = e;
-        } finally {
-            if (copies != null) {
-                releases.captureEnded();
-                releaseHostCopies(copies, failure);
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        captures.abort(closed);
     }
 
     @Override
     public void replay(BackendGraph graph) {
         ensureOpen();
-        CudaGraph cuda = own(graph);
-        if (cuda.isDestroyed()) {
-            throw new IllegalStateException("graph " + cuda + " was destroyed");
-        }
-        context.makeCurrent();
-        CudaDriver.graphLaunch(cuda.exec(), stream);
+        captures.replay(graph);
     }
 
     @Override
     public void destroy(BackendGraph graph) {
-        CudaGraph cuda = own(graph);
-        if (!cuda.markDestroyed()) {
-            return;
-        }
-        releases.release(() -> {
-            context.makeCurrent();
-            RuntimeException failure = null;
-            try {
-                CudaDriver.graphExecDestroy(cuda.exec());
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-            try {
-                CapturedHostCopies.freeAll(pinned, cuda.hostCopies());
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
-        });
+        captures.destroy(graph);
     }
 
     @Override
@@ -358,7 +222,7 @@ final class CudaStream implements BackendStream {
             return;
         }
         RuntimeException failure = null;
-        if (capture != null) {
+        if (captures.isCapturing()) {
             try {
                 abortCapture();
             } catch (RuntimeException e) {
@@ -412,88 +276,6 @@ final class CudaStream implements BackendStream {
 
     // ---- internals -------------------------------------------------------------------------------------
 
-    /** Validates, dumps, instantiates and uploads the captured template; the caller destroys the template. */
-    private CudaGraph seal(MemorySegment template, CapturedHostCopies copies) {
-        int[] types = CudaDriver.graphNodeTypes(template);
-        int allocations = 0;
-        int frees = 0;
-        for (int type : types) {
-            if (type == CudaNative.CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
-                allocations++;
-            } else if (type == CudaNative.CU_GRAPH_NODE_TYPE_MEM_FREE) {
-                frees++;
-            }
-        }
-        if (allocations + frees > 0) {
-            throw new GraphNotRelaunchableException("the captured graph holds " + allocations
-                    + " memory allocation node(s) and " + frees + " memory free node(s) (stream-ordered "
-                    + "cuMemAllocAsync/cuMemFreeAsync inside the capture); such a graph cannot be relaunched "
-                    + "safely: allocate before beginCapture() (during the warm-up) instead");
-        }
-        String dot = dot(template);
-        MemorySegment exec = CudaDriver.graphInstantiate(template);
-        try {
-            CudaDriver.graphUpload(exec, stream);
-        } catch (RuntimeException e) {
-            try {
-                CudaDriver.graphExecDestroy(exec);
-            } catch (RuntimeException destroy) {
-                e.addSuppressed(destroy);
-            }
-            throw e;
-        }
-        return new CudaGraph(this, exec, types.length, dot,
-                copies == null ? List.of() : copies.transfer());
-    }
-
-    /** The driver's DOT dump of {@code template}, or null (logged) when it cannot be made. */
-    private String dot(MemorySegment template) {
-        Path file = null;
-        try {
-            file = Files.createTempFile("graphrt-cuda-", ".dot");
-            CudaDriver.graphDebugDotPrint(template, file.toString(), CudaNative.CU_GRAPH_DEBUG_DOT_FLAGS_DEFAULT);
-            return Files.readString(file, StandardCharsets.ISO_8859_1);
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("cuda stream {}: cuGraphDebugDotPrint failed; the graph has no driver DOT", id, e);
-            return null;
-        } finally {
-            if (file != null) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException e) {
-                    LOG.debug("cuda stream {}: could not delete {}", id, file, e);
-                }
-            }
-        }
-    }
-
-    /** Ends a driver capture that is open (or invalidated) and destroys whatever graph it returns. */
-    private void endAndDiscard() {
-        try (Arena local = Arena.ofConfined()) {
-            MemorySegment graphOut = local.allocate(ADDRESS);
-            graphOut.set(ADDRESS, 0, MemorySegment.NULL);
-            int rc = CudaDriver.tryStreamEndCapture(stream, graphOut);
-            MemorySegment graph = graphOut.get(ADDRESS, 0);
-            LOG.debug("cuda stream {}: capture aborted (cuStreamEndCapture {} {})", id, rc, CudaDriver.resultName(rc));
-            if (!graph.equals(MemorySegment.NULL)) {
-                CudaDriver.graphDestroy(graph);
-            }
-        }
-    }
-
-    /** Frees a capture's host copies once no capture of the backend runs; failures join {@code primary}. */
-    private void releaseHostCopies(CapturedHostCopies copies, RuntimeException primary) {
-        try {
-            releases.release(copies::free);
-        } catch (RuntimeException e) {
-            if (primary != null) {
-                primary.addSuppressed(e);
-            } else {
-                LOG.warn("cuda stream {}: freeing a capture's pinned write copies failed", id, e);
-            }
-        }
-    }
-
     private MemorySegment readBuffer(long bytes) {
         if (readBuffer == null || readBuffer.byteSize() < bytes) {
             long size = Math.min(READ_CHUNK_BYTES, Math.max(MIN_READ_BUFFER, Long.highestOneBit(bytes - 1) << 1));
@@ -512,14 +294,6 @@ final class CudaStream implements BackendStream {
         writes.allComplete();
     }
 
-    private CudaGraph own(BackendGraph graph) {
-        Objects.requireNonNull(graph, "graph");
-        if (!(graph instanceof CudaGraph cuda) || cuda.owner() != this) {
-            throw new IllegalArgumentException("graph " + graph + " was not captured on cuda stream " + id);
-        }
-        return cuda;
-    }
-
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("cuda stream " + id + " is closed");
@@ -532,14 +306,6 @@ final class CudaStream implements BackendStream {
         }
         first.addSuppressed(next);
         return first;
-    }
-
-    private static long sumBytes(List<MemorySegment> blocks) {
-        long sum = 0;
-        for (MemorySegment block : blocks) {
-            sum += block.byteSize();
-        }
-        return sum;
     }
 
     /** Fence events of this stream: timing disabled, recorded on this stream. */
@@ -567,6 +333,103 @@ final class CudaStream implements BackendStream {
         @Override
         public void destroy(MemorySegment event) {
             CudaDriver.eventDestroy(event);
+        }
+    }
+
+    /** The driver's graph calls on this stream, for {@link GraphCapture}: each one {@code CudaDriver} call. */
+    private record StreamGraphs(CudaContext context, MemorySegment stream) implements GraphDriver {
+        @Override
+        public String backend() {
+            return "cuda";
+        }
+
+        @Override
+        public String callPrefix() {
+            return "cu";
+        }
+
+        @Override
+        public HardwareGraphErrors errors() {
+            return CudaDriver.ERRORS;
+        }
+
+        @Override
+        public void makeCurrent() {
+            context.makeCurrent();
+        }
+
+        @Override
+        public void beginCapture(int mode) {
+            CudaDriver.streamBeginCapture(stream, mode);
+        }
+
+        @Override
+        public int tryEndCapture(MemorySegment graphOut) {
+            return CudaDriver.tryStreamEndCapture(stream, graphOut);
+        }
+
+        @Override
+        public boolean isCapturing() {
+            return CudaDriver.streamCaptureStatus(stream) != CudaNative.CU_STREAM_CAPTURE_STATUS_NONE;
+        }
+
+        @Override
+        public OptionalLong captureId() {
+            return OptionalLong.of(CudaDriver.captureId(stream));
+        }
+
+        @Override
+        public int[] nodeTypes(MemorySegment template) {
+            return CudaDriver.graphNodeTypes(template);
+        }
+
+        @Override
+        public void checkRelaunchable(int[] types) {
+            int allocations = 0;
+            int frees = 0;
+            for (int type : types) {
+                if (type == CudaNative.CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
+                    allocations++;
+                } else if (type == CudaNative.CU_GRAPH_NODE_TYPE_MEM_FREE) {
+                    frees++;
+                }
+            }
+            if (allocations + frees > 0) {
+                throw new GraphNotRelaunchableException("the captured graph holds " + allocations
+                        + " memory allocation node(s) and " + frees + " memory free node(s) (stream-ordered "
+                        + "cuMemAllocAsync/cuMemFreeAsync inside the capture); such a graph cannot be relaunched "
+                        + "safely: allocate before beginCapture() (during the warm-up) instead");
+            }
+        }
+
+        @Override
+        public MemorySegment instantiate(MemorySegment template) {
+            return CudaDriver.graphInstantiate(template);
+        }
+
+        @Override
+        public void upload(MemorySegment exec) {
+            CudaDriver.graphUpload(exec, stream);
+        }
+
+        @Override
+        public void printDot(MemorySegment template, String path) {
+            CudaDriver.graphDebugDotPrint(template, path, CudaNative.CU_GRAPH_DEBUG_DOT_FLAGS_DEFAULT);
+        }
+
+        @Override
+        public void destroyTemplate(MemorySegment template) {
+            CudaDriver.graphDestroy(template);
+        }
+
+        @Override
+        public void launch(MemorySegment exec) {
+            CudaDriver.graphLaunch(exec, stream);
+        }
+
+        @Override
+        public void destroyExec(MemorySegment exec) {
+            CudaDriver.graphExecDestroy(exec);
         }
     }
 }

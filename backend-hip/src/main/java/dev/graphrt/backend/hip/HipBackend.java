@@ -10,6 +10,7 @@ import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import dev.graphrt.spi.support.CaptureAwareReleases;
+import dev.graphrt.spi.support.DriverDeviceMemory;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -45,7 +46,7 @@ final class HipBackend implements Backend {
     private final DeviceInfo deviceInfo;
     private final Set<Capability> capabilities;
     private final HipDevice device;
-    private final HipDeviceMemory memory;
+    private final DriverDeviceMemory memory;
     private final HipKernelCompiler compiler;
     private final HipGraphNodeTypes nodeTypes;
     private final CaptureAwareReleases releases = new CaptureAwareReleases("hip");
@@ -57,7 +58,7 @@ final class HipBackend implements Backend {
         this.deviceInfo = description.toDeviceInfo();
         this.capabilities = capabilities(dotExport);
         this.device = device;
-        this.memory = new HipDeviceMemory(device);
+        this.memory = HipDeviceMemory.create(device);
         this.compiler = new HipKernelCompiler(device, locator);
         this.nodeTypes = new HipGraphNodeTypes(description.runtimeVersion());
     }

@@ -1,83 +1,66 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.spi.DeviceAllocation;
-import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
-import java.lang.foreign.Arena;
+import dev.graphrt.spi.support.DeviceMemoryDriver;
+import dev.graphrt.spi.support.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
 
 /**
- * Raw device storage through {@code hipMalloc}/{@code hipFree}. Policy (pools, priming, pinning) belongs to
- * the core; this class only turns its requests into runtime calls. The core never allocates or frees while a
- * stream of this backend records, which matters more on HIP than on CUDA: ROCm's {@code hipFree} synchronises
- * the device.
+ * Raw device storage through {@code hipMalloc}/{@code hipFree}: the runtime calls behind the shared
+ * {@link DriverDeviceMemory} ({@link #create}), which does the checks. The core never allocates or frees
+ * while a stream of this backend records, which matters more on HIP than on CUDA: ROCm's {@code hipFree}
+ * synchronises the device.
  *
- * <p>{@link #upload} is a synchronous {@code hipMemcpyHtoD}, made under a RELAXED capture-mode exchange: every
+ * <p>An upload is a synchronous {@code hipMemcpyHtoD}, made under a RELAXED capture-mode exchange: every
  * stream of this backend is non-blocking, so the copy does not wait for them, and the exchange keeps it from
  * counting as an unsafe call against a GLOBAL or THREAD_LOCAL capture in progress on another stream (the
  * cuda backend needs no exchange here: the H200 showed {@code cuMemcpyHtoD_v2} is legal then; for ROCm no
  * such measurement exists, so this backend does not rely on it).
+ *
+ * @param device the backend's device, made current before every call
  */
-final class HipDeviceMemory implements DeviceMemory {
+record HipDeviceMemory(HipDevice device) implements DeviceMemoryDriver {
     /** hipMalloc returns blocks aligned to at least 256 bytes; slices keep that alignment. */
     static final long ALIGNMENT = 256;
 
-    private final HipDevice device;
-
-    HipDeviceMemory(HipDevice device) {
-        this.device = device;
+    /** The backend's {@code DeviceMemory}. */
+    static DriverDeviceMemory create(HipDevice device) {
+        return new DriverDeviceMemory(new HipDeviceMemory(device), ALIGNMENT);
     }
 
     @Override
-    public long alignment() {
-        return ALIGNMENT;
+    public String backend() {
+        return "hip";
+    }
+
+    @Override
+    public void makeCurrent() {
+        device.makeCurrent();
     }
 
     @Override
     public DeviceAllocation allocate(long bytes) {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("bytes must be positive, was " + bytes);
-        }
-        device.makeCurrent();
         return new HipAllocation(HipRuntime.malloc(bytes), bytes);
     }
 
     @Override
-    public void free(DeviceAllocation allocation) {
-        Objects.requireNonNull(allocation, "allocation");
-        if (!(allocation instanceof HipAllocation hip)) {
-            throw new IllegalArgumentException("allocation " + allocation + " does not belong to the hip backend");
-        }
-        device.makeCurrent();
-        HipRuntime.free(hip.pointer());
+    public boolean owns(DeviceAllocation allocation) {
+        return allocation instanceof HipAllocation;
     }
 
     @Override
-    public void upload(DeviceSlice dst, MemorySegment src) {
-        Objects.requireNonNull(dst, "dst");
-        Objects.requireNonNull(src, "src");
-        long bytes = src.byteSize();
-        if (bytes > dst.length()) {
-            throw new IllegalArgumentException("upload of " + bytes + " bytes into a slice of " + dst.length());
-        }
-        if (bytes == 0) {
-            return;
-        }
-        long address = HipAllocation.address(dst);
-        device.makeCurrent();
-        if (src.isNative()) {
-            copy(address, src, bytes);
-            return;
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment copy = arena.allocate(bytes, 16);
-            copy.copyFrom(src);
-            copy(address, copy, bytes);
-        }
+    public void free(DeviceAllocation allocation) {
+        HipRuntime.free(((HipAllocation) allocation).pointer());
     }
 
-    private static void copy(long address, MemorySegment src, long bytes) {
+    @Override
+    public long address(DeviceSlice slice) {
+        return HipAllocation.address(slice);
+    }
+
+    @Override
+    public void copyToDevice(long address, MemorySegment src, long bytes) {
         HipRuntime.withRelaxedCaptureMode(() -> {
             HipRuntime.memcpyHtoD(address, src, bytes);
             return null;

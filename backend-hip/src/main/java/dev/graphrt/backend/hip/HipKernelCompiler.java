@@ -8,11 +8,10 @@ import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.KernelCompiler;
+import dev.graphrt.spi.support.LoadedModules;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,9 +32,8 @@ final class HipKernelCompiler implements KernelCompiler {
 
     private final HipDevice device;
     private final HiprtcLocator locator;
-    private final Map<String, MemorySegment> modules = new HashMap<>();
+    private final LoadedModules modules = new LoadedModules("hip");
     private HiprtcLocator.Located hiprtc;
-    private boolean closed;
 
     HipKernelCompiler(HipDevice device, HiprtcLocator locator) {
         this.device = device;
@@ -50,20 +48,14 @@ final class HipKernelCompiler implements KernelCompiler {
     @Override
     public synchronized CompiledKernel compile(KernelSource source) {
         Objects.requireNonNull(source, "source");
-        if (closed) {
-            throw new IllegalStateException("the hip backend is closed");
-        }
+        modules.ensureOpen();
         String entry = source.entryPoint();
         String text = source.text(Dialect.HIP_C).orElseThrow(() -> new KernelCompilationException(
                 "kernel '" + entry + "' has neither HIP_C nor CUDA_C source: the hip backend compiles HIP C with "
                         + "hiprtc (CUDA C text is taken when no HIP text is given); add .hip(...) or .cuda(...) "
                         + "to its KernelSource", ""));
         device.makeCurrent();
-        MemorySegment module = modules.get(text);
-        if (module == null) {
-            module = loadModule(entry, compileToCode(entry, text));
-            modules.put(text, module);
-        }
+        MemorySegment module = modules.module(text, t -> loadModule(entry, compileToCode(entry, t)));
         MemorySegment function = function(module, entry);
         LOG.debug("hip: compiled kernel '{}'", entry);
         return new HipKernel(entry, function);
@@ -71,26 +63,9 @@ final class HipKernelCompiler implements KernelCompiler {
 
     /** Unloads every module. */
     synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        device.makeCurrent();
-        RuntimeException first = null;
-        for (MemorySegment module : modules.values()) {
-            try {
-                HipRuntime.moduleUnload(module);
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        modules.clear();
-        if (first != null) {
-            throw first;
+        if (modules.markClosed()) {
+            device.makeCurrent();
+            modules.unloadAll(HipRuntime::moduleUnload);
         }
     }
 

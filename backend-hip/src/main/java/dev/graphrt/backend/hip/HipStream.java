@@ -1,10 +1,6 @@
 package dev.graphrt.backend.hip;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-
 import dev.graphrt.api.CaptureMode;
-import dev.graphrt.api.DriverException;
-import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
@@ -14,17 +10,15 @@ import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.support.CaptureAwareReleases;
 import dev.graphrt.spi.support.CapturedHostCopies;
-import dev.graphrt.spi.support.DriverCaptureModes;
 import dev.graphrt.spi.support.EventFences;
+import dev.graphrt.spi.support.GraphCapture;
+import dev.graphrt.spi.support.GraphDriver;
+import dev.graphrt.spi.support.HardwareGraphErrors;
 import dev.graphrt.spi.support.KernelParameterBlock;
 import dev.graphrt.spi.support.PinnedHostMemory;
 import dev.graphrt.spi.support.WriteStaging;
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -57,8 +51,6 @@ final class HipStream implements BackendStream {
     /** Largest pinned read buffer; bigger reads are copied through it piece by piece. */
     static final long READ_CHUNK_BYTES = 4L << 20;
     private static final long MIN_READ_BUFFER = 64L << 10;
-    /** Most pinned bytes reserved before a capture from what the warm-up wrote (as the cuda backend). */
-    static final long MAX_WRITE_RESERVATION = 16L << 20;
 
     private final long id;
     private final HipDevice device;
@@ -71,12 +63,9 @@ final class HipStream implements BackendStream {
     private final EventFences<MemorySegment> fences;
     private final WriteStaging writes;
     private final WriteStaging.Copier asyncCopy;
+    private final GraphCapture captures;
 
     private MemorySegment readBuffer;
-    private boolean preparing;
-    private long warmupWriteBytes;
-    private CapturedHostCopies capture;
-    private CaptureMode captureMode;
     private boolean closed;
 
     HipStream(long id, HipDevice device, CaptureAwareReleases releases, HipGraphNodeTypes nodeTypes) {
@@ -91,6 +80,7 @@ final class HipStream implements BackendStream {
         this.fences = new EventFences<>(new StreamEvents(stream));
         this.writes = new WriteStaging(pinned, fences);
         this.asyncCopy = (dst, staged) -> HipRuntime.memcpyHtoDAsync(dst, staged, staged.byteSize(), stream);
+        this.captures = new GraphCapture(new StreamGraphs(device, stream, nodeTypes), releases, pinned, LOG, id);
         LOG.debug("hip stream {}: created", id);
     }
 
@@ -120,14 +110,12 @@ final class HipStream implements BackendStream {
         }
         long address = HipAllocation.address(dst);
         device.makeCurrent();
-        if (capture != null) {
-            MemorySegment staged = capture.stage(src);
+        if (captures.isCapturing()) {
+            MemorySegment staged = captures.stage(src);
             HipRuntime.memcpyHtoDAsync(address, staged, bytes, stream);
             return;
         }
-        if (preparing) {
-            warmupWriteBytes += (bytes + CapturedHostCopies.ALIGNMENT - 1) & -CapturedHostCopies.ALIGNMENT;
-        }
+        captures.noteWarmupWrite(bytes);
         writes.write(address, src, asyncCopy);
     }
 
@@ -195,154 +183,40 @@ final class HipStream implements BackendStream {
         return List.of(HipRuntime.ERRORS.toException("hipStreamQuery", rc));
     }
 
-    // ---- capture hooks ---------------------------------------------------------------------------------
+    // ---- capture hooks: the orchestration is GraphCapture's ----------------------------------------------
 
     @Override
     public void onPrepare() {
         ensureOpen();
-        preparing = true;
-        warmupWriteBytes = 0;
+        captures.onPrepare();
     }
 
     @Override
     public void openCapture(CaptureMode mode) {
         Objects.requireNonNull(mode, "mode");
         ensureOpen();
-        if (capture != null) {
-            throw new GraphStateException("openCapture: hip stream " + id + " is already capturing; end or cancel "
-                    + "that capture before beginning another");
-        }
-        device.makeCurrent();
-        CapturedHostCopies copies = new CapturedHostCopies(pinned);
-        // before the capture begins, so the usual case allocates no host memory inside it
-        copies.reserve(preparing ? Math.min(warmupWriteBytes, MAX_WRITE_RESERVATION) : 0);
-        preparing = false;
-        warmupWriteBytes = 0;
-        releases.captureStarting();
-        try {
-            HipRuntime.streamBeginCapture(stream, DriverCaptureModes.code(mode));
-        } catch (RuntimeException e) {
-            releases.captureEnded();
-            releaseHostCopies(copies, e);
-            throw e;
-        }
-        capture = copies;
-        captureMode = mode;
-        LOG.debug("hip stream {}: capture begun ({} mode, {} bytes reserved for writes)", id, mode, copies.heldBytes());
+        captures.open(mode);
     }
 
     @Override
     public BackendGraph closeCapture() {
-        CapturedHostCopies copies = capture;
-        capture = null;
-        RuntimeException failure = null;
-        MemorySegment template = MemorySegment.NULL;
-        HipGraph sealed = null;
-        try (Arena local = Arena.ofConfined()) {
-            MemorySegment graphOut = local.allocate(ADDRESS);
-            graphOut.set(ADDRESS, 0, MemorySegment.NULL);
-            device.makeCurrent();
-            int rc = HipRuntime.tryStreamEndCapture(stream, graphOut); // always: a failure below never leaves it capturing
-            template = graphOut.get(ADDRESS, 0);
-            if (rc != HipNative.HIP_SUCCESS) {
-                throw HipRuntime.ERRORS.toException("hipStreamEndCapture", rc);
-            }
-            if (template.equals(MemorySegment.NULL)) {
-                throw new DriverException("hipStreamEndCapture", rc, HipRuntime.resultName(rc), "no graph returned");
-            }
-            sealed = seal(template, copies);
-        } catch (RuntimeException e) {
-            failure = e;
-        } finally {
-            if (!template.equals(MemorySegment.NULL)) {
-                try {
-                    HipRuntime.graphDestroy(template);
-                } catch (RuntimeException e) {
-                    if (failure != null) {
-                        failure.addSuppressed(e);
-                    } else {
-                        LOG.warn("hip stream {}: hipGraphDestroy of the capture template failed", id, e);
-                    }
-                }
-            }
-            if (copies != null) {
-                releases.captureEnded();
-            }
-            if (failure != null && copies != null) {
-                releaseHostCopies(copies, failure);
-            }
-        }
-        if (failure != null) {
-            LOG.debug("hip stream {}: capture ended without a graph: {}", id, failure.getMessage());
-            throw failure;
-        }
-        LOG.debug("hip stream {}: capture sealed ({} mode): {} nodes, {} pinned bytes for recorded writes",
-                id, captureMode, sealed.nodeCount(), sumBytes(sealed.hostCopies()));
-        return sealed;
+        return captures.close();
     }
 
     @Override
     public void abortCapture() {
-        CapturedHostCopies copies = capture;
-        capture = null;
-        preparing = false;
-        warmupWriteBytes = 0;
-        RuntimeException failure = null;
-        try {
-            if (!closed) {
-                device.makeCurrent();
-                int status = HipRuntime.streamCaptureStatus(stream);
-                if (status != HipNative.HIP_STREAM_CAPTURE_STATUS_NONE) {
-                    endAndDiscard();
-                }
-            }
-        } catch (RuntimeException e) {
-            failure = e;
-        } finally {
-            if (copies != null) {
-                releases.captureEnded();
-                releaseHostCopies(copies, failure);
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        captures.abort(closed);
     }
 
     @Override
     public void replay(BackendGraph graph) {
         ensureOpen();
-        HipGraph hip = own(graph);
-        if (hip.isDestroyed()) {
-            throw new IllegalStateException("graph " + hip + " was destroyed");
-        }
-        device.makeCurrent();
-        HipRuntime.graphLaunch(hip.exec(), stream);
+        captures.replay(graph);
     }
 
     @Override
     public void destroy(BackendGraph graph) {
-        HipGraph hip = own(graph);
-        if (!hip.markDestroyed()) {
-            return;
-        }
-        releases.release(() -> {
-            device.makeCurrent();
-            RuntimeException failure = null;
-            try {
-                HipRuntime.graphExecDestroy(hip.exec());
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-            try {
-                CapturedHostCopies.freeAll(pinned, hip.hostCopies());
-            } catch (RuntimeException e) {
-                failure = suppressed(failure, e);
-            }
-            if (failure != null) {
-                throw failure;
-            }
-        });
+        captures.destroy(graph);
     }
 
     @Override
@@ -351,7 +225,7 @@ final class HipStream implements BackendStream {
             return;
         }
         RuntimeException failure = null;
-        if (capture != null) {
+        if (captures.isCapturing()) {
             try {
                 abortCapture();
             } catch (RuntimeException e) {
@@ -417,75 +291,6 @@ final class HipStream implements BackendStream {
 
     // ---- internals -------------------------------------------------------------------------------------
 
-    /** Validates, dumps, instantiates and (when the runtime can) uploads the template; the caller destroys it. */
-    private HipGraph seal(MemorySegment template, CapturedHostCopies copies) {
-        int[] types = HipRuntime.graphNodeTypes(template);
-        nodeTypes.check(types);
-        String dot = HipRuntime.hasGraphDebugDotPrint() ? dot(template) : null;
-        MemorySegment exec = HipRuntime.graphInstantiate(template);
-        if (HipRuntime.hasGraphUpload()) {
-            try {
-                HipRuntime.graphUpload(exec, stream);
-            } catch (RuntimeException e) {
-                try {
-                    HipRuntime.graphExecDestroy(exec);
-                } catch (RuntimeException destroy) {
-                    e.addSuppressed(destroy);
-                }
-                throw e;
-            }
-        }
-        return new HipGraph(this, exec, types.length, dot, copies == null ? List.of() : copies.transfer());
-    }
-
-    /** The runtime's DOT dump of {@code template}, or null (logged) when it cannot be made. */
-    private String dot(MemorySegment template) {
-        Path file = null;
-        try {
-            file = Files.createTempFile("graphrt-hip-", ".dot");
-            HipRuntime.graphDebugDotPrint(template, file.toString(), HipNative.HIP_GRAPH_DEBUG_DOT_FLAGS_DEFAULT);
-            return Files.readString(file, StandardCharsets.ISO_8859_1);
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("hip stream {}: hipGraphDebugDotPrint failed; the graph has no driver DOT", id, e);
-            return null;
-        } finally {
-            if (file != null) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException e) {
-                    LOG.debug("hip stream {}: could not delete {}", id, file, e);
-                }
-            }
-        }
-    }
-
-    /** Ends a runtime capture that is open (or invalidated) and destroys whatever graph it returns. */
-    private void endAndDiscard() {
-        try (Arena local = Arena.ofConfined()) {
-            MemorySegment graphOut = local.allocate(ADDRESS);
-            graphOut.set(ADDRESS, 0, MemorySegment.NULL);
-            int rc = HipRuntime.tryStreamEndCapture(stream, graphOut);
-            MemorySegment graph = graphOut.get(ADDRESS, 0);
-            LOG.debug("hip stream {}: capture aborted (hipStreamEndCapture {} {})", id, rc, HipRuntime.resultName(rc));
-            if (!graph.equals(MemorySegment.NULL)) {
-                HipRuntime.graphDestroy(graph);
-            }
-        }
-    }
-
-    /** Frees a capture's host copies once no capture of the backend runs; failures join {@code primary}. */
-    private void releaseHostCopies(CapturedHostCopies copies, RuntimeException primary) {
-        try {
-            releases.release(copies::free);
-        } catch (RuntimeException e) {
-            if (primary != null) {
-                primary.addSuppressed(e);
-            } else {
-                LOG.warn("hip stream {}: freeing a capture's pinned write copies failed", id, e);
-            }
-        }
-    }
-
     private MemorySegment readBuffer(long bytes) {
         if (readBuffer == null || readBuffer.byteSize() < bytes) {
             long size = Math.min(READ_CHUNK_BYTES, Math.max(MIN_READ_BUFFER, Long.highestOneBit(bytes - 1) << 1));
@@ -505,14 +310,6 @@ final class HipStream implements BackendStream {
         writes.allComplete();
     }
 
-    private HipGraph own(BackendGraph graph) {
-        Objects.requireNonNull(graph, "graph");
-        if (!(graph instanceof HipGraph hip) || hip.owner() != this) {
-            throw new IllegalArgumentException("graph " + graph + " was not captured on hip stream " + id);
-        }
-        return hip;
-    }
-
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("hip stream " + id + " is closed");
@@ -525,14 +322,6 @@ final class HipStream implements BackendStream {
         }
         first.addSuppressed(next);
         return first;
-    }
-
-    private static long sumBytes(List<MemorySegment> blocks) {
-        long sum = 0;
-        for (MemorySegment block : blocks) {
-            sum += block.byteSize();
-        }
-        return sum;
     }
 
     /** Fence events of this stream: timing disabled, recorded on this stream. */
@@ -560,6 +349,95 @@ final class HipStream implements BackendStream {
         @Override
         public void destroy(MemorySegment event) {
             HipRuntime.eventDestroy(event);
+        }
+    }
+
+    /**
+     * The runtime's graph calls on this stream, for {@link GraphCapture}: each one {@code HipRuntime} call;
+     * upload and DOT only where the runtime exports them, memory nodes in the runtime's numbering.
+     */
+    private record StreamGraphs(HipDevice device, MemorySegment stream, HipGraphNodeTypes nodeTypes)
+            implements GraphDriver {
+        @Override
+        public String backend() {
+            return "hip";
+        }
+
+        @Override
+        public String callPrefix() {
+            return "hip";
+        }
+
+        @Override
+        public HardwareGraphErrors errors() {
+            return HipRuntime.ERRORS;
+        }
+
+        @Override
+        public void makeCurrent() {
+            device.makeCurrent();
+        }
+
+        @Override
+        public void beginCapture(int mode) {
+            HipRuntime.streamBeginCapture(stream, mode);
+        }
+
+        @Override
+        public int tryEndCapture(MemorySegment graphOut) {
+            return HipRuntime.tryStreamEndCapture(stream, graphOut);
+        }
+
+        @Override
+        public boolean isCapturing() {
+            return HipRuntime.streamCaptureStatus(stream) != HipNative.HIP_STREAM_CAPTURE_STATUS_NONE;
+        }
+
+        @Override
+        public int[] nodeTypes(MemorySegment template) {
+            return HipRuntime.graphNodeTypes(template);
+        }
+
+        @Override
+        public void checkRelaunchable(int[] types) {
+            nodeTypes.check(types);
+        }
+
+        @Override
+        public MemorySegment instantiate(MemorySegment template) {
+            return HipRuntime.graphInstantiate(template);
+        }
+
+        @Override
+        public void upload(MemorySegment exec) {
+            if (HipRuntime.hasGraphUpload()) { // ROCm 5.2 lacks it: the first replay then uploads the graph
+                HipRuntime.graphUpload(exec, stream);
+            }
+        }
+
+        @Override
+        public boolean printsDot() {
+            return HipRuntime.hasGraphDebugDotPrint();
+        }
+
+        @Override
+        public void printDot(MemorySegment template, String path) {
+            HipRuntime.graphDebugDotPrint(template, path, HipNative.HIP_GRAPH_DEBUG_DOT_FLAGS_DEFAULT);
+        }
+
+        @Override
+        public void destroyTemplate(MemorySegment template) {
+            HipRuntime.graphDestroy(template);
+        }
+
+        @Override
+        public void launch(MemorySegment exec) {
+            HipRuntime.graphLaunch(exec, stream);
+        }
+
+        @Override
+        public void destroyExec(MemorySegment exec) {
+            HipRuntime.graphExecDestroy(exec);
         }
     }
 }

@@ -26,6 +26,8 @@ import java.util.function.IntFunction;
  * </ul>
  */
 public final class HardwareGraphErrors {
+    /** The call succeeded: {@code CUDA_SUCCESS}, {@code hipSuccess}. */
+    public static final int SUCCESS = 0;
     /** Out of device (or pinned host) memory: {@code CUDA_ERROR_OUT_OF_MEMORY}, {@code hipErrorOutOfMemory}. */
     public static final int OUT_OF_MEMORY = 2;
     /** Begin on a capturing stream, or end on one that is not capturing. */

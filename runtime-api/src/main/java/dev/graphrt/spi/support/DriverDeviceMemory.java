@@ -1,0 +1,71 @@
+package dev.graphrt.spi.support;
+
+import dev.graphrt.spi.DeviceAllocation;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.DeviceSlice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Raw device storage of a hardware backend over its {@link DeviceMemoryDriver}. Policy (pools, priming,
+ * pinning) belongs to the core; this class only checks its requests and turns them into driver calls.
+ *
+ * <p>Why shared: CUDA and HIP differ only in the native calls; the checks, the current-context rule and the
+ * copy of a heap {@code src} into native memory before a synchronous upload are the same for both.
+ *
+ * @param driver    the backend's memory calls
+ * @param alignment the alignment of the driver's blocks, which slices keep
+ */
+public record DriverDeviceMemory(DeviceMemoryDriver driver, long alignment) implements DeviceMemory {
+    public DriverDeviceMemory {
+        Objects.requireNonNull(driver, "driver");
+        if (alignment <= 0 || Long.bitCount(alignment) != 1) {
+            throw new IllegalArgumentException("alignment must be a power of two, was " + alignment);
+        }
+    }
+
+    @Override
+    public DeviceAllocation allocate(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("bytes must be positive, was " + bytes);
+        }
+        driver.makeCurrent();
+        return driver.allocate(bytes);
+    }
+
+    @Override
+    public void free(DeviceAllocation allocation) {
+        Objects.requireNonNull(allocation, "allocation");
+        if (!driver.owns(allocation)) {
+            throw new IllegalArgumentException("allocation " + allocation + " does not belong to the "
+                    + driver.backend() + " backend");
+        }
+        driver.makeCurrent();
+        driver.free(allocation);
+    }
+
+    @Override
+    public void upload(DeviceSlice dst, MemorySegment src) {
+        Objects.requireNonNull(dst, "dst");
+        Objects.requireNonNull(src, "src");
+        long bytes = src.byteSize();
+        if (bytes > dst.length()) {
+            throw new IllegalArgumentException("upload of " + bytes + " bytes into a slice of " + dst.length());
+        }
+        if (bytes == 0) {
+            return;
+        }
+        long address = driver.address(dst);
+        driver.makeCurrent();
+        if (src.isNative()) {
+            driver.copyToDevice(address, src, bytes);
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment copy = arena.allocate(bytes, 16);
+            copy.copyFrom(src);
+            driver.copyToDevice(address, copy, bytes);
+        }
+    }
+}
