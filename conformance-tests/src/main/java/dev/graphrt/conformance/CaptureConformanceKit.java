@@ -133,6 +133,15 @@ public abstract class CaptureConformanceKit {
         assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
     }
 
+    /** After a capture ended in a refusal: the stream is back in NO_CAPTURE, runs work, and can capture again. */
+    protected void assertUsableAfterARefusedCapture(Buffer in, Buffer out, int[] input) {
+        assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
+        stream.write(in, input);
+        launch(stream, addOne, in, out);
+        assertThat(read(out)).as("the stream stays usable").isEqualTo(KitKernels.addOne(input));
+        assertRecapturable();
+    }
+
     private void reach(CaptureState state) {
         if (state != CaptureState.NO_CAPTURE) {
             stream.prepare();
@@ -455,10 +464,7 @@ public abstract class CaptureConformanceKit {
                 assertThatThrownBy(() -> stream.allocate(ODD)).isInstanceOf(CaptureRejectedException.class)
                         .hasMessageContaining("Warm up");
                 assertThatThrownBy(stream::endCapture).isInstanceOf(GraphNotRelaunchableException.class);
-                assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
-                launch(stream, addOne, in, out);
-                assertThat(read(out)).as("the stream is usable").isEqualTo(KitKernels.addOne(x));
-                assertRecapturable();
+                assertUsableAfterARefusedCapture(in, out, x);
             }
         }
     }
@@ -512,11 +518,7 @@ public abstract class CaptureConformanceKit {
             } else {
                 assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
                         .hasMessageContaining("write of " + BYTES + " bytes");
-                assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
-                stream.write(in, later);
-                launch(stream, addOne, in, out);
-                assertThat(read(out)).as("the stream stays usable").isEqualTo(KitKernels.addOne(later));
-                assertRecapturable();
+                assertUsableAfterARefusedCapture(in, out, later);
             }
         }
     }
