@@ -774,4 +774,36 @@ public abstract class CaptureConformanceKit {
             }
         }
     }
+
+    // ---- 15 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("15. Replaying a graph inside a capture")
+    class NestedReplay {
+        @Test
+        void a_replay_inside_the_window_is_recorded_as_a_child_or_fails_end_capture_naming_the_graph() {
+            int[] x = KitKernels.pattern(N, 26);
+            Buffer in = upload(x);
+            Buffer mid = poisoned();
+            Buffer out = poisoned();
+            Graph inner = capture(s -> launch(s, addOne, in, mid));
+            stream.write(mid, KitKernels.poison(N));
+            stream.prepare();
+            stream.beginCapture();
+            inner.replay();
+            launch(stream, mulTwo, mid, out);
+            if (declares(Capability.NESTED_GRAPHS)) {
+                Graph outer = track(stream.endCapture());
+                outer.replay();
+                assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+            } else {
+                assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
+                        .hasMessageContaining("replay of graph #" + inner.id()).hasMessageContaining("NESTED_GRAPHS");
+                assertThat(read(mid)).as("the refused replay did not run").containsOnly(KitKernels.POISON);
+                inner.replay();
+                assertThat(read(mid)).as("the inner graph still replays").isEqualTo(KitKernels.addOne(x));
+                assertUsableAfterARefusedCapture(in, out, x);
+            }
+        }
+    }
 }
