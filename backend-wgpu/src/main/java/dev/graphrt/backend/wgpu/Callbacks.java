@@ -151,57 +151,36 @@ final class Callbacks {
 
     private static void onRequest(int status, MemorySegment object, MemorySegment message, MemorySegment u1,
                                   MemorySegment u2) {
+        complete(u1, status, object, 0, message, "request");
+    }
+
+    private static void onWorkDone(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
+        complete(u1, status, MemorySegment.NULL, 0, message, "work-done");
+    }
+
+    private static void onMap(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
+        complete(u1, status, MemorySegment.NULL, 0, message, "map");
+    }
+
+    private static void onPopErrorScope(int status, int type, MemorySegment message, MemorySegment u1,
+                                        MemorySegment u2) {
+        complete(u1, status, MemorySegment.NULL, type, message, "error-scope");
+    }
+
+    /** Fills and finishes the completion registered under {@code u1}; an upcall must never throw into native code. */
+    private static void complete(MemorySegment u1, int status, MemorySegment object, int errorType,
+                                 MemorySegment message, String what) {
         try {
             Completion c = take(u1);
             if (c != null) {
                 c.status = status;
                 c.object = object;
+                c.errorType = errorType;
                 c.message = string(message);
                 c.done = true;
             }
         } catch (Throwable t) {
-            LOG.error("webgpu request callback failed", t);
-        }
-    }
-
-    private static void onWorkDone(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
-        try {
-            Completion c = take(u1);
-            if (c != null) {
-                c.status = status;
-                c.message = string(message);
-                c.done = true;
-            }
-        } catch (Throwable t) {
-            LOG.error("webgpu work-done callback failed", t);
-        }
-    }
-
-    private static void onMap(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
-        try {
-            Completion c = take(u1);
-            if (c != null) {
-                c.status = status;
-                c.message = string(message);
-                c.done = true;
-            }
-        } catch (Throwable t) {
-            LOG.error("webgpu map callback failed", t);
-        }
-    }
-
-    private static void onPopErrorScope(int status, int type, MemorySegment message, MemorySegment u1,
-                                        MemorySegment u2) {
-        try {
-            Completion c = take(u1);
-            if (c != null) {
-                c.status = status;
-                c.errorType = type;
-                c.message = string(message);
-                c.done = true;
-            }
-        } catch (Throwable t) {
-            LOG.error("webgpu error-scope callback failed", t);
+            LOG.error("webgpu {} callback failed", what, t);
         }
     }
 
