@@ -30,6 +30,14 @@ public final class DropQueue {
         pending.add(release);
     }
 
+    /** Puts a fence behind the pending releases, making them one in-flight batch. */
+    private void fencePending() {
+        if (!pending.isEmpty()) {
+            inFlight.addLast(new Batch(stream.recordFence(), pending));
+            pending = new ArrayList<>();
+        }
+    }
+
     /** Runs every batch whose fence completed; never blocks. */
     public void reclaim() {
         while (!inFlight.isEmpty() && stream.isComplete(inFlight.peekFirst().fence())) {
@@ -42,10 +50,7 @@ public final class DropQueue {
         if (recording) {
             return;
         }
-        if (!pending.isEmpty()) {
-            inFlight.addLast(new Batch(stream.recordFence(), pending));
-            pending = new ArrayList<>();
-        }
+        fencePending();
         reclaim();
     }
 
@@ -65,10 +70,7 @@ public final class DropQueue {
      * the warm-up closed.
      */
     public void flushAndWait() {
-        if (!pending.isEmpty()) {
-            inFlight.addLast(new Batch(stream.recordFence(), pending));
-            pending = new ArrayList<>();
-        }
+        fencePending();
         while (!inFlight.isEmpty()) {
             Batch batch = inFlight.pollFirst();
             stream.await(batch.fence());
