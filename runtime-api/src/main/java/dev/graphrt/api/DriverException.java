@@ -17,6 +17,15 @@ public final class DriverException extends GraphRTException {
         this.codeName = codeName;
     }
 
+    /**
+     * A failure the backend reported in its own terms (a Java exception, an asynchronous error): the core wraps
+     * it so that callers see one family, with the backend's exception as the cause.
+     */
+    public DriverException(String call, Throwable cause) {
+        this(call, -1, cause.getClass().getSimpleName(), String.valueOf(cause.getMessage()));
+        initCause(cause);
+    }
+
     public String call() {
         return call;
     }

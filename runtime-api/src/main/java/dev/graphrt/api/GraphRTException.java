@@ -9,7 +9,7 @@ public abstract sealed class GraphRTException extends RuntimeException
         permits GraphStateException, CaptureRejectedException, CaptureInvalidatedException,
                 GraphNotRelaunchableException, ReplayFailedException, UnsupportedCapabilityException,
                 BackendUnavailableException, DriverException, DeviceOutOfMemoryException,
-                KernelCompilationException {
+                KernelCompilationException, WaitTimeoutException, ReleaseFailedException {
 
     protected GraphRTException(String message) {
         super(message);

@@ -3,7 +3,9 @@ package dev.graphrt.spi;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.LaunchDims;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One backend stream: ordered device work, plus the capture hooks. The core calls the hooks only in the
@@ -39,6 +41,35 @@ public interface BackendStream extends AutoCloseable {
 
     /** Blocks until the work before {@code fence} finished. */
     void await(Fence fence);
+
+    /**
+     * Waits at most {@code timeout} for the work before {@code fence}; returns whether it finished. The core
+     * bounds every wait it makes through this method, so a stuck device becomes a typed timeout, not a hang.
+     * The default polls {@link #isComplete}: spinning for the first 50 µs, yielding up to 10 ms (as a driver's
+     * own synchronize does, so short waits cost no latency), then parking up to 1 ms at a time. A backend with
+     * a timed wait of its own overrides it.
+     */
+    default boolean await(Fence fence, Duration timeout) {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        long pause = 50_000;
+        while (!isComplete(fence)) {
+            long now = System.nanoTime();
+            if (now - deadline >= 0) {
+                return false;
+            }
+            long waited = now - start;
+            if (waited < 50_000) {
+                Thread.onSpinWait();
+            } else if (waited < 10_000_000) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(Math.min(pause, deadline - now));
+                pause = Math.min(pause * 2, 1_000_000);
+            }
+        }
+        return true;
+    }
 
     /** Blocks until all enqueued work finished; throws the first asynchronous error, if any. */
     void synchronize();

@@ -24,15 +24,17 @@ public final class CpuBackend implements Backend {
             Capability.CAPTURE_MODE_RELAXED));
 
     private final ForkJoinPool pool;
-    private final CpuMemory memory = new CpuMemory();
+    private final CpuMemory memory;
     private final CpuCompiler compiler = new CpuCompiler();
     private final AtomicInteger streamIds = new AtomicInteger();
     private final DeviceInfo device;
 
-    public CpuBackend(int threads) {
+    /** A backend of {@code threads} worker threads whose memory is capped at {@code memoryBytes}. */
+    public CpuBackend(int threads, long memoryBytes) {
         this.pool = new ForkJoinPool(threads);
+        this.memory = new CpuMemory(memoryBytes);
         this.device = new DeviceInfo(CpuBackendProvider.NAME, "Java " + Runtime.version().feature() + " on "
-                + threads + " threads", "JVM " + Runtime.version(), -1, threads);
+                + threads + " threads", "JVM " + Runtime.version(), memoryBytes, threads);
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -136,6 +137,35 @@ final class CpuStream implements BackendStream {
         }
     }
 
+    /** A timed wait on the worker's progress; an interrupt does not cut it short (it is bounded) but is kept. */
+    @Override
+    public boolean await(Fence fence, Duration timeout) {
+        long sequence = ((CpuFence) fence).sequence();
+        submitOpenBatch();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean interrupted = false;
+        try {
+            synchronized (progress) {
+                while (completed < sequence) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    try {
+                        TimeUnit.NANOSECONDS.timedWait(progress, left);
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                return true;
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     @Override
     public void synchronize() {
         awaitSequence(enqueued);
@@ -183,17 +213,31 @@ final class CpuStream implements BackendStream {
         });
     }
 
+    /**
+     * Stops the worker after the work already queued. The wait is bounded (30 s) but not cut short by an
+     * interrupt: the core frees this stream's memory right after, so the worker must be gone first. An
+     * interrupt that arrives meanwhile is kept for the caller.
+     */
     @Override
     public void close() {
         submitOpenBatch();
         worker.shutdown();
-        try {
-            if (!worker.awaitTermination(30, TimeUnit.SECONDS)) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        boolean interrupted = false;
+        while (!worker.isTerminated()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
                 worker.shutdownNow();
+                break;
             }
-        } catch (InterruptedException interrupted) {
+            try {
+                worker.awaitTermination(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
-            worker.shutdownNow();
         }
     }
 }

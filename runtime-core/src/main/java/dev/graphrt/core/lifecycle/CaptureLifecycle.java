@@ -4,12 +4,15 @@ import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphNotRelaunchableException;
+import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.core.events.CaptureEvent;
 import dev.graphrt.core.memory.CaptureMemorySession;
 import dev.graphrt.core.memory.DropQueue;
 import dev.graphrt.core.memory.MemoryManager;
+import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendGraph;
@@ -45,9 +48,13 @@ public final class CaptureLifecycle {
     private final MetadataCache metadata;
     private final DropQueue drops;
     private final LongSupplier graphIds;
+    private final LongSupplier stampIds;
+    private final Duration waitTimeout;
 
     private CaptureMemorySession session;
     private LaunchRecorder recorder;
+    private List<Retainable> windowHolds = new ArrayList<>();
+    private long windowStamp;
     private final List<String> lazyRejections = new ArrayList<>();
     private CaptureMode mode = CaptureMode.THREAD_LOCAL;
     private Thread owner;
@@ -55,7 +62,8 @@ public final class CaptureLifecycle {
     private CaptureEvent event;
 
     public CaptureLifecycle(long streamId, BackendStream backend, OperationPolicy policy, MemoryManager memory,
-                            MetadataCache metadata, DropQueue drops, LongSupplier graphIds) {
+                            MetadataCache metadata, DropQueue drops, LongSupplier graphIds, LongSupplier stampIds,
+                            Duration waitTimeout) {
         this.streamId = streamId;
         this.backend = backend;
         this.policy = policy;
@@ -63,6 +71,8 @@ public final class CaptureLifecycle {
         this.metadata = metadata;
         this.drops = drops;
         this.graphIds = graphIds;
+        this.stampIds = stampIds;
+        this.waitTimeout = waitTimeout;
     }
 
     /**
@@ -95,14 +105,25 @@ public final class CaptureLifecycle {
         }
     }
 
-    /** Ends one warm-up pass (priming keeps one pass's working set, not the sum of all passes). */
+    /**
+     * Ends one warm-up pass (priming keeps one pass's working set, not the sum of all passes). Waits for the
+     * pass's work, so a kernel that failed in it fails this call: the error is the step's own, and must not
+     * surface later blamed on a replay.
+     */
     public void endWarmupPass() {
         if (state.current() != CaptureState.PREPARE) {
             throw new GraphStateException("endWarmupPass: the stream is in " + state.current()
                     + "; warm-up passes exist only between prepare() and beginCapture()");
         }
-        drops.flushAndWait();
+        drops.flushAndWait(waitTimeout, "the warm-up pass's work");
         session.endPass();
+        List<Throwable> failed = backend.drainErrors();
+        if (!failed.isEmpty()) {
+            RuntimeException failure = failed.get(0) instanceof GraphRTException known ? known
+                    : new DriverException("stream #" + streamId + " warm-up pass", failed.get(0));
+            failed.stream().skip(1).forEach(failure::addSuppressed);
+            throw failure;
+        }
     }
 
     /**
@@ -117,13 +138,15 @@ public final class CaptureLifecycle {
         state.begin();
         LOG.debug("stream #{}: PREPARE -> CAPTURE ({})", streamId, options.mode());
         try {
-            drops.flushAndWait();
+            drops.flushAndWait(waitTimeout, "the warm-up's work before the capture opens");
             session.endPriming();
             mode = options.mode();
             owner = Thread.currentThread();
             beganNanos = System.nanoTime();
             lazyRejections.clear();
             recorder = new LaunchRecorder(policy.graphKind() == GraphKind.SOFTWARE);
+            windowHolds = new ArrayList<>();
+            windowStamp = stampIds.getAsLong();
             event = new CaptureEvent();
             event.begin();
             if (policy.graphKind() == GraphKind.HARDWARE) {
@@ -142,6 +165,7 @@ public final class CaptureLifecycle {
         policy.checkThread(CaptureState.CAPTURE, mode, owner, "endCapture", streamId);
         state.end();
         BackendGraph graph = null;
+        SealedWindow sealed;
         try {
             graph = policy.graphKind() == GraphKind.HARDWARE
                     ? backend.closeCapture()
@@ -152,13 +176,14 @@ public final class CaptureLifecycle {
             metadata.commit(graphId);
             List<String> labels = recorder.labels();
             Duration took = Duration.ofNanos(System.nanoTime() - beganNanos);
+            List<Retainable> retained = List.copyOf(windowHolds);
             session = null;
             recorder = null;
-            drops.flush(false);
+            windowHolds = new ArrayList<>();
             commitEvent(graphId, labels.size(), "sealed");
-            LOG.debug("stream #{}: CAPTURE -> NO_CAPTURE, graph #{} ({} nodes, {} B pinned)", streamId, graphId,
-                    labels.size(), pinned);
-            return new SealedWindow(graphId, graph, pinned, labels, took);
+            LOG.debug("stream #{}: CAPTURE -> NO_CAPTURE, graph #{} ({} nodes, {} B pinned, {} buffers retained)",
+                    streamId, graphId, labels.size(), pinned, retained.size());
+            sealed = new SealedWindow(graphId, graph, pinned, labels, took, retained);
         } catch (RuntimeException | Error failure) {
             if (graph != null) {
                 try {
@@ -168,6 +193,21 @@ public final class CaptureLifecycle {
                 }
             }
             throw abort(failure);
+        }
+        flushAfterWindow();
+        return sealed;
+    }
+
+    /**
+     * Releases deferred while recording may run now. They fail on their own (reported at the next synchronize
+     * or close); a fence that cannot be recorded now is tried again at the next flush point. Neither is blamed
+     * on the capture that just succeeded.
+     */
+    private void flushAfterWindow() {
+        try {
+            drops.flush(false);
+        } catch (RuntimeException failure) {
+            LOG.warn("stream #{}: deferred releases wait for a later flush: {}", streamId, failure.toString());
         }
     }
 
@@ -223,6 +263,11 @@ public final class CaptureLifecycle {
             session = null;
         }
         first = attempt(first, metadata::discard);
+        List<Retainable> held = windowHolds;
+        windowHolds = new ArrayList<>();
+        for (Retainable buffer : held) {
+            first = attempt(first, buffer::release);
+        }
         recorder = null;
         lazyRejections.clear();
         first = attempt(first, () -> drops.flush(false));
@@ -257,6 +302,19 @@ public final class CaptureLifecycle {
             }
             event = null;
         }
+    }
+
+    /**
+     * The stamp of the open recording: a buffer stamped with it is already retained by the window (and, once
+     * sealed, by its graph).
+     */
+    public long windowStamp() {
+        return windowStamp;
+    }
+
+    /** Adds a hold (already taken) to the open recording: the graph keeps it until the graph is released. */
+    public void holdInWindow(Retainable buffer) {
+        windowHolds.add(buffer);
     }
 
     /** Notes an operation the window cannot hold; {@code endCapture} will fail naming it. */

@@ -114,6 +114,9 @@ public final class CaptureMemorySession {
     }
 
     void closeWithoutPins() {
+        if (phase == Phase.CLOSED) {
+            return;
+        }
         dropHolds();
         for (PoolSlice slice : touched) {
             if (slice.window == this) {
@@ -122,6 +125,7 @@ public final class CaptureMemorySession {
         }
         touched.clear();
         phase = Phase.CLOSED;
+        manager.sessionClosed();
     }
 
     Set<PoolSlice> touched() {

@@ -1,105 +1,242 @@
 package dev.graphrt.core.memory;
 
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.GraphRTException;
+import dev.graphrt.api.ReleaseFailedException;
+import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Fence;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
- * Deferred releases of one stream (closed buffers, evicted info buffers, closed graphs). A release runs
- * only once a fence recorded after it shows the stream finished every earlier operation. No fence is
- * recorded while the stream records a capture: a fence then would be captured (hardware) or would let
- * memory the window still names be reused; the batch waits for the end of the window.
- * Not thread-safe: the owning stream serialises calls.
+ * What one stream's work keeps alive, and what it releases once that work is done: deferred releases (closed
+ * graphs, evicted info buffers) and the holds of the current epoch (every buffer an operation of this stream
+ * used since the last fence). A fence recorded behind them turns both into an in-flight batch; the batch runs
+ * when the fence completes. No fence is recorded while the stream records a capture (a fence then would be
+ * captured, or let memory the window names be reused); the batch waits for the end of the window.
+ *
+ * <p>Each release runs on its own: a failing one never keeps the others from running. Failures are kept and
+ * handed to the stream ({@link #takeFailures}) to report at its next synchronize or close. Every wait is
+ * bounded. Not thread-safe: the owning stream serialises calls.
  */
 public final class DropQueue {
-    private record Batch(Fence fence, List<Runnable> releases) {
+    /** Beyond this many holds in one epoch the next flush point fences it, keeping the list bounded. */
+    static final int EPOCH_LIMIT = 4096;
+
+    /** One deferred release and what it releases (for error messages). */
+    private record Release(String what, Runnable action) {
+    }
+
+    private record Batch(Fence fence, List<Release> releases, List<Retainable> holds) {
     }
 
     private final BackendStream stream;
+    private final String streamName;
+    private final LongSupplier epochIds;
+    private final LongSupplier closedWhileHeld;
     private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
-    private List<Runnable> pending = new ArrayList<>();
+    private final List<String> failedWhat = new ArrayList<>();
+    private RuntimeException firstFailure;
+    private List<Release> pending = new ArrayList<>();
+    private List<Retainable> holds = new ArrayList<>();
+    private long epoch;
+    private long closesSeen;
 
-    public DropQueue(BackendStream stream) {
+    /**
+     * @param epochIds        unique ids across the runtime, one per epoch (buffers remember the epoch holding them)
+     * @param closedWhileHeld counts buffers closed by their user while some operation still held them; when it
+     *                        moves, the next flush point fences the current epoch so those buffers can be freed
+     */
+    public DropQueue(BackendStream stream, String streamName, LongSupplier epochIds, LongSupplier closedWhileHeld) {
         this.stream = stream;
+        this.streamName = streamName;
+        this.epochIds = epochIds;
+        this.closedWhileHeld = closedWhileHeld;
+        this.epoch = epochIds.getAsLong();
     }
 
     /** Queues a release behind the stream's work so far. */
-    public void defer(Runnable release) {
-        pending.add(release);
+    public void defer(String what, Runnable release) {
+        pending.add(new Release(what, release));
     }
 
-    /** Puts a fence behind the pending releases, making them one in-flight batch. */
-    private void fencePending() {
-        if (!pending.isEmpty()) {
-            inFlight.addLast(new Batch(stream.recordFence(), pending));
-            pending = new ArrayList<>();
+    /** The id of the current epoch: a buffer stamped with it is already held by this stream's work. */
+    public long epoch() {
+        return epoch;
+    }
+
+    /** Adds a hold (already taken) to the current epoch: released when the work so far is done. */
+    public void hold(Retainable held) {
+        holds.add(held);
+    }
+
+    private boolean worthFencing() {
+        if (!pending.isEmpty() || holds.size() >= EPOCH_LIMIT) {
+            return true;
         }
+        return !holds.isEmpty() && closedWhileHeld.getAsLong() != closesSeen;
+    }
+
+    /** Puts a fence behind the pending releases and the epoch's holds, making them one in-flight batch. */
+    private void fencePending() {
+        if (pending.isEmpty() && holds.isEmpty()) {
+            return;
+        }
+        closesSeen = closedWhileHeld.getAsLong();
+        Fence fence = stream.recordFence();
+        inFlight.addLast(new Batch(fence, pending, holds));
+        pending = new ArrayList<>();
+        holds = new ArrayList<>();
+        epoch = epochIds.getAsLong();
     }
 
     /** Runs every batch whose fence completed; never blocks. */
     public void reclaim() {
-        while (!inFlight.isEmpty() && stream.isComplete(inFlight.peekFirst().fence())) {
-            runAll(inFlight.pollFirst().releases());
+        while (!inFlight.isEmpty() && complete(inFlight.peekFirst().fence())) {
+            run(inFlight.pollFirst());
         }
     }
 
-    /** Fences the pending releases (unless recording) and reclaims what is done. */
+    private boolean complete(Fence fence) {
+        try {
+            return stream.isComplete(fence);
+        } catch (GraphRTException failure) {
+            throw failure;
+        } catch (RuntimeException failure) {
+            throw new DriverException(streamName + ": fence query", failure);
+        }
+    }
+
+    /** Fences what is worth fencing (unless recording) and reclaims what is done; never blocks. */
     public void flush(boolean recording) {
         if (recording) {
             return;
         }
-        fencePending();
+        if (worthFencing()) {
+            fencePending();
+        }
         reclaim();
     }
 
-    /** The stream was just synchronised: every queued release is safe now. */
+    /** The stream was just synchronised: every queued release and hold is done with. */
     public void releaseAllAfterSync() {
         while (!inFlight.isEmpty()) {
-            runAll(inFlight.pollFirst().releases());
+            run(inFlight.pollFirst());
         }
-        List<Runnable> now = pending;
+        List<Release> now = pending;
+        List<Retainable> held = holds;
         pending = new ArrayList<>();
-        runAll(now);
+        holds = new ArrayList<>();
+        if (!held.isEmpty()) {
+            epoch = epochIds.getAsLong();
+        }
+        run(new Batch(null, now, held));
     }
 
     /**
-     * Fences everything pending, waits for it and runs every release. Only outside a recording: used where a
-     * warm-up pass ends and before a capture opens, so the next pass or the recorded run can reuse the slices
-     * the warm-up closed.
+     * Fences everything, waits for it (at most {@code timeout}) and runs every release. Only outside a
+     * recording: where a warm-up pass ends and before a capture opens, so the next pass or the recorded run can
+     * reuse the slices the warm-up closed.
      */
-    public void flushAndWait() {
+    public void flushAndWait(Duration timeout, String waitingFor) {
         fencePending();
         while (!inFlight.isEmpty()) {
-            Batch batch = inFlight.pollFirst();
-            stream.await(batch.fence());
-            runAll(batch.releases());
+            Batch batch = inFlight.peekFirst();
+            awaitBounded(batch.fence(), timeout, waitingFor);
+            run(inFlight.pollFirst());
         }
     }
 
-    /** Waits for every fence and runs everything: the stream is closing. */
-    public void drain() {
-        while (!inFlight.isEmpty() || !pending.isEmpty()) {
-            while (!inFlight.isEmpty()) {
-                Batch batch = inFlight.pollFirst();
-                stream.await(batch.fence());
-                runAll(batch.releases());
+    /**
+     * The stream is closing: fences what is left, waits for each batch (bounded) and runs it. A batch whose
+     * fence fails or times out is not run, nor any after it: what it holds stays held (never handed to another
+     * buffer) until the runtime frees all its memory. Returns that failure, if any; never throws.
+     */
+    public Optional<RuntimeException> drain(Duration timeout) {
+        try {
+            while (!inFlight.isEmpty() || !pending.isEmpty() || !holds.isEmpty()) {
+                fencePending(); // a release may queue another (a graph's info buffers)
+                while (!inFlight.isEmpty()) {
+                    Batch batch = inFlight.peekFirst();
+                    awaitBounded(batch.fence(), timeout, "the releases of a closing stream");
+                    run(inFlight.pollFirst());
+                }
             }
-            List<Runnable> now = pending;
+            return Optional.empty();
+        } catch (RuntimeException failure) {
+            inFlight.clear();
             pending = new ArrayList<>();
-            runAll(now);
+            holds = new ArrayList<>();
+            return Optional.of(failure);
         }
     }
 
-    private static void runAll(List<Runnable> releases) {
-        for (Runnable release : releases) {
-            release.run();
+    private void awaitBounded(Fence fence, Duration timeout, String waitingFor) {
+        boolean done;
+        try {
+            done = stream.await(fence, timeout);
+        } catch (GraphRTException failure) {
+            throw failure;
+        } catch (RuntimeException failure) {
+            throw new DriverException(streamName + ": fence wait", failure);
         }
+        if (!done) {
+            throw new WaitTimeoutException(streamName + ": waited " + timeout.toMillis() + " ms for " + waitingFor
+                    + " and the device did not finish the work before it; what that work uses stays held "
+                    + "(RuntimeOptions.waitTimeout sets the bound)", timeout);
+        }
+    }
+
+    private void run(Batch batch) {
+        for (Release release : batch.releases()) {
+            try {
+                release.action().run();
+            } catch (RuntimeException failure) {
+                recordFailure(release.what(), failure);
+            }
+        }
+        for (Retainable held : batch.holds()) {
+            try {
+                held.release();
+            } catch (RuntimeException failure) {
+                recordFailure("a buffer's storage", failure);
+            }
+        }
+    }
+
+    private void recordFailure(String what, RuntimeException failure) {
+        failedWhat.add(what);
+        if (firstFailure == null) {
+            firstFailure = failure;
+        } else if (firstFailure != failure) {
+            firstFailure.addSuppressed(failure);
+        }
+    }
+
+    /** The releases that failed since the last call, as one error naming them; empty when none did. */
+    public Optional<ReleaseFailedException> takeFailures() {
+        if (firstFailure == null) {
+            return Optional.empty();
+        }
+        ReleaseFailedException failure = new ReleaseFailedException(streamName + ": " + failedWhat.size()
+                + " deferred release(s) failed after the work that used them finished: "
+                + String.join(", ", failedWhat) + " (the first failure is the cause)", failedWhat, firstFailure);
+        failedWhat.clear();
+        firstFailure = null;
+        return Optional.of(failure);
     }
 
     public int pendingCount() {
         return pending.size();
+    }
+
+    public int heldCount() {
+        return holds.size();
     }
 
     public int inFlightBatches() {

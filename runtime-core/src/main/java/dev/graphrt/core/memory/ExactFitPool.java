@@ -16,13 +16,15 @@ import java.util.Map;
  */
 final class ExactFitPool {
     private final DeviceMemory device;
+    private final Allocator allocator;
     private final boolean persistent;
     private final Map<Long, ArrayDeque<PoolSlice>> bySize = new HashMap<>();
     private final List<PoolSlice> all = new ArrayList<>();
     private long reserved;
 
-    ExactFitPool(DeviceMemory device, boolean persistent) {
+    ExactFitPool(DeviceMemory device, Allocator allocator, boolean persistent) {
         this.device = device;
+        this.allocator = allocator;
         this.persistent = persistent;
     }
 
@@ -43,7 +45,7 @@ final class ExactFitPool {
 
     /** Reserves a new allocation of {@code size} bytes from the device, handed out at once. */
     PoolSlice grow(long size) {
-        DeviceAllocation allocation = device.allocate(size);
+        DeviceAllocation allocation = allocator.allocate(size);
         PoolSlice slice = new PoolSlice(new DeviceSlice(allocation, 0, size), size, persistent, allocation);
         slice.inUse = true;
         bySize.computeIfAbsent(size, k -> new ArrayDeque<>()).add(slice);
@@ -68,14 +70,30 @@ final class ExactFitPool {
     }
 
     /** Returns every trimmable slice's allocation to the device; returns the bytes freed. */
-    long trim() {
+    long trim(List<RuntimeException> failures) {
+        return trimDownTo(0, failures);
+    }
+
+    /**
+     * Returns trimmable slices to the device, oldest first, until at most {@code keepBytes} of them remain. A
+     * free that fails keeps its slice here (reserved, and tried again at the next trim or at close) and is
+     * added to {@code failures}. Returns the bytes freed.
+     */
+    long trimDownTo(long keepBytes, List<RuntimeException> failures) {
+        long trimmable = trimmableBytes();
         long freed = 0;
-        for (Iterator<PoolSlice> it = all.iterator(); it.hasNext(); ) {
+        for (Iterator<PoolSlice> it = all.iterator(); it.hasNext() && trimmable > keepBytes; ) {
             PoolSlice slice = it.next();
             if (slice.trimmable()) {
+                trimmable -= slice.capacity();
+                try {
+                    device.free((DeviceAllocation) slice.page());
+                } catch (RuntimeException failure) {
+                    failures.add(failure);
+                    continue;
+                }
                 it.remove();
                 bySize.get(slice.sizeKey()).remove(slice);
-                device.free((DeviceAllocation) slice.page());
                 freed += slice.capacity();
             }
         }
@@ -83,10 +101,24 @@ final class ExactFitPool {
         return freed;
     }
 
-    /** Frees everything, in use or not: only when the runtime closes. */
-    void freeAll() {
+    long trimmableBytes() {
+        long bytes = 0;
         for (PoolSlice slice : all) {
-            device.free((DeviceAllocation) slice.page());
+            if (slice.trimmable()) {
+                bytes += slice.capacity();
+            }
+        }
+        return bytes;
+    }
+
+    /** Frees everything, in use or not: only when the runtime closes. Each free is tried; failures are added. */
+    void freeAll(List<RuntimeException> failures) {
+        for (PoolSlice slice : all) {
+            try {
+                device.free((DeviceAllocation) slice.page());
+            } catch (RuntimeException failure) {
+                failures.add(failure);
+            }
         }
         all.clear();
         bySize.clear();

@@ -1,5 +1,7 @@
 package dev.graphrt.core.memory;
 
+import dev.graphrt.api.DeviceOutOfMemoryException;
+import dev.graphrt.api.DriverException;
 import dev.graphrt.api.MemoryStats;
 import dev.graphrt.core.events.PoolGrowthEvent;
 import dev.graphrt.spi.DeviceAllocation;
@@ -10,33 +12,76 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * All memory policy of one runtime over the backend's raw {@link DeviceMemory}: the dynamic pool (size
  * classes over pages, exact-fit above the largest class) for ordinary allocations, the persistent pool
- * (exact-fit) for capture windows, pins per graph, trimming and accounting. Thread-safe; every slice
- * state change happens under one lock.
+ * (exact-fit) for capture windows, pins per graph, the budget, trimming and accounting. Thread-safe; every
+ * slice state change happens under one lock, and nothing here calls back into a stream.
+ *
+ * <p>Budget: the free exact-fit allocations the pools keep are bounded by {@link PoolConfig#reserveBytes()};
+ * beyond it the oldest go back to the device. A device allocation that fails for lack of memory trims every
+ * pool and retries once before {@link DeviceOutOfMemoryException}. On hardware-graph backends the device is
+ * never asked to free while a capture window is open (the budget then waits for the window to close).
+ * After {@link #close()} every call that would touch a pool is a quiet no-op.
  */
 public final class MemoryManager {
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryManager.class);
+
     private final ReentrantLock lock = new ReentrantLock();
     private final PoolConfig config;
+    private final DeviceMemory device;
     private final SizeClassPool small;
     private final ExactFitPool large;
     private final ExactFitPool persistent;
     private final Map<Long, List<PoolSlice>> pinsByGraph = new HashMap<>();
     private final Map<Long, Long> pinnedBytesByGraph = new HashMap<>();
     private final String backend;
+    private int openSessions;
+    private boolean closed;
 
     public MemoryManager(String backend, DeviceMemory device, PoolConfig config) {
         this.backend = backend;
         this.config = config;
-        this.small = new SizeClassPool(device, config);
-        this.large = new ExactFitPool(device, false);
-        this.persistent = new ExactFitPool(device, true);
+        this.device = device;
+        this.small = new SizeClassPool(device, this::allocateFromDevice, config);
+        this.large = new ExactFitPool(device, this::allocateFromDevice, false);
+        this.persistent = new ExactFitPool(device, this::allocateFromDevice, true);
     }
 
     public long align(long bytes) {
         return config.align(bytes);
+    }
+
+    /** Called under the lock by the pools: one retry after trimming when the device is full. */
+    private DeviceAllocation allocateFromDevice(long bytes) {
+        try {
+            return device.allocate(bytes);
+        } catch (DeviceOutOfMemoryException full) {
+            if (!mayFreeNow()) {
+                throw full;
+            }
+            List<RuntimeException> failures = new ArrayList<>();
+            long freed = small.trim(failures) + large.trim(failures) + persistent.trim(failures);
+            failures.forEach(full::addSuppressed);
+            if (freed == 0) {
+                throw full;
+            }
+            LOG.debug("{}: device full for {} B; trimmed {} B of free pool memory and retrying once", backend, bytes,
+                    freed);
+            try {
+                return device.allocate(bytes);
+            } catch (DeviceOutOfMemoryException stillFull) {
+                stillFull.addSuppressed(full);
+                throw stillFull;
+            }
+        }
+    }
+
+    private boolean mayFreeNow() {
+        return config.freesDuringCapture() || openSessions == 0;
     }
 
     /** An allocation outside every capture window. */
@@ -45,6 +90,7 @@ public final class MemoryManager {
         PoolSlice slice;
         lock.lock();
         try {
+            checkOpen();
             if (bytes <= config.maxPooledBytes()) {
                 slice = small.take(bytes, grew);
             } else {
@@ -64,9 +110,28 @@ public final class MemoryManager {
         return slice;
     }
 
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the " + backend + " runtime's memory is closed");
+        }
+    }
+
     /** Opens the memory side of a capture window for a stream. */
     public CaptureMemorySession openSession(long streamId, boolean mayGrowWhileRecording) {
+        lock.lock();
+        try {
+            checkOpen();
+            openSessions++;
+        } finally {
+            lock.unlock();
+        }
         return new CaptureMemorySession(this, streamId, mayGrowWhileRecording);
+    }
+
+    /** A session closed (pinned or aborted): the budget may apply again. Called under the lock. */
+    void sessionClosed() {
+        openSessions--;
+        enforceReserve();
     }
 
     PoolSlice allocateInWindow(CaptureMemorySession session, long bytes) {
@@ -75,6 +140,7 @@ public final class MemoryManager {
         PoolSlice slice;
         lock.lock();
         try {
+            checkOpen();
             slice = session.serve(size, persistent, grew);
         } finally {
             lock.unlock();
@@ -90,6 +156,7 @@ public final class MemoryManager {
         int grown = 0;
         lock.lock();
         try {
+            checkOpen();
             for (int missing = count - persistent.takeableCount(aligned, session); missing > 0; missing--) {
                 persistent.grow(aligned).inUse = false;
                 grown++;
@@ -102,10 +169,16 @@ public final class MemoryManager {
         }
     }
 
-    /** The owner of a slice (a closed buffer, an evicted cache entry) is done with it; a fence showed it. */
+    /**
+     * The owner of a slice (a buffer whose last holder let go, an evicted cache entry) is done with it. A no-op
+     * once the runtime's memory is closed (everything was freed then).
+     */
     public void release(PoolSlice slice) {
         lock.lock();
         try {
+            if (closed) {
+                return;
+            }
             if (!slice.inUse) {
                 throw new IllegalStateException("released twice: " + slice);
             }
@@ -113,9 +186,32 @@ public final class MemoryManager {
                 small.release(slice);
             } else {
                 slice.inUse = false;
+                enforceReserve();
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Keeps at most {@link PoolConfig#reserveBytes()} of free exact-fit memory, returning the oldest unused
+     * allocations to the device. Called under the lock; a failing free is logged and the slice kept.
+     */
+    private void enforceReserve() {
+        if (closed || !mayFreeNow() || config.reserveBytes() == Long.MAX_VALUE) {
+            return;
+        }
+        long free = large.trimmableBytes() + persistent.trimmableBytes();
+        if (free <= config.reserveBytes()) {
+            return;
+        }
+        // Dynamic allocations go first: the capture pool's free slices are what the next warm-up would re-prime.
+        List<RuntimeException> failures = new ArrayList<>();
+        large.trimDownTo(Math.max(0, config.reserveBytes() - persistent.trimmableBytes()), failures);
+        persistent.trimDownTo(Math.max(0, config.reserveBytes() - large.trimmableBytes()), failures);
+        for (RuntimeException failure : failures) {
+            LOG.warn("{}: returning an unused allocation to the device failed (kept in the pool): {}", backend,
+                    failure.toString());
         }
     }
 
@@ -147,23 +243,45 @@ public final class MemoryManager {
                 for (PoolSlice slice : pinned) {
                     slice.pins--;
                 }
+                enforceReserve();
             }
         } finally {
             lock.unlock();
         }
     }
 
-    /** Returns every free slice and page no window or graph holds to the device; returns the bytes freed. */
+    /**
+     * Returns every free slice and page no window or graph holds to the device; returns the bytes freed. On a
+     * hardware-graph backend with a capture window open it frees nothing (a driver call could invalidate the
+     * capture). Every free is tried; the first failure is thrown after the others ran, the slice kept.
+     */
     public long trim() {
         lock.lock();
         try {
-            return small.trim() + large.trim() + persistent.trim();
+            if (closed || !mayFreeNow()) {
+                return 0;
+            }
+            List<RuntimeException> failures = new ArrayList<>();
+            long freed = small.trim(failures) + large.trim(failures) + persistent.trim(failures);
+            throwFirst(failures, "trim");
+            return freed;
         } finally {
             lock.unlock();
         }
     }
 
-    public MemoryStats stats() {
+    private static void throwFirst(List<RuntimeException> failures, String operation) {
+        if (failures.isEmpty()) {
+            return;
+        }
+        RuntimeException first = failures.get(0) instanceof dev.graphrt.api.GraphRTException
+                ? failures.get(0) : new DriverException(operation + ": device free", failures.get(0));
+        failures.stream().skip(1).forEach(first::addSuppressed);
+        throw first;
+    }
+
+    /** Accounting: what the pools reserve, hand out, keep free and pin; the caller knows what graphs retain. */
+    public MemoryStats stats(long retainedByGraphsBytes) {
         lock.lock();
         try {
             Map<PoolSlice, Boolean> distinct = new IdentityHashMap<>();
@@ -175,7 +293,7 @@ public final class MemoryManager {
             long pinned = distinct.keySet().stream().mapToLong(PoolSlice::capacity).sum();
             return new MemoryStats(small.reserved() + large.reserved() + persistent.reserved(),
                     small.inUseBytes() + large.inUseBytes() + persistent.inUseBytes(),
-                    persistent.freeBytes(), pinned, pinnedBytesByGraph);
+                    persistent.freeBytes(), pinned, pinnedBytesByGraph, retainedByGraphsBytes);
         } finally {
             lock.unlock();
         }
@@ -200,16 +318,24 @@ public final class MemoryManager {
         }
     }
 
-
-    /** Frees every allocation: the runtime is closing and no work is outstanding. */
+    /**
+     * Frees every allocation: the runtime is closing. Every free is tried, whatever failed before it; the
+     * first failure is thrown once all were tried. Idempotent; later calls of every kind are no-ops.
+     */
     public void close() {
         lock.lock();
         try {
-            small.freeAll();
-            large.freeAll();
-            persistent.freeAll();
+            if (closed) {
+                return;
+            }
+            closed = true;
+            List<RuntimeException> failures = new ArrayList<>();
+            small.freeAll(failures);
+            large.freeAll(failures);
+            persistent.freeAll(failures);
             pinsByGraph.clear();
             pinnedBytesByGraph.clear();
+            throwFirst(failures, "close");
         } finally {
             lock.unlock();
         }

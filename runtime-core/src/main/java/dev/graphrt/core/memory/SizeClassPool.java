@@ -26,14 +26,16 @@ final class SizeClassPool {
     }
 
     private final DeviceMemory device;
+    private final Allocator allocator;
     private final PoolConfig config;
     private final Map<Long, ArrayDeque<PoolSlice>> freeByClass = new HashMap<>();
     private final Map<Long, List<Page>> pagesByClass = new HashMap<>();
     private long reserved;
     private long inUse;
 
-    SizeClassPool(DeviceMemory device, PoolConfig config) {
+    SizeClassPool(DeviceMemory device, Allocator allocator, PoolConfig config) {
         this.device = device;
+        this.allocator = allocator;
         this.config = config;
     }
 
@@ -61,7 +63,7 @@ final class SizeClassPool {
 
     private void addPage(long cls, ArrayDeque<PoolSlice> free) {
         long pageSize = Math.max(config.pageBytes(), cls);
-        DeviceAllocation allocation = device.allocate(pageSize);
+        DeviceAllocation allocation = allocator.allocate(pageSize);
         Page page = new Page(allocation);
         for (long off = 0; off + cls <= pageSize; off += cls) {
             PoolSlice slot = new PoolSlice(new DeviceSlice(allocation, off, cls), cls, false, page);
@@ -79,17 +81,22 @@ final class SizeClassPool {
         freeByClass.get(slice.sizeKey()).addFirst(slice);
     }
 
-    /** Frees every page with no slot in use. */
-    long trim() {
+    /** Frees every page with no slot in use; a page whose free fails stays (and is added to {@code failures}). */
+    long trim(List<RuntimeException> failures) {
         long freed = 0;
         for (Map.Entry<Long, List<Page>> e : pagesByClass.entrySet()) {
             ArrayDeque<PoolSlice> free = freeByClass.get(e.getKey());
             for (Iterator<Page> it = e.getValue().iterator(); it.hasNext(); ) {
                 Page page = it.next();
                 if (page.used == 0) {
+                    try {
+                        device.free(page.allocation);
+                    } catch (RuntimeException failure) {
+                        failures.add(failure);
+                        continue;
+                    }
                     it.remove();
                     free.removeAll(page.slots);
-                    device.free(page.allocation);
                     freed += page.allocation.byteSize();
                 }
             }
@@ -98,10 +105,15 @@ final class SizeClassPool {
         return freed;
     }
 
-    void freeAll() {
+    /** Frees every page, in use or not: only when the runtime closes. Each free is tried; failures are added. */
+    void freeAll(List<RuntimeException> failures) {
         for (List<Page> pages : pagesByClass.values()) {
             for (Page page : pages) {
-                device.free(page.allocation);
+                try {
+                    device.free(page.allocation);
+                } catch (RuntimeException failure) {
+                    failures.add(failure);
+                }
             }
         }
         pagesByClass.clear();

@@ -33,6 +33,9 @@ public final class MetadataCache {
         void upload(PoolSlice slice, int[] words);
 
         void deferFree(PoolSlice slice);
+
+        /** Returns a slice no work ever used (its upload failed) at once. */
+        void freeUnused(PoolSlice slice);
     }
 
     private static final class Key {
@@ -104,8 +107,7 @@ public final class MetadataCache {
         misses++;
         long bytes = words.length * 4L;
         if (mode == CacheMode.NORMAL && (capacity == 0 || bytes > maxEntryBytes)) {
-            PoolSlice oneUse = storage.allocate(bytes);
-            storage.upload(oneUse, words);
+            PoolSlice oneUse = allocateAndUpload(bytes, words);
             storage.deferFree(oneUse);
             return oneUse.storage().prefix(bytes);
         }
@@ -113,14 +115,25 @@ public final class MetadataCache {
             evictDownTo(capacity - 1);
         }
         Key key = new Key(words.clone());
-        PoolSlice slice = storage.allocate(bytes);
-        storage.upload(slice, key.words);
+        PoolSlice slice = allocateAndUpload(bytes, key.words);
         entry = new Entry(key, slice, mode == CacheMode.CAPTURE);
         entries.put(key, entry);
         if (mode == CacheMode.CAPTURE) {
             windowPins.add(entry);
         }
         return entry.view;
+    }
+
+    /** A slice holding {@code words}; a failed upload gives the slice back before the failure propagates. */
+    private PoolSlice allocateAndUpload(long bytes, int[] words) {
+        PoolSlice slice = storage.allocate(bytes);
+        try {
+            storage.upload(slice, words);
+        } catch (RuntimeException | Error failure) {
+            storage.freeUnused(slice);
+            throw failure;
+        }
+        return slice;
     }
 
     private void evictDownTo(int limit) {

@@ -2,18 +2,28 @@ package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.core.memory.Retainable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** A user buffer: a pooled slice plus the requested size. Closing defers the release to its stream's drop queue. */
-final class CoreBuffer implements Buffer {
-    private final CoreStream stream;
+/**
+ * A user buffer: a pooled slice plus the requested size, and a count of who holds the storage. The user's
+ * handle is one hold; every graph whose recording touched the buffer, and every stream epoch whose work used
+ * it, is another. {@link #close()} ends the handle at once and never blocks or locks a stream (a Java kernel
+ * may close a buffer while the host waits); the slice goes back to the pool when the last hold goes.
+ */
+final class CoreBuffer implements Buffer, Retainable {
+    private final CoreRuntime runtime;
     private final long id;
     private final PoolSlice slice;
     private final long byteSize;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicInteger holds = new AtomicInteger(1);
+    /** The epoch or recording that last took a hold: a stream skips the hold when it already has one. */
+    private volatile long stamp;
 
-    CoreBuffer(CoreStream stream, long id, PoolSlice slice, long byteSize) {
-        this.stream = stream;
+    CoreBuffer(CoreRuntime runtime, long id, PoolSlice slice, long byteSize) {
+        this.runtime = runtime;
         this.id = id;
         this.slice = slice;
         this.byteSize = byteSize;
@@ -24,16 +34,71 @@ final class CoreBuffer implements Buffer {
         return byteSize;
     }
 
+    /** True once the user closed it, or once its runtime is closed (the handle can no longer be used). */
     @Override
     public boolean isClosed() {
-        return closed.get();
+        return closed.get() || runtime.isClosed();
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            stream.releaseLater(slice);
+            if (holds.decrementAndGet() == 0) {
+                runtime.memory().release(slice);
+            } else {
+                runtime.closedWhileHeld();
+            }
         }
+    }
+
+    boolean isClosedByUser() {
+        return closed.get();
+    }
+
+    @Override
+    public boolean retain() {
+        for (int now = holds.get(); now > 0; now = holds.get()) {
+            if (holds.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void release() {
+        int left = holds.decrementAndGet();
+        if (left == 0) {
+            runtime.memory().release(slice);
+        } else if (left < 0) {
+            throw new IllegalStateException(this + " released more often than retained");
+        }
+    }
+
+    @Override
+    public long retainedBytes() {
+        return slice.capacity();
+    }
+
+    /**
+     * Takes a hold for the epoch or recording {@code by} unless it already has one; false when the storage is
+     * already gone (the buffer was closed and every holder let go), so the caller must refuse the operation.
+     * Callers hold their stream's lock; two streams racing on the stamp only take an extra hold each.
+     */
+    boolean holdFor(long by, java.util.function.Consumer<Retainable> holder) {
+        if (stamp == by) {
+            return true;
+        }
+        if (!retain()) {
+            return false;
+        }
+        stamp = by;
+        holder.accept(this);
+        return true;
+    }
+
+    int holdCount() {
+        return holds.get();
     }
 
     PoolSlice slice() {
@@ -41,7 +106,7 @@ final class CoreBuffer implements Buffer {
     }
 
     CoreRuntime runtime() {
-        return stream.runtime();
+        return runtime;
     }
 
     long id() {

@@ -3,12 +3,17 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphInfo;
 import dev.graphrt.core.lifecycle.SealedWindow;
+import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.GraphKind;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A user-facing graph: the backend's sealed graph, what it pins, and its counters. */
+/**
+ * A user-facing graph: the backend's sealed graph, what it pins, the buffers it retains (one hold each, taken
+ * while recording, so a buffer the user closes stays valid for every replay) and its counters.
+ */
 final class CoreGraph implements Graph {
     private final CoreStream stream;
     private final SealedWindow window;
@@ -43,9 +48,10 @@ final class CoreGraph implements Graph {
         return window.graph().driverDot().orElseGet(() -> LaunchRecorder.toDot(id(), window.nodeLabels()));
     }
 
+    /** True once closed by the user, by its stream's close, or by its runtime's close. */
     @Override
     public boolean isClosed() {
-        return closed;
+        return closed || stream.runtime().isClosed();
     }
 
     @Override
@@ -62,12 +68,21 @@ final class CoreGraph implements Graph {
         return true;
     }
 
+    boolean closedByUser() {
+        return closed;
+    }
+
     void countReplay() {
         replays.incrementAndGet();
     }
 
     BackendGraph backendGraph() {
         return window.graph();
+    }
+
+    /** The buffers this graph holds; released after its last replay finished. */
+    List<Retainable> retained() {
+        return window.retained();
     }
 
     CoreStream stream() {

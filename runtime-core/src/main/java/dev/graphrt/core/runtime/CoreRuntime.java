@@ -1,6 +1,7 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.GpuStream;
@@ -14,12 +15,15 @@ import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolConfig;
+import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.GraphKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +50,10 @@ public final class CoreRuntime implements GraphRuntime {
     private final AtomicLong streamIds = new AtomicLong();
     private final AtomicLong graphIds = new AtomicLong();
     private final AtomicLong bufferIds = new AtomicLong();
+    /** Epoch and recording stamps: unique across the runtime, and never equal to a buffer's initial stamp 0. */
+    private final AtomicLong stamps = new AtomicLong();
+    private final AtomicLong closedWhileHeld = new AtomicLong();
+    private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     public CoreRuntime(Backend backend, RuntimeOptions options) {
@@ -65,7 +73,8 @@ public final class CoreRuntime implements GraphRuntime {
         this.policy = new OperationPolicy(backend.name(), capabilities, kind);
         long alignment = backend.memory().alignment();
         this.memory = new MemoryManager(backend.name(), backend.memory(),
-                new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment));
+                new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment, options.poolReserveBytes(),
+                        kind == GraphKind.SOFTWARE));
         LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
     }
 
@@ -119,9 +128,16 @@ public final class CoreRuntime implements GraphRuntime {
         return new CoreKernel(this, backend.compiler().compile(source), Set.copyOf(offered));
     }
 
+    /** Pool accounting plus the bytes of the distinct buffers live graphs retain. */
     @Override
     public MemoryStats memoryStats() {
-        return memory.stats();
+        Map<Retainable, Boolean> retained = new IdentityHashMap<>();
+        for (CoreGraph graph : liveGraphs) {
+            for (Retainable buffer : graph.retained()) {
+                retained.put(buffer, Boolean.TRUE);
+            }
+        }
+        return memory.stats(retained.keySet().stream().mapToLong(Retainable::retainedBytes).sum());
     }
 
     @Override
@@ -133,6 +149,12 @@ public final class CoreRuntime implements GraphRuntime {
         memory.trim();
     }
 
+    /**
+     * Closes every stream (and so every graph), frees every pooled byte and closes the backend. Always
+     * completes: each step runs whatever failed before it, {@code Backend.close()} included, and the first
+     * failure is thrown at the end with the others suppressed. Buffers, graphs and streams closed afterwards,
+     * from any thread, are quiet no-ops. Idempotent.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -148,14 +170,27 @@ public final class CoreRuntime implements GraphRuntime {
         }
         closed = true;
         kernels.clear();
-        memory.close();
-        backend.close();
+        liveGraphs.clear();
+        try {
+            memory.close();
+        } catch (RuntimeException failure) {
+            failures.add(failure);
+        }
+        try {
+            backend.close();
+        } catch (RuntimeException failure) {
+            failures.add(failure);
+        }
         LOG.debug("runtime on {} closed", backend.name());
         if (!failures.isEmpty()) {
             RuntimeException first = failures.get(0);
             failures.stream().skip(1).forEach(first::addSuppressed);
             throw first;
         }
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     // ---- shared checks -----------------------------------------------------------------------------
@@ -166,11 +201,18 @@ public final class CoreRuntime implements GraphRuntime {
         }
     }
 
+    /**
+     * Refuses a size that cannot be meant (not positive, or beyond any device) as bad input, and one beyond this
+     * device's memory as {@link DeviceOutOfMemoryException}: it is a real request the device cannot hold.
+     */
     void checkAllocationSize(long bytes, String argument) {
-        long limit = backend.device().memoryBytes() > 0 ? backend.device().memoryBytes() : ABSURD_BYTES;
-        if (bytes <= 0 || bytes > limit) {
-            throw new IllegalArgumentException(argument + " must be between 1 and " + limit + " (the device's memory), was "
-                    + bytes);
+        if (bytes <= 0 || bytes > ABSURD_BYTES) {
+            throw new IllegalArgumentException(argument + " must be between 1 and " + ABSURD_BYTES + ", was " + bytes);
+        }
+        long memoryBytes = backend.device().memoryBytes();
+        if (memoryBytes > 0 && bytes > memoryBytes) {
+            throw new DeviceOutOfMemoryException(argument + " = " + bytes + " bytes exceeds the " + backend.name()
+                    + " device's " + memoryBytes + " bytes of memory", bytes);
         }
     }
 
@@ -203,6 +245,27 @@ public final class CoreRuntime implements GraphRuntime {
 
     void streamClosed(CoreStream stream) {
         streams.remove(stream);
+    }
+
+    void graphSealed(CoreGraph graph) {
+        liveGraphs.add(graph);
+    }
+
+    void graphReleased(CoreGraph graph) {
+        liveGraphs.remove(graph);
+    }
+
+    long nextStamp() {
+        return stamps.incrementAndGet();
+    }
+
+    /** A buffer was closed by its user while an operation still held it: streams fence their epochs soon. */
+    void closedWhileHeld() {
+        closedWhileHeld.incrementAndGet();
+    }
+
+    long closedWhileHeldCount() {
+        return closedWhileHeld.get();
     }
 
     long nextGraphId() {

@@ -3,6 +3,8 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.DeviceOutOfMemoryException;
+import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRTException;
@@ -10,6 +12,7 @@ import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.ReplayFailedException;
+import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.core.events.ReplayEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
@@ -17,18 +20,22 @@ import dev.graphrt.core.lifecycle.SealedWindow;
 import dev.graphrt.core.memory.DropQueue;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -39,6 +46,12 @@ import org.slf4j.LoggerFactory;
  * capture state allows, resolves buffers and info words to device slices, and hands the backend exactly
  * what it must do. One lock serialises the stream; other threads are refused while it records (unless
  * RELAXED).
+ *
+ * <p>Every buffer an operation uses is held, under the lock, before the backend sees its storage: by the
+ * open recording while capturing (and then by the graph), else by the current epoch of this stream's work
+ * until a fence behind it completes. A buffer whose storage is already gone makes the call fail as closed;
+ * no call can reach storage another buffer owns. Every wait for the device is bounded by
+ * {@code RuntimeOptions.waitTimeout}. Deferred releases that fail are reported at the next synchronize or close.
  */
 final class CoreStream implements GpuStream {
     private static final Logger LOG = LoggerFactory.getLogger(CoreStream.class);
@@ -56,6 +69,11 @@ final class CoreStream implements GpuStream {
     private final ReentrantLock lock = new ReentrantLock();
     private final Set<CoreGraph> liveGraphs = new LinkedHashSet<>();
     private final Set<Long> replayedSinceSync = new LinkedHashSet<>();
+    /** Graph closes that found the lock busy (say, a Java kernel closing one while the host waits): run at the next flush point. */
+    private final ConcurrentLinkedQueue<CoreGraph> closedGraphs = new ConcurrentLinkedQueue<>();
+    private final Duration waitTimeout;
+    private final long stagingLimit;
+    private long stagedBytes;
     private volatile boolean closed;
 
     CoreStream(CoreRuntime runtime, long id, BackendStream backend) {
@@ -65,10 +83,13 @@ final class CoreStream implements GpuStream {
         this.device = runtime.backend().memory();
         this.memory = runtime.memory();
         this.policy = runtime.policy();
-        this.drops = new DropQueue(backend);
+        this.waitTimeout = runtime.options().waitTimeout();
+        this.stagingLimit = runtime.options().stagingBytes();
+        this.drops = new DropQueue(backend, "stream #" + id, runtime::nextStamp, runtime::closedWhileHeldCount);
         this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
                 runtime.options().metadataMaxEntryBytes(), new MetadataStorage());
-        this.lifecycle = new CaptureLifecycle(id, backend, policy, memory, metadata, drops, runtime::nextGraphId);
+        this.lifecycle = new CaptureLifecycle(id, backend, policy, memory, metadata, drops, runtime::nextGraphId,
+                runtime::nextStamp, waitTimeout);
     }
 
     /** Info buffers come from the same state-aware allocator as user buffers and leave through the drop queue. */
@@ -85,7 +106,12 @@ final class CoreStream implements GpuStream {
 
         @Override
         public void deferFree(PoolSlice slice) {
-            drops.defer(() -> memory.release(slice));
+            drops.defer("an info buffer", () -> memory.release(slice));
+        }
+
+        @Override
+        public void freeUnused(PoolSlice slice) {
+            memory.release(slice);
         }
     }
 
@@ -106,7 +132,7 @@ final class CoreStream implements GpuStream {
         lock.lock();
         try {
             checkUsable("allocate");
-            return new CoreBuffer(this, runtime.nextBufferId(), allocateSlice(bytes, "allocate"), bytes);
+            return new CoreBuffer(runtime, runtime.nextBufferId(), allocateSlice(bytes, "allocate"), bytes);
         } finally {
             lock.unlock();
         }
@@ -115,7 +141,7 @@ final class CoreStream implements GpuStream {
     private PoolSlice allocateSlice(long bytes, String operation) {
         return switch (policy.allocation(lifecycle.current())) {
             case DYNAMIC_POOL -> {
-                drops.flush(false);
+                flushPoint();
                 yield memory.allocateDynamic(bytes);
             }
             case PERSISTENT_PRIMED, PERSISTENT_WINDOW -> lifecycle.session().allocate(bytes);
@@ -176,7 +202,15 @@ final class CoreStream implements GpuStream {
             checkUsable("write");
             DeviceSlice target = buffer.slice().storage().prefix(data.byteSize());
             switch (policy.write(lifecycle.current())) {
-                case RUN, RECORD -> backend.write(target, data);
+                case RUN -> {
+                    applyBackPressure(data.byteSize());
+                    hold(buffer, "dst");
+                    stagedWrite(target, data);
+                }
+                case RECORD -> {
+                    hold(buffer, "dst");
+                    stagedWrite(target, data);
+                }
                 case DEFER_REJECTION -> lifecycle.rejectLazily("write of " + data.byteSize() + " bytes into " + buffer
                         + " (the " + policy.backend() + " backend lacks RECORDS_WRITES: write before prepare() or "
                         + "between replays)");
@@ -184,6 +218,68 @@ final class CoreStream implements GpuStream {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Bounds the host bytes queued behind the device: once {@code stagingBytes} were written since the stream
+     * last drained, the writer waits (bounded) for the work so far instead of staging more copies.
+     */
+    private void applyBackPressure(long bytes) {
+        stagedBytes += bytes;
+        if (stagedBytes > stagingLimit) {
+            awaitAll("queued writes to drain (more than " + stagingLimit + " bytes staged)");
+            stagedBytes = bytes;
+        }
+    }
+
+    private void stagedWrite(DeviceSlice target, MemorySegment data) {
+        try {
+            backend.write(target, data);
+        } catch (OutOfMemoryError exhausted) {
+            throw new DeviceOutOfMemoryException("write: stream #" + id + " could not stage " + data.byteSize()
+                    + " bytes of host data (the JVM is out of memory); synchronize() or lower "
+                    + "RuntimeOptions.stagingBytes", data.byteSize(), exhausted);
+        }
+    }
+
+    /** Waits, at most the wait timeout, for every operation enqueued so far. Never while recording. */
+    private void awaitAll(String waitingFor) {
+        Fence fence = backend.recordFence();
+        boolean done;
+        try {
+            done = backend.await(fence, waitTimeout);
+        } catch (GraphRTException failure) {
+            throw failure;
+        } catch (RuntimeException failure) {
+            throw new DriverException("stream #" + id + ": fence wait", failure);
+        }
+        if (!done) {
+            throw new WaitTimeoutException("stream #" + id + ": waited " + waitTimeout.toMillis() + " ms for "
+                    + waitingFor + " and the device did not finish; the stream's buffers stay held "
+                    + "(RuntimeOptions.waitTimeout sets the bound)", waitTimeout);
+        }
+        stagedBytes = 0;
+    }
+
+    /**
+     * Holds {@code buffer} for the operation being enqueued: in the open recording while capturing, else in
+     * this stream's current epoch. Refuses a buffer whose storage is already gone (closed concurrently).
+     */
+    private void hold(CoreBuffer buffer, String argument) {
+        boolean held = lifecycle.current() == CaptureState.CAPTURE
+                ? buffer.holdFor(lifecycle.windowStamp(), lifecycle::holdInWindow)
+                : buffer.holdFor(drops.epoch(), drops::hold);
+        if (!held) {
+            throw new IllegalArgumentException(argument + ": " + buffer + " is closed");
+        }
+    }
+
+    /** Runs graph closes that arrived while the lock was busy, and returns finished releases; never blocks. */
+    private void flushPoint() {
+        for (CoreGraph graph; (graph = closedGraphs.poll()) != null; ) {
+            releaseGraph(graph);
+        }
+        drops.flush(lifecycle.isRecording());
     }
 
     @Override
@@ -222,23 +318,14 @@ final class CoreStream implements GpuStream {
         try {
             checkUsable("read");
             policy.checkHostSync(lifecycle.current(), "read", id);
-            if (dst.byteSize() > 0) {
-                reportingReplayFailures(() -> backend.read(buffer.slice().storage().prefix(dst.byteSize()), dst));
-            }
+            hold(buffer, "src");
+            reportingReplayFailures(() -> {
+                awaitAll("the work before a read of " + buffer);
+                if (dst.byteSize() > 0) {
+                    backend.read(buffer.slice().storage().prefix(dst.byteSize()), dst);
+                }
+            });
             drops.releaseAllAfterSync();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    void releaseLater(PoolSlice slice) {
-        lock.lock();
-        try {
-            if (closed) {
-                memory.release(slice);
-            } else {
-                drops.defer(() -> memory.release(slice));
-            }
         } finally {
             lock.unlock();
         }
@@ -252,13 +339,18 @@ final class CoreStream implements GpuStream {
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(args, "args");
         List<Buffer> buffers = args.buffers();
-        DeviceSlice[] slices = new DeviceSlice[buffers.size()];
-        for (int i = 0; i < slices.length; i++) {
-            slices[i] = runtime.checkBuffer(buffers.get(i), "args.buffers[" + i + "]").slice().storage();
+        CoreBuffer[] used = new CoreBuffer[buffers.size()];
+        DeviceSlice[] slices = new DeviceSlice[used.length];
+        for (int i = 0; i < used.length; i++) {
+            used[i] = runtime.checkBuffer(buffers.get(i), "args.buffers[" + i + "]");
+            slices[i] = used[i].slice().storage();
         }
         lock.lock();
         try {
             checkUsable("launch");
+            for (int i = 0; i < used.length; i++) {
+                hold(used[i], "args.buffers[" + i + "]");
+            }
             int[] words = args.infoWordsUnsafe();
             DeviceSlice info = words.length == 0 ? null : metadata.lookup(words);
             Bindings bindings = new Bindings(List.of(slices), info, words.length);
@@ -316,7 +408,7 @@ final class CoreStream implements GpuStream {
             checkUsable("flush");
             policy.checkHostSync(lifecycle.current(), "flush", id);
             backend.flush();
-            drops.flush(false);
+            flushPoint();
         } finally {
             lock.unlock();
         }
@@ -328,8 +420,15 @@ final class CoreStream implements GpuStream {
         try {
             checkUsable("synchronize");
             policy.checkHostSync(lifecycle.current(), "synchronize", id);
-            reportingReplayFailures(backend::synchronize);
+            flushPoint();
+            reportingReplayFailures(() -> {
+                awaitAll("synchronize");
+                backend.synchronize();
+            });
             drops.releaseAllAfterSync();
+            drops.takeFailures().ifPresent(failure -> {
+                throw failure;
+            });
         } finally {
             lock.unlock();
         }
@@ -338,8 +437,10 @@ final class CoreStream implements GpuStream {
     private void reportingReplayFailures(Runnable hostSync) {
         try {
             hostSync.run();
-        } catch (GraphRTException failure) {
-            if (replayedSinceSync.isEmpty()) {
+        } catch (RuntimeException raw) {
+            GraphRTException failure = raw instanceof GraphRTException known ? known
+                    : new DriverException("stream #" + id + " host synchronisation", raw);
+            if (replayedSinceSync.isEmpty() || failure instanceof WaitTimeoutException) {
                 throw failure;
             }
             List<String> graphs = replayedSinceSync.stream().map(g -> "graph #" + g).toList();
@@ -411,6 +512,7 @@ final class CoreStream implements GpuStream {
             SealedWindow window = lifecycle.endCapture();
             CoreGraph graph = new CoreGraph(this, window, policy.graphKind());
             liveGraphs.add(graph);
+            runtime.graphSealed(graph);
             return graph;
         } finally {
             lock.unlock();
@@ -434,26 +536,42 @@ final class CoreStream implements GpuStream {
 
     // ---- graphs and closing ------------------------------------------------------------------------
 
+    /**
+     * Closes a graph: its destroy, unpin and buffer releases run after a fence shows its replays finished. Never
+     * blocks on a busy stream: when another thread holds the lock (a host waiting while a Java kernel closes the
+     * graph), the close is queued and runs at the stream's next flush point. A no-op once the stream is closed.
+     */
     void closeGraph(CoreGraph graph) {
-        lock.lock();
+        if (!lock.tryLock()) {
+            if (graph.markClosed()) {
+                closedGraphs.add(graph);
+            }
+            return;
+        }
         try {
-            if (!graph.markClosed()) {
+            if (closed || !graph.markClosed()) {
                 return;
             }
-            liveGraphs.remove(graph);
-            Runnable release = () -> {
-                backend.destroy(graph.backendGraph());
-                memory.unpin(graph.id());
-                metadata.release(graph.id());
-            };
-            if (closed) {
-                release.run();
-            } else {
-                drops.defer(release);
-                drops.flush(lifecycle.isRecording());
-            }
+            releaseGraph(graph);
+            flushPoint();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Defers a (marked closed) graph's release behind the stream's work so far. Under the lock. */
+    private void releaseGraph(CoreGraph graph) {
+        if (!liveGraphs.remove(graph)) {
+            return;
+        }
+        runtime.graphReleased(graph);
+        drops.defer("graph #" + graph.id() + " (destroy)", () -> backend.destroy(graph.backendGraph()));
+        drops.defer("graph #" + graph.id() + " (pins)", () -> {
+            memory.unpin(graph.id());
+            metadata.release(graph.id());
+        });
+        for (Retainable buffer : graph.retained()) {
+            drops.defer("graph #" + graph.id() + " (a retained buffer)", buffer::release);
         }
     }
 
@@ -462,13 +580,19 @@ final class CoreStream implements GpuStream {
         lock.lock();
         try {
             if (!closed) {
-                drops.flush(lifecycle.isRecording());
+                flushPoint();
             }
         } finally {
             lock.unlock();
         }
     }
 
+    /**
+     * Closes the stream: cancels an open capture, waits (bounded) for its work, releases every graph and
+     * everything deferred, and closes the backend stream. Always completes, whatever fails or times out on the
+     * way; what failed is thrown at the end (the first as primary). Memory whose work did not finish in time
+     * stays held until the runtime frees all its memory. A no-op when already closed.
+     */
     @Override
     public void close() {
         lock.lock();
@@ -476,6 +600,7 @@ final class CoreStream implements GpuStream {
             if (closed) {
                 return;
             }
+            List<RuntimeException> failures = new ArrayList<>();
             CaptureState was = lifecycle.current();
             if (was != CaptureState.NO_CAPTURE) {
                 RuntimeException failure = lifecycle.abort(new IllegalStateException("stream #" + id
@@ -483,22 +608,49 @@ final class CoreStream implements GpuStream {
                 LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", id, was,
                         failure.getSuppressed().length == 0 ? "cleanly" : "with suppressed errors");
             }
+            Duration drainBound = waitTimeout;
             try {
+                awaitAll("its work before closing");
                 backend.synchronize();
+            } catch (WaitTimeoutException stuck) {
+                failures.add(stuck);
+                drainBound = Duration.ofNanos(1);
             } catch (RuntimeException failure) {
                 LOG.warn("stream #{}: outstanding work failed while closing: {}", id, failure.toString());
             }
             for (CoreGraph graph : new ArrayList<>(liveGraphs)) {
-                closeGraph(graph);
+                graph.markClosed();
+                releaseGraph(graph);
             }
-            metadata.clearUnpinned();
-            drops.drain();
+            for (CoreGraph graph; (graph = closedGraphs.poll()) != null; ) {
+                releaseGraph(graph);
+            }
+            attempt(failures, metadata::clearUnpinned);
+            drops.drain(drainBound).ifPresent(failures::add);
             closed = true;
-            backend.close();
+            attempt(failures, backend::close);
             runtime.streamClosed(this);
+            drops.takeFailures().ifPresent(failures::add);
+            if (!failures.isEmpty()) {
+                RuntimeException first = failures.get(0);
+                failures.stream().skip(1).forEach(first::addSuppressed);
+                throw first;
+            }
         } finally {
             lock.unlock();
         }
+    }
+
+    private static void attempt(List<RuntimeException> failures, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException failure) {
+            failures.add(failure);
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     private void checkOpen(String operation) {

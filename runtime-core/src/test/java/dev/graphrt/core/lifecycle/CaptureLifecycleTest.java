@@ -55,7 +55,7 @@ class CaptureLifecycleTest {
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults().mode(CaptureMode.RELAXED));
             InOrder order = inOrder(f.drops, f.session, f.backend);
-            order.verify(f.drops).flushAndWait();
+            order.verify(f.drops).flushAndWait(any(), any());
             order.verify(f.session).endPriming();
             order.verify(f.backend).openCapture(CaptureMode.RELAXED);
         }
@@ -185,7 +185,7 @@ class CaptureLifecycleTest {
             OperationPolicy strict = new OperationPolicy("mock", java.util.Set.of(dev.graphrt.spi.Capability.HARDWARE_GRAPH),
                     GraphKind.HARDWARE);
             CaptureLifecycle lifecycle = new CaptureLifecycle(1L, f.backend, strict, f.memory, f.metadata, f.drops,
-                    () -> 1L);
+                    () -> 1L, () -> 2L, java.time.Duration.ofSeconds(5));
             lifecycle.prepare();
             assertThatThrownBy(() -> lifecycle.beginCapture(CaptureOptions.defaults().mode(CaptureMode.RELAXED)))
                     .isInstanceOf(UnsupportedCapabilityException.class)

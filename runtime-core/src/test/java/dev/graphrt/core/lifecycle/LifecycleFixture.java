@@ -38,6 +38,6 @@ final class LifecycleFixture {
         when(backend.sealRecording(org.mockito.ArgumentMatchers.any())).thenReturn(graph);
         AtomicLong ids = new AtomicLong();
         lifecycle = new CaptureLifecycle(1L, backend, new OperationPolicy("mock", caps, kind), memory, metadata, drops,
-                ids::incrementAndGet);
+                ids::incrementAndGet, new AtomicLong(1L << 40)::incrementAndGet, java.time.Duration.ofSeconds(5));
     }
 }

@@ -62,7 +62,7 @@ class MemoryModelTest {
             assertThat(reused).isSameAs(old);
             long pinned = window.pinTo(2);
             assertThat(pinned).isEqualTo(8192);
-            assertThat(memory.stats().pinnedPerGraph()).containsEntry(2L, 8192L);
+            assertThat(memory.stats(0).pinnedPerGraph()).containsEntry(2L, 8192L);
             assertThat(old.pins()).isEqualTo(1);
         }
 
@@ -111,7 +111,7 @@ class MemoryModelTest {
             memory.unpin(5);
             memory.trim();
             assertThat(device.liveBytes()).isZero();
-            assertThat(memory.stats().reservedBytes()).isZero();
+            assertThat(memory.stats(0).reservedBytes()).isZero();
         }
     }
 
@@ -121,14 +121,14 @@ class MemoryModelTest {
         void priming_keeps_the_working_set_not_the_peak() {
             CaptureMemorySession window = memory.openSession(1, false);
             reserveAndDropThreeTimes(memory, window, 4096);
-            long afterOnePass = memory.stats().reservedBytes();
+            long afterOnePass = memory.stats(0).reservedBytes();
             assertThat(afterOnePass).as("three sequential reserves of a held size need three slices").isEqualTo(3 * 4096);
             window.endPriming();
             List<PoolSlice> held = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 held.add(window.allocate(4096));
             }
-            assertThat(memory.stats().reservedBytes()).as("holding three at once does not grow the pool")
+            assertThat(memory.stats(0).reservedBytes()).as("holding three at once does not grow the pool")
                     .isEqualTo(afterOnePass);
             assertThat(held).doesNotHaveDuplicates();
         }
@@ -173,7 +173,7 @@ class MemoryModelTest {
                 memory.release(window.allocate(4096));
             }
             window.abort();
-            assertThat(memory.stats().persistentFreeBytes()).isEqualTo(4 * 4096);
+            assertThat(memory.stats(0).persistentFreeBytes()).isEqualTo(4 * 4096);
             memory.trim();
             assertThat(device.liveBytes()).isZero();
         }
@@ -205,7 +205,7 @@ class MemoryModelTest {
             assertThat(window.doomed()).isEmpty();
             assertThat(window.pinTo(3)).as("only the slice taken is pinned").isEqualTo(256);
             assertThat(info.pins()).isEqualTo(1);
-            assertThat(memory.stats().persistentFreeBytes()).isEqualTo(3 * 256);
+            assertThat(memory.stats(0).persistentFreeBytes()).isEqualTo(3 * 256);
         }
 
         @Test
@@ -271,12 +271,12 @@ class MemoryModelTest {
         window.endPriming();
         window.pinTo(11);
         memory.release(a);
-        var stats = memory.stats();
+        var stats = memory.stats(0);
         assertThat(stats.reservedBytes()).isEqualTo(PAGE + 4096 + 8192);
         assertThat(stats.pinnedBytes()).isEqualTo(4096 + 8192);
         assertThat(stats.pinnedPerGraph()).containsExactly(java.util.Map.entry(11L, 4096L + 8192L));
         assertThat(stats.persistentFreeBytes()).isZero();
         memory.unpin(11);
-        assertThat(memory.stats().persistentFreeBytes()).isEqualTo(4096 + 8192);
+        assertThat(memory.stats(0).persistentFreeBytes()).isEqualTo(4096 + 8192);
     }
 }

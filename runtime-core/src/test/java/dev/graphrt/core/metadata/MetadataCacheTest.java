@@ -26,6 +26,9 @@ class MetadataCacheTest {
 
             @Override
             public void upload(PoolSlice slice, int[] words) {
+                if (failUploads) {
+                    throw new IllegalStateException("upload failed");
+                }
                 uploads++;
             }
 
@@ -33,7 +36,32 @@ class MetadataCacheTest {
             public void deferFree(PoolSlice slice) {
                 freed.add(slice);
             }
+
+            @Override
+            public void freeUnused(PoolSlice slice) {
+                memory.release(slice);
+            }
         });
+    }
+
+    private boolean failUploads;
+
+    @Test
+    void a_failing_upload_gives_its_slot_back_and_caches_nothing() {
+        MetadataCache normal = cache(4, 64);
+        MetadataCache oneUse = cache(0, 64);
+        failUploads = true;
+        long inUseBefore = memory.stats(0).inUseBytes();
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> normal.lookup(words(1, 2, 3)))
+                .hasMessage("upload failed");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> oneUse.lookup(words(4, 5)))
+                .hasMessage("upload failed");
+
+        assertThat(memory.stats(0).inUseBytes()).as("no slot leaked").isEqualTo(inUseBefore);
+        assertThat(normal.contains(words(1, 2, 3))).isFalse();
+        failUploads = false;
+        assertThat(normal.lookup(words(1, 2, 3))).isNotNull();
     }
 
     private static int[] words(int... w) {
