@@ -806,4 +806,129 @@ public abstract class CaptureConformanceKit {
             }
         }
     }
+
+    // ---- 16 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("16. Closing a buffer a live graph uses")
+    class ClosingABufferALiveGraphUses {
+        @Test
+        void the_graph_still_replays_right_and_no_later_allocation_is_overwritten() {
+            int[] x = KitKernels.pattern(N, 41);
+            Buffer in = stream.upload(x);
+            Buffer mid = stream.allocate(BYTES);
+            Buffer out = poisoned();
+            Graph graph = capture(s -> {
+                launch(s, mulTwo, in, mid);
+                launch(s, addOne, mid, out);
+            });
+            in.close();
+            mid.close();
+            assertThat(in.isClosed()).isTrue();
+            assertThat(runtime.memoryStats().retainedByGraphsBytes()).as("the graph retains in and mid")
+                    .isGreaterThanOrEqualTo(2 * BYTES);
+            List<Buffer> later = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                Buffer buffer = track(stream.allocate(BYTES));
+                stream.write(buffer, marker(i));
+                later.add(buffer);
+            }
+            stream.write(out, KitKernels.poison(N));
+            graph.replay();
+            graph.replay();
+            assertThat(read(out)).as("the closed input's bytes still feed the graph")
+                    .isEqualTo(KitKernels.addOne(KitKernels.mulTwo(x)));
+            for (int i = 0; i < later.size(); i++) {
+                assertThat(read(later.get(i))).as("buffer %d allocated after the close", i).isEqualTo(marker(i));
+            }
+            assertThatThrownBy(() -> launch(stream, addOne, in, out)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("args.buffers[0]").hasMessageContaining("closed");
+            graph.close();
+            stream.synchronize();
+            assertThat(runtime.memoryStats().retainedByGraphsBytes()).as("nothing retained once it is closed").isZero();
+        }
+    }
+
+    // ---- 17 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("17. Another stream's pending work")
+    class AnotherStreamsPendingWork {
+        @Test
+        void a_buffer_used_by_another_streams_pending_work_is_not_reused_before_that_work_completes() {
+            GpuStream other = track(runtime.openStream());
+            int[] x = KitKernels.pattern(N, 43);
+            Buffer shared = stream.allocate(BYTES);
+            stream.synchronize();
+            Buffer a = track(other.upload(x));
+            Buffer b = track(other.allocate(BYTES));
+            for (int k = 0; k < 400; k++) {
+                launch(other, k % 2 == 0 ? addOne : mulTwo, k % 2 == 0 ? a : b, k % 2 == 0 ? b : a);
+            }
+            launch(other, mulTwo, a, shared); // the other stream's last write, queued behind the chain
+            shared.close();
+            List<Buffer> victims = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Buffer victim = track(stream.allocate(BYTES));
+                stream.write(victim, marker(i));
+                victims.add(victim);
+            }
+            stream.synchronize();
+            other.synchronize();
+            for (int i = 0; i < victims.size(); i++) {
+                assertThat(read(victims.get(i))).as("buffer %d allocated after the close", i).isEqualTo(marker(i));
+            }
+        }
+    }
+
+    // ---- 18 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("18. Closing after the runtime")
+    class ClosingAfterTheRuntime {
+        @Test
+        void buffers_graphs_and_streams_closed_after_the_runtime_in_any_order_and_from_another_thread_are_no_ops()
+                throws Exception {
+            int[] x = KitKernels.pattern(N, 45);
+            Buffer in = stream.upload(x);
+            Buffer out = stream.allocate(BYTES);
+            Graph graph = stream.capture(CaptureOptions.defaults(), s -> launch(s, addOne, in, out));
+            GpuStream other = runtime.openStream();
+            Buffer elsewhere = other.upload(x);
+            graph.replay(); // still pending when the runtime closes
+            stream.prepare();
+            stream.beginCapture(); // and this stream records
+            launch(stream, mulTwo, in, out);
+
+            runtime.close();
+
+            List<AutoCloseable> order = List.of(elsewhere, graph, other, in, stream, out);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread closer = new Thread(() -> {
+                try {
+                    for (int i = order.size() - 1; i >= 0; i -= 2) {
+                        order.get(i).close();
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }, "closer");
+            closer.start();
+            for (int i = 0; i < order.size(); i += 2) {
+                order.get(i).close();
+            }
+            closer.join();
+            assertThat(failure.get()).as("closing from another thread").isNull();
+            for (AutoCloseable resource : order) {
+                resource.close(); // twice, in yet another order
+            }
+            assertThat(in.isClosed()).isTrue();
+            assertThat(out.isClosed()).isTrue();
+            assertThat(elsewhere.isClosed()).isTrue();
+            assertThat(graph.isClosed()).isTrue();
+            assertThatThrownBy(stream::endCapture).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed");
+            assertThatThrownBy(graph::replay).isInstanceOf(IllegalStateException.class);
+        }
+    }
 }
