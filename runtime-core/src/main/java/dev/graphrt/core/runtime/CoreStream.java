@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
@@ -348,11 +349,13 @@ final class CoreStream implements GpuStream {
         lock.lock();
         try {
             checkUsable("launch");
+            // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
+            // are taken after it, so no fence can fall between them and the launch they protect.
+            int[] words = args.infoWordsUnsafe();
+            DeviceSlice info = words.length == 0 ? null : metadata.lookup(words);
             for (int i = 0; i < used.length; i++) {
                 hold(used[i], "args.buffers[" + i + "]");
             }
-            int[] words = args.infoWordsUnsafe();
-            DeviceSlice info = words.length == 0 ? null : metadata.lookup(words);
             Bindings bindings = new Bindings(List.of(slices), info, words.length);
             switch (policy.launch(lifecycle.current())) {
                 case RUN -> backend.launch(compiled.compiled(), dims, bindings);
@@ -625,8 +628,13 @@ final class CoreStream implements GpuStream {
             for (CoreGraph graph; (graph = closedGraphs.poll()) != null; ) {
                 releaseGraph(graph);
             }
-            attempt(failures, metadata::clearUnpinned);
-            drops.drain(drainBound).ifPresent(failures::add);
+            // Graph releases unpin info entries, so the cache is cleared after they ran, then drained again.
+            Optional<RuntimeException> stuck = drops.drain(drainBound);
+            stuck.ifPresent(failures::add);
+            if (stuck.isEmpty()) {
+                attempt(failures, metadata::clearUnpinned);
+                drops.drain(drainBound).ifPresent(failures::add);
+            }
             closed = true;
             attempt(failures, backend::close);
             runtime.streamClosed(this);

@@ -71,6 +71,25 @@ class RuntimeLeakTest {
     }
 
     @Test
+    void closing_a_stream_frees_a_cached_info_entry_that_a_live_graph_had_pinned() {
+        FakeBackend backend = new FakeBackend();
+        GraphRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
+        GpuStream stream = runtime.openStream();
+        Kernel kernel = runtime.compile(NOOP);
+        Buffer in = stream.upload(new float[] {1, 2, 3});
+        stream.launch(kernel, LaunchDims.linear(3, 32), KernelArgs.of(in).info(3)); // a normal cache entry
+        stream.capture(CaptureOptions.defaults(), s ->
+                s.launch(kernel, LaunchDims.linear(3, 32), KernelArgs.of(in).info(3))); // hits and pins it
+        in.close();
+
+        stream.close();
+
+        assertThat(runtime.memoryStats().inUseBytes()).as("the entry went with its graph and its stream").isZero();
+        runtime.close();
+        assertThat(backend.memory.liveBytes()).isZero();
+    }
+
+    @Test
     void an_application_can_replace_the_provider_list_through_guice() {
         FakeBackend backend = new FakeBackend();
         try (GraphRuntime runtime = GraphRT.open(Modules.override(new GraphRTModule())

@@ -115,6 +115,11 @@ class ForwardingBackend implements Backend {
         }
 
         @Override
+        public boolean await(Fence fence, java.time.Duration timeout) {
+            return delegate.await(fence, timeout);
+        }
+
+        @Override
         public void synchronize() {
             delegate.synchronize();
         }

@@ -1,0 +1,334 @@
+package dev.graphrt.backend.cpu.safety;
+
+import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.backend.cpu.CpuBackendProvider;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendConfig;
+import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.DeviceAllocation;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.Fence;
+import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.KernelCompiler;
+import dev.graphrt.spi.RecordedLaunches;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The real cpu backend behind a wrapper that can make any SPI hook fail (on its n-th call from now, once) and
+ * can make fences hang, and that counts device allocations and frees. Faults are what a driver would do: a
+ * hook throws a {@link Fault}; a stuck fence never reports completion.
+ */
+final class FaultInjectingBackend implements Backend {
+
+    /** Every SPI hook a fault can be injected into. */
+    enum Hook {
+        ON_PREPARE, SEAL_RECORDING, ABORT_CAPTURE, LAUNCH, WRITE, READ, ALLOCATE, FREE, UPLOAD, RECORD_FENCE,
+        IS_COMPLETE, AWAIT, SYNCHRONIZE, REPLAY, DESTROY, STREAM_CLOSE, BACKEND_CLOSE
+    }
+
+    /** The failure an injected fault throws. */
+    static final class Fault extends RuntimeException {
+        final Hook hook;
+
+        Fault(Hook hook) {
+            super("injected fault in " + hook);
+            this.hook = hook;
+        }
+    }
+
+    private final Backend delegate;
+    private final Map<Hook, Integer> armed = new EnumMap<>(Hook.class);
+    private final Map<Hook, AtomicInteger> calls = new EnumMap<>(Hook.class);
+    private final AtomicLong allocations = new AtomicLong();
+    private final AtomicLong frees = new AtomicLong();
+    private final AtomicLong liveBytes = new AtomicLong();
+    private volatile boolean fencesStuck;
+    private volatile boolean writesOutOfMemory;
+    private final AtomicLong maxWrittenBetweenWaits = new AtomicLong();
+    private final AtomicLong writtenSinceWait = new AtomicLong();
+    private final Memory memory;
+
+    FaultInjectingBackend(Map<String, String> options) {
+        this.delegate = new CpuBackendProvider().open(new BackendConfig(0, options));
+        this.memory = new Memory(delegate.memory());
+        for (Hook hook : Hook.values()) {
+            calls.put(hook, new AtomicInteger());
+        }
+    }
+
+    FaultInjectingBackend() {
+        this(Map.of("cpu.threads", "2"));
+    }
+
+    /** The {@code nth} call of {@code hook} from now on (1 = the next) throws a {@link Fault}, once. */
+    synchronized void failOn(Hook hook, int nth) {
+        armed.put(hook, calls.get(hook).get() + nth);
+    }
+
+    synchronized void disarm() {
+        armed.clear();
+        fencesStuck = false;
+    }
+
+    /** While set, staging a write throws the JVM's OutOfMemoryError, as a full heap or direct-memory limit would. */
+    void failWritesWithOutOfMemory(boolean fail) {
+        writesOutOfMemory = fail;
+    }
+
+    /** While set, no fence completes: isComplete is false and a bounded await times out. */
+    void stickFences(boolean stuck) {
+        fencesStuck = stuck;
+    }
+
+    private void enter(Hook hook) {
+        int call = calls.get(hook).incrementAndGet();
+        synchronized (this) {
+            Integer at = armed.get(hook);
+            if (at != null && at == call) {
+                armed.remove(hook);
+                throw new Fault(hook);
+            }
+        }
+    }
+
+    int calls(Hook hook) {
+        return calls.get(hook).get();
+    }
+
+    long allocations() {
+        return allocations.get();
+    }
+
+    long frees() {
+        return frees.get();
+    }
+
+    long liveBytes() {
+        return liveBytes.get();
+    }
+
+    /** The most bytes written to any stream between two completed waits for its work. */
+    long maxWrittenBetweenWaits() {
+        return maxWrittenBetweenWaits.get();
+    }
+
+    @Override
+    public String name() {
+        return "cpu";
+    }
+
+    @Override
+    public DeviceInfo device() {
+        return delegate.device();
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return delegate.capabilities();
+    }
+
+    @Override
+    public GraphKind graphKind() {
+        return delegate.graphKind();
+    }
+
+    @Override
+    public DeviceMemory memory() {
+        return memory;
+    }
+
+    @Override
+    public KernelCompiler compiler() {
+        return delegate.compiler();
+    }
+
+    @Override
+    public BackendStream openStream() {
+        return new Stream(delegate.openStream());
+    }
+
+    @Override
+    public void close() {
+        try {
+            enter(Hook.BACKEND_CLOSE);
+        } finally {
+            delegate.close();
+        }
+    }
+
+    private final class Memory implements DeviceMemory {
+        private final DeviceMemory real;
+
+        Memory(DeviceMemory real) {
+            this.real = real;
+        }
+
+        @Override
+        public long alignment() {
+            return real.alignment();
+        }
+
+        @Override
+        public DeviceAllocation allocate(long bytes) {
+            enter(Hook.ALLOCATE);
+            DeviceAllocation allocation = real.allocate(bytes);
+            allocations.incrementAndGet();
+            liveBytes.addAndGet(allocation.byteSize());
+            return allocation;
+        }
+
+        @Override
+        public void free(DeviceAllocation allocation) {
+            enter(Hook.FREE);
+            real.free(allocation);
+            frees.incrementAndGet();
+            liveBytes.addAndGet(-allocation.byteSize());
+        }
+
+        @Override
+        public void upload(DeviceSlice dst, MemorySegment src) {
+            enter(Hook.UPLOAD);
+            real.upload(dst, src);
+        }
+    }
+
+    private final class Stream implements BackendStream {
+        private final BackendStream real;
+
+        Stream(BackendStream real) {
+            this.real = real;
+        }
+
+        @Override
+        public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
+            enter(Hook.LAUNCH);
+            real.launch(kernel, dims, bindings);
+        }
+
+        @Override
+        public void write(DeviceSlice dst, MemorySegment src) {
+            enter(Hook.WRITE);
+            if (writesOutOfMemory) {
+                throw new OutOfMemoryError("Cannot reserve " + src.byteSize() + " bytes of direct buffer memory");
+            }
+            real.write(dst, src);
+            maxWrittenBetweenWaits.accumulateAndGet(writtenSinceWait.addAndGet(src.byteSize()), Math::max);
+        }
+
+        @Override
+        public void read(DeviceSlice src, MemorySegment dst) {
+            enter(Hook.READ);
+            real.read(src, dst);
+        }
+
+        @Override
+        public void flush() {
+            real.flush();
+        }
+
+        @Override
+        public Fence recordFence() {
+            enter(Hook.RECORD_FENCE);
+            return real.recordFence();
+        }
+
+        @Override
+        public boolean isComplete(Fence fence) {
+            enter(Hook.IS_COMPLETE);
+            return !fencesStuck && real.isComplete(fence);
+        }
+
+        @Override
+        public void await(Fence fence) {
+            enter(Hook.AWAIT);
+            real.await(fence);
+            writtenSinceWait.set(0);
+        }
+
+        @Override
+        public boolean await(Fence fence, Duration timeout) {
+            enter(Hook.AWAIT);
+            if (fencesStuck) {
+                sleep(timeout);
+                return false;
+            }
+            boolean done = real.await(fence, timeout);
+            if (done) {
+                writtenSinceWait.set(0);
+            }
+            return done;
+        }
+
+        @Override
+        public void synchronize() {
+            enter(Hook.SYNCHRONIZE);
+            real.synchronize();
+            writtenSinceWait.set(0);
+        }
+
+        @Override
+        public List<Throwable> drainErrors() {
+            return real.drainErrors();
+        }
+
+        @Override
+        public void onPrepare() {
+            enter(Hook.ON_PREPARE);
+            real.onPrepare();
+        }
+
+        @Override
+        public BackendGraph sealRecording(RecordedLaunches recording) {
+            enter(Hook.SEAL_RECORDING);
+            return real.sealRecording(recording);
+        }
+
+        @Override
+        public void abortCapture() {
+            enter(Hook.ABORT_CAPTURE);
+            real.abortCapture();
+        }
+
+        @Override
+        public void replay(BackendGraph graph) {
+            enter(Hook.REPLAY);
+            real.replay(graph);
+        }
+
+        @Override
+        public void destroy(BackendGraph graph) {
+            enter(Hook.DESTROY);
+            real.destroy(graph);
+        }
+
+        @Override
+        public void close() {
+            try {
+                enter(Hook.STREAM_CLOSE);
+            } finally {
+                real.close();
+            }
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
