@@ -2,8 +2,8 @@ package dev.graphrt.backend.cuda;
 
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceSlice;
-import dev.graphrt.spi.support.DeviceMemoryDriver;
-import dev.graphrt.spi.support.DriverDeviceMemory;
+import dev.graphrt.driver.DeviceMemoryDriver;
+import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
 
 /**

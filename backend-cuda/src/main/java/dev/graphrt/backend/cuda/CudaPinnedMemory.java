@@ -1,6 +1,6 @@
 package dev.graphrt.backend.cuda;
 
-import dev.graphrt.spi.support.PinnedHostMemory;
+import dev.graphrt.driver.PinnedHostMemory;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceSlice;
-import dev.graphrt.spi.support.KernelParameterBlock;
+import dev.graphrt.driver.KernelParameterBlock;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

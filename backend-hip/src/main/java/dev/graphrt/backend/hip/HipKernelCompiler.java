@@ -8,7 +8,7 @@ import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.KernelCompiler;
-import dev.graphrt.spi.support.LoadedModules;
+import dev.graphrt.driver.LoadedModules;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

@@ -8,15 +8,15 @@ import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.support.CaptureAwareReleases;
-import dev.graphrt.spi.support.CapturedHostCopies;
-import dev.graphrt.spi.support.EventFences;
-import dev.graphrt.spi.support.GraphCapture;
-import dev.graphrt.spi.support.GraphDriver;
-import dev.graphrt.spi.support.HardwareGraphErrors;
-import dev.graphrt.spi.support.KernelParameterBlock;
-import dev.graphrt.spi.support.PinnedHostMemory;
-import dev.graphrt.spi.support.WriteStaging;
+import dev.graphrt.driver.CaptureAwareReleases;
+import dev.graphrt.driver.CapturedHostCopies;
+import dev.graphrt.driver.EventFences;
+import dev.graphrt.driver.GraphCapture;
+import dev.graphrt.driver.GraphDriver;
+import dev.graphrt.driver.HardwareGraphErrors;
+import dev.graphrt.driver.KernelParameterBlock;
+import dev.graphrt.driver.PinnedHostMemory;
+import dev.graphrt.driver.WriteStaging;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One non-blocking HIP stream ({@code hipStreamNonBlocking}: never the null stream) and its capture hooks;
- * the same shape as the cuda backend's stream, built from the same {@code dev.graphrt.spi.support} parts.
+ * the same shape as the cuda backend's stream, built from the same {@code dev.graphrt.driver} parts.
  *
  * <p>Hot paths allocate nothing: a launch refills the stream's {@link KernelParameterBlock}; a write is
  * bump-allocated into the {@link WriteStaging} ring; fences come from a pool of recycled events

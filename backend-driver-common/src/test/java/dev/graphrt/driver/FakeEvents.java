@@ -1,4 +1,4 @@
-package dev.graphrt.spi.support;
+package dev.graphrt.driver;
 
 import java.util.ArrayList;
 import java.util.HashMap;

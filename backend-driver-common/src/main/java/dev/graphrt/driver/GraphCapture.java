@@ -1,4 +1,4 @@
-package dev.graphrt.spi.support;
+package dev.graphrt.driver;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 

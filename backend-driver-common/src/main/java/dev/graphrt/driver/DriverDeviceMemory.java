@@ -1,4 +1,4 @@
-package dev.graphrt.spi.support;
+package dev.graphrt.driver;
 
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;

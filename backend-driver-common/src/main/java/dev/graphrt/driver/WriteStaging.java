@@ -1,7 +1,7 @@
-package dev.graphrt.spi.support;
+package dev.graphrt.driver;
 
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.support.EventFences;
+import dev.graphrt.driver.EventFences;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

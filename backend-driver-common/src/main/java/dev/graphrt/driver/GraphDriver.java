@@ -1,4 +1,4 @@
-package dev.graphrt.spi.support;
+package dev.graphrt.driver;
 
 import java.lang.foreign.MemorySegment;
 import java.util.OptionalLong;

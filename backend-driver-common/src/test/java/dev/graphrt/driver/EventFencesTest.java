@@ -1,4 +1,4 @@
-package dev.graphrt.spi.support;
+package dev.graphrt.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
