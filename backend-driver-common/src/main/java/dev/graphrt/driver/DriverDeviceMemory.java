@@ -31,18 +31,18 @@ public record DriverDeviceMemory(DeviceMemoryDriver driver, long alignment) impl
             throw new IllegalArgumentException("bytes must be positive, was " + bytes);
         }
         driver.makeCurrent();
-        return driver.allocate(bytes);
+        return new DriverAllocation(driver.backend(), driver.allocate(bytes), bytes);
     }
 
     @Override
     public void free(DeviceAllocation allocation) {
         Objects.requireNonNull(allocation, "allocation");
-        if (!driver.owns(allocation)) {
+        if (!(allocation instanceof DriverAllocation own) || !own.backend().equals(driver.backend())) {
             throw new IllegalArgumentException("allocation " + allocation + " does not belong to the "
                     + driver.backend() + " backend");
         }
         driver.makeCurrent();
-        driver.free(allocation);
+        driver.free(own.pointer());
     }
 
     @Override
@@ -56,7 +56,7 @@ public record DriverDeviceMemory(DeviceMemoryDriver driver, long alignment) impl
         if (bytes == 0) {
             return;
         }
-        long address = driver.address(dst);
+        long address = DriverAllocation.address(dst, driver.backend());
         driver.makeCurrent();
         if (src.isNative()) {
             driver.copyToDevice(address, src, bytes);
@@ -67,5 +67,22 @@ public record DriverDeviceMemory(DeviceMemoryDriver driver, long alignment) impl
             copy.copyFrom(src);
             driver.copyToDevice(address, copy, bytes);
         }
+    }
+
+    /** The backend's page-locked host memory, made with its context current. */
+    public PinnedHostMemory pinned() {
+        return new PinnedHostMemory() {
+            @Override
+            public MemorySegment allocate(long bytes) {
+                driver.makeCurrent();
+                return driver.allocatePinned(bytes);
+            }
+
+            @Override
+            public void free(MemorySegment block) {
+                driver.makeCurrent();
+                driver.freePinned(block);
+            }
+        };
     }
 }

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 /**
  * The capture hooks of one hardware stream (CUDA, HIP): opening a driver capture, sealing it into a
  * {@link DriverGraph}, aborting it, replaying and destroying the graphs, over the stream's
- * {@link GraphDriver}. The stream keeps its ordinary work and delegates its {@code BackendStream} capture
+ * {@link StreamDriver} and its {@link GraphCalls}. The stream keeps its ordinary work and delegates its {@code BackendStream} capture
  * hooks here, after its own open check.
  *
  * <p>Why one class: the sequence is where the hardware backends can go wrong, and it must be the same for
@@ -43,7 +43,10 @@ public final class GraphCapture {
      */
     public static final long MAX_WRITE_RESERVATION = 16L << 20;
 
-    private final GraphDriver driver;
+    private final StreamDriver driver;
+    private final DriverNames names;
+    private final GraphCalls graphs;
+    private final MemorySegment stream;
     private final CaptureAwareReleases releases;
     private final PinnedHostMemory pinned;
     private final Logger log;
@@ -58,21 +61,24 @@ public final class GraphCapture {
     /**
      * The capture hooks of the stream that {@code driver} is bound to.
      *
-     * @param driver   the stream's graph calls
+     * @param driver   the backend's stream calls
+     * @param stream   the stream's handle
      * @param releases the backend's deferred releases
      * @param pinned   the backend's pinned host memory, for the graph-owned write copies
      * @param log      the stream's logger (messages keep the stream's category)
      * @param streamId the stream's id, for messages ({@code cuda stream 3})
      */
-    public GraphCapture(GraphDriver driver, CaptureAwareReleases releases, PinnedHostMemory pinned, Logger log,
-            long streamId) {
+    public GraphCapture(StreamDriver driver, MemorySegment stream, CaptureAwareReleases releases,
+            PinnedHostMemory pinned, Logger log, long streamId) {
         this.driver = Objects.requireNonNull(driver, "driver");
+        this.stream = Objects.requireNonNull(stream, "stream");
+        this.names = driver.names();
+        this.graphs = driver.graphs();
         this.releases = Objects.requireNonNull(releases, "releases");
         this.pinned = Objects.requireNonNull(pinned, "pinned");
         this.log = Objects.requireNonNull(log, "log");
-        String backend = driver.backend();
-        this.name = backend + " stream " + streamId;
-        this.graphKind = Character.toUpperCase(backend.charAt(0)) + backend.substring(1) + "Graph";
+        this.name = names.backend() + " stream " + streamId;
+        this.graphKind = names.title() + "Graph";
     }
 
     // ---- around the capture ----------------------------------------------------------------------------
@@ -117,7 +123,7 @@ public final class GraphCapture {
         warmupWriteBytes = 0;
         releases.captureStarting();
         try {
-            driver.beginCapture(DriverCaptureModes.code(mode));
+            graphs.beginCapture(stream, DriverCaptureModes.code(mode));
         } catch (RuntimeException e) {
             releases.captureEnded();
             releaseHostCopies(copies, e);
@@ -126,7 +132,7 @@ public final class GraphCapture {
         capture = copies;
         captureMode = mode;
         if (log.isDebugEnabled()) {
-            OptionalLong id = driver.captureId();
+            OptionalLong id = graphs.captureId(stream);
             if (id.isPresent()) {
                 log.debug("{}: capture begun ({} mode, driver capture id {}, {} bytes reserved for writes)",
                         name, mode, id.getAsLong(), copies.heldBytes());
@@ -143,18 +149,18 @@ public final class GraphCapture {
         RuntimeException failure = null;
         MemorySegment template = MemorySegment.NULL;
         DriverGraph sealed = null;
-        String endCapture = driver.callPrefix() + "StreamEndCapture";
+        String endCapture = names.callPrefix() + "StreamEndCapture";
         try (Arena local = Arena.ofConfined()) {
             MemorySegment graphOut = local.allocate(ADDRESS);
             graphOut.set(ADDRESS, 0, MemorySegment.NULL);
             driver.makeCurrent();
-            int rc = driver.tryEndCapture(graphOut); // always: a failure below never leaves it capturing
+            int rc = graphs.tryEndCapture(stream, graphOut); // always: a failure below never leaves it capturing
             template = graphOut.get(ADDRESS, 0);
             if (rc != HardwareGraphErrors.SUCCESS) {
-                throw driver.errors().toException(endCapture, rc);
+                throw names.errors().toException(endCapture, rc);
             }
             if (template.equals(MemorySegment.NULL)) {
-                throw new DriverException(endCapture, rc, driver.errors().name(rc), "no graph returned");
+                throw new DriverException(endCapture, rc, names.errors().name(rc), "no graph returned");
             }
             sealed = seal(template, copies);
         } catch (RuntimeException e) {
@@ -162,12 +168,12 @@ public final class GraphCapture {
         } finally {
             if (!template.equals(MemorySegment.NULL)) {
                 try {
-                    driver.destroyTemplate(template);
+                    graphs.destroyTemplate(template);
                 } catch (RuntimeException e) {
                     if (failure != null) {
                         failure.addSuppressed(e);
                     } else {
-                        log.warn("{}: {}GraphDestroy of the capture template failed", name, driver.callPrefix(), e);
+                        log.warn("{}: {}GraphDestroy of the capture template failed", name, names.callPrefix(), e);
                     }
                 }
             }
@@ -200,7 +206,7 @@ public final class GraphCapture {
         try {
             if (!streamClosed) {
                 driver.makeCurrent();
-                if (driver.isCapturing()) {
+                if (graphs.isCapturing(stream)) {
                     endAndDiscard();
                 }
             }
@@ -224,7 +230,7 @@ public final class GraphCapture {
             throw new IllegalStateException("graph " + own + " was destroyed");
         }
         driver.makeCurrent();
-        driver.launch(own.exec());
+        graphs.launchGraph(own.exec(), stream);
     }
 
     /** Destroys {@code graph} and frees its host copies, once and never during a capture of the backend. */
@@ -237,7 +243,7 @@ public final class GraphCapture {
             driver.makeCurrent();
             RuntimeException failure = null;
             try {
-                driver.destroyExec(own.exec());
+                graphs.destroyExec(own.exec());
             } catch (RuntimeException e) {
                 failure = e;
             }
@@ -260,15 +266,15 @@ public final class GraphCapture {
 
     /** Validates, dumps, instantiates and uploads the captured template; the caller destroys the template. */
     private DriverGraph seal(MemorySegment template, CapturedHostCopies copies) {
-        int[] types = driver.nodeTypes(template);
-        driver.checkRelaunchable(types);
-        String dot = driver.printsDot() ? dot(template) : null;
-        MemorySegment exec = driver.instantiate(template);
+        int[] types = graphs.nodeTypes(template);
+        graphs.checkRelaunchable(types);
+        String dot = graphs.printsDot() ? dot(template) : null;
+        MemorySegment exec = graphs.instantiate(template);
         try {
-            driver.upload(exec);
+            graphs.upload(exec, stream);
         } catch (RuntimeException e) {
             try {
-                driver.destroyExec(exec);
+                graphs.destroyExec(exec);
             } catch (RuntimeException destroy) {
                 e.addSuppressed(destroy);
             }
@@ -282,11 +288,11 @@ public final class GraphCapture {
     private String dot(MemorySegment template) {
         Path file = null;
         try {
-            file = Files.createTempFile("graphrt-" + driver.backend() + "-", ".dot");
-            driver.printDot(template, file.toString());
+            file = Files.createTempFile("graphrt-" + names.backend() + "-", ".dot");
+            graphs.printDot(template, file.toString());
             return Files.readString(file, StandardCharsets.ISO_8859_1);
         } catch (IOException | RuntimeException e) {
-            log.warn("{}: {}GraphDebugDotPrint failed; the graph has no driver DOT", name, driver.callPrefix(), e);
+            log.warn("{}: {}GraphDebugDotPrint failed; the graph has no driver DOT", name, names.callPrefix(), e);
             return null;
         } finally {
             if (file != null) {
@@ -304,12 +310,12 @@ public final class GraphCapture {
         try (Arena local = Arena.ofConfined()) {
             MemorySegment graphOut = local.allocate(ADDRESS);
             graphOut.set(ADDRESS, 0, MemorySegment.NULL);
-            int rc = driver.tryEndCapture(graphOut);
+            int rc = graphs.tryEndCapture(stream, graphOut);
             MemorySegment graph = graphOut.get(ADDRESS, 0);
-            log.debug("{}: capture aborted ({}StreamEndCapture {} {})", name, driver.callPrefix(), rc,
-                    driver.errors().name(rc));
+            log.debug("{}: capture aborted ({}StreamEndCapture {} {})", name, names.callPrefix(), rc,
+                    names.errors().name(rc));
             if (!graph.equals(MemorySegment.NULL)) {
-                driver.destroyTemplate(graph);
+                graphs.destroyTemplate(graph);
             }
         }
     }

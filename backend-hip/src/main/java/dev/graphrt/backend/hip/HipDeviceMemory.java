@@ -1,14 +1,13 @@
 package dev.graphrt.backend.hip;
 
-import dev.graphrt.spi.DeviceAllocation;
-import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.driver.DeviceMemoryDriver;
 import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Raw device storage through {@code hipMalloc}/{@code hipFree}: the runtime calls behind the shared
- * {@link DriverDeviceMemory} ({@link #create}), which does the checks. The core never allocates or frees
+ * Raw device storage and pinned host memory through {@code hipMalloc}/{@code hipFree} and
+ * {@code hipHostMalloc}/{@code hipHostFree}: the runtime calls behind the shared {@link DriverDeviceMemory}
+ * ({@link #create}), which does the checks. A pinned allocation exchanges the thread's capture mode to RELAXED. The core never allocates or frees
  * while a stream of this backend records, which matters more on HIP than on CUDA: ROCm's {@code hipFree}
  * synchronises the device.
  *
@@ -40,23 +39,13 @@ record HipDeviceMemory(HipDevice device) implements DeviceMemoryDriver {
     }
 
     @Override
-    public DeviceAllocation allocate(long bytes) {
-        return new HipAllocation(HipRuntime.malloc(bytes), bytes);
+    public long allocate(long bytes) {
+        return HipRuntime.malloc(bytes);
     }
 
     @Override
-    public boolean owns(DeviceAllocation allocation) {
-        return allocation instanceof HipAllocation;
-    }
-
-    @Override
-    public void free(DeviceAllocation allocation) {
-        HipRuntime.free(((HipAllocation) allocation).pointer());
-    }
-
-    @Override
-    public long address(DeviceSlice slice) {
-        return HipAllocation.address(slice);
+    public void free(long pointer) {
+        HipRuntime.free(pointer);
     }
 
     @Override
@@ -65,5 +54,16 @@ record HipDeviceMemory(HipDevice device) implements DeviceMemoryDriver {
             HipRuntime.memcpyHtoD(address, src, bytes);
             return null;
         });
+    }
+
+    @Override
+    public MemorySegment allocatePinned(long bytes) {
+        return HipRuntime.withRelaxedCaptureMode(() -> HipRuntime.hostMalloc(bytes));
+    }
+
+    /** {@code hipHostFree} synchronises the device on ROCm: the streams call it only when no capture runs. */
+    @Override
+    public void freePinned(MemorySegment block) {
+        HipRuntime.hostFree(block);
     }
 }

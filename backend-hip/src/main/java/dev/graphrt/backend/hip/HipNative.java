@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.graphrt.driver.NativeSymbol;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
 import java.util.Map;
@@ -71,7 +72,7 @@ final class HipNative {
      * The functions this backend binds, named exactly as {@code libamdhip64} exports them. The enum constant's
      * name is the symbol; {@code required} ones must all be present for the probe to succeed.
      */
-    enum Symbol {
+    enum Symbol implements NativeSymbol {
         hipInit(true, JAVA_INT),                                       // (unsigned int flags)
         hipDriverGetVersion(true, ADDRESS),                            // (int*)
         hipRuntimeGetVersion(true, ADDRESS),                           // (int*)
@@ -128,6 +129,16 @@ final class HipNative {
         Symbol(boolean required, FunctionDescriptor descriptor) {
             this.required = required;
             this.descriptor = descriptor;
+        }
+
+        @Override
+        public FunctionDescriptor descriptor() {
+            return descriptor;
+        }
+
+        @Override
+        public boolean required() {
+            return required;
         }
     }
 
