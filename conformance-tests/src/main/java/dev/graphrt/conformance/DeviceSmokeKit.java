@@ -155,7 +155,8 @@ public abstract class DeviceSmokeKit {
     void the_backend_describes_a_hardware_graph_device_honestly() {
         assertThat(backend.name()).isEqualTo(provider().name());
         assertThat(backend.graphKind()).isEqualTo(GraphKind.HARDWARE);
-        assertThat(backend.capabilities()).contains(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
+        assertThat(backend.capabilities()).contains(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
+                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
         assertThat(backend.device().computeUnits()).isPositive();
         assertThat(backend.device().memoryBytes()).isPositive();
         assertThat(backend.memory().alignment()).isEqualTo(256);
@@ -195,7 +196,8 @@ public abstract class DeviceSmokeKit {
 
     @Test
     void the_driver_dot_export_has_one_node_per_launch_where_the_backend_declares_it() {
-        assumeTrue(backend.capabilities().contains(Capability.DOT_EXPORT), backend.name() + " declares no DOT_EXPORT here");
+        assumeTrue(backend.capabilities().contains(Capability.DOT_EXPORT),
+                backend.name() + " declares no DOT_EXPORT here");
         stream.onPrepare();
         stream.openCapture(CaptureMode.THREAD_LOCAL);
         for (int i = 0; i < 150; i++) {
