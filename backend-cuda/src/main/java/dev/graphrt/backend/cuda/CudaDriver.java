@@ -14,16 +14,15 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Supplier;
 
 /**
- * The CUDA driver API in two layers: raw {@code static final} downcall handles ({@link CudaHandles}, bound from
- * {@link CudaNative.Symbol} by the shared binder) and typed methods over them that check the {@code CUresult}
- * and throw GraphRT's exception for it ({@link #ERRORS}, through {@link DriverCalls}). Methods named
- * {@code try...} return the raw code instead, for probes and cleanup paths that must not throw.
+ * The typed layer of the CUDA driver API outside the stream: initialisation, devices, contexts, memory and
+ * modules. Each method checks the {@code CUresult} of one raw {@link CudaHandles} handle and throws GraphRT's
+ * exception for it ({@link #ERRORS}, through the shared {@link DriverCalls}); methods named {@code try...} return
+ * the raw code instead, for probes and cleanup paths that must not throw. The stream and graph calls are
+ * {@link CudaStream}'s and {@link CudaGraphs}'.
  *
- * <p>Why {@code static final} handles in a holder: the JIT treats them as constants and inlines the downcall,
- * which keeps a launch within a few nanoseconds of C. The holder is initialised on the first call, which the
- * backend makes only after {@link CudaLibrary#failure()} was empty, so a machine without a driver never fails in
- * a class initialiser. Hot paths (launch, async copy, event record and query, graph launch) are hand-written
- * {@code invokeExact} calls that allocate nothing.
+ * <p>The handles are initialised on the first call, which the backend makes only after
+ * {@link CudaLibrary#failure()} was empty, so a machine without a driver never fails in a class initialiser.
+ * {@link #contextSetCurrent} runs on every entry, so it is a plain {@code invokeExact} that allocates nothing.
  */
 final class CudaDriver {
     private CudaDriver() {
@@ -31,7 +30,8 @@ final class CudaDriver {
 
     /** Maps failed calls to exceptions, naming codes through {@code cuGetErrorName}. */
     static final HardwareGraphErrors ERRORS = HardwareGraphErrors.withNames(CudaDriver::resultName);
-    private static final DriverCalls CALLS = new DriverCalls(ERRORS);
+    /** The checked-call helpers over {@link #ERRORS}, for the backend's typed calls. */
+    static final DriverCalls CALLS = new DriverCalls(ERRORS);
 
     /** The driver's name for {@code code} ({@code cuGetErrorName}), or the table's when it has none. */
     static String resultName(int code) {
@@ -122,24 +122,7 @@ final class CudaDriver {
                 CudaNative.CU_STREAM_CAPTURE_MODE_RELAXED, action);
     }
 
-    // ---- streams and memory ----------------------------------------------------------------------------
-
-    static MemorySegment streamCreate(int flags) {
-        return CALLS.addressOut("cuStreamCreate", out -> (int) cuStreamCreate.invokeExact(out, flags));
-    }
-
-    static void streamDestroy(MemorySegment stream) {
-        CALLS.run("cuStreamDestroy_v2", () -> (int) cuStreamDestroy.invokeExact(stream));
-    }
-
-    static void streamSynchronize(MemorySegment stream) {
-        CALLS.run("cuStreamSynchronize", () -> (int) cuStreamSynchronize.invokeExact(stream));
-    }
-
-    /** {@code cuStreamQuery}: 0 idle, 600 busy, anything else an asynchronous error of earlier work. */
-    static int tryStreamQuery(MemorySegment stream) {
-        return DriverCalls.raw("cuStreamQuery", () -> (int) cuStreamQuery.invokeExact(stream));
-    }
+    // ---- memory ----------------------------------------------------------------------------------------
 
     /** A device allocation of {@code bytes}; out-of-memory raises {@code DeviceOutOfMemoryException}. */
     static long memAlloc(long bytes) {
@@ -162,20 +145,6 @@ final class CudaDriver {
     /** Synchronous host-to-device copy; {@code src} must be a native segment. */
     static void memcpyHtoD(long dst, MemorySegment src, long bytes) {
         CALLS.run("cuMemcpyHtoD_v2", () -> (int) cuMemcpyHtoD.invokeExact(dst, src, bytes));
-    }
-
-    /** Stream-ordered host-to-device copy; {@code src} must stay valid until the copy ran (pinned staging). */
-    static void memcpyHtoDAsync(long dst, MemorySegment src, long bytes, MemorySegment stream) {
-        try { // hot: no lambda
-            check("cuMemcpyHtoDAsync_v2", (int) cuMemcpyHtoDAsync.invokeExact(dst, src, bytes, stream));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("cuMemcpyHtoDAsync_v2", t);
-        }
-    }
-
-    /** Stream-ordered device-to-host copy into pinned memory. */
-    static void memcpyDtoHAsync(MemorySegment dst, long src, long bytes, MemorySegment stream) {
-        CALLS.run("cuMemcpyDtoHAsync_v2", () -> (int) cuMemcpyDtoHAsync.invokeExact(dst, src, bytes, stream));
     }
 
     // ---- modules and launches --------------------------------------------------------------------------
@@ -212,130 +181,5 @@ final class CudaDriver {
     static int tryFunctionLoad(MemorySegment function) {
         return cuFuncLoad == null ? CUDA_SUCCESS
                 : DriverCalls.raw("cuFuncLoad", () -> (int) cuFuncLoad.invokeExact(function));
-    }
-
-    /** Launches {@code function} on {@code stream} with {@code params} ({@code void**}), no shared memory. */
-    static void launchKernel(MemorySegment function, int gridX, int gridY, int gridZ,
-                             int blockX, int blockY, int blockZ, MemorySegment stream, MemorySegment params) {
-        try { // hot: no lambda
-            check("cuLaunchKernel", (int) cuLaunchKernel.invokeExact(function, gridX, gridY, gridZ,
-                    blockX, blockY, blockZ, 0, stream, params, MemorySegment.NULL));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("cuLaunchKernel", t);
-        }
-    }
-
-    // ---- events ----------------------------------------------------------------------------------------
-
-    static MemorySegment eventCreate(int flags) {
-        return CALLS.addressOut("cuEventCreate", out -> (int) cuEventCreate.invokeExact(out, flags));
-    }
-
-    static void eventRecord(MemorySegment event, MemorySegment stream) {
-        try { // hot: no lambda
-            check("cuEventRecord", (int) cuEventRecord.invokeExact(event, stream));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("cuEventRecord", t);
-        }
-    }
-
-    /** Whether the work before {@code event} finished: 0 true, 600 (not ready) false, else throws. */
-    static boolean eventQuery(MemorySegment event) {
-        int rc;
-        try {
-            rc = (int) cuEventQuery.invokeExact(event);
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("cuEventQuery", t);
-        }
-        return CALLS.ready("cuEventQuery", rc);
-    }
-
-    static void eventSynchronize(MemorySegment event) {
-        CALLS.run("cuEventSynchronize", () -> (int) cuEventSynchronize.invokeExact(event));
-    }
-
-    static void eventDestroy(MemorySegment event) {
-        CALLS.run("cuEventDestroy_v2", () -> (int) cuEventDestroy.invokeExact(event));
-    }
-
-    // ---- stream capture and graphs ---------------------------------------------------------------------
-
-    /** Begins capture in {@code mode}; 401 (already capturing) raises {@code GraphStateException}. */
-    static void streamBeginCapture(MemorySegment stream, int mode) {
-        int rc = DriverCalls.raw("cuStreamBeginCapture_v2", () -> (int) cuStreamBeginCapture.invokeExact(stream, mode));
-        if (rc != CUDA_SUCCESS) {
-            throw ERRORS.toBeginCaptureException("cuStreamBeginCapture_v2", rc);
-        }
-    }
-
-    /** {@code cuStreamEndCapture}; the raw code, because the caller must clean up whatever it returns. */
-    static int tryStreamEndCapture(MemorySegment stream, MemorySegment graphOut) {
-        return DriverCalls.raw("cuStreamEndCapture", () -> (int) cuStreamEndCapture.invokeExact(stream, graphOut));
-    }
-
-    /** The stream's {@code CUstreamCaptureStatus}: NONE 0, ACTIVE 1, INVALIDATED 2. */
-    static int streamCaptureStatus(MemorySegment stream) {
-        return CALLS.intOut("cuStreamIsCapturing", out -> (int) cuStreamIsCapturing.invokeExact(stream, out));
-    }
-
-    /** The driver's id of the capture in progress on {@code stream} (for logs), or -1 when unknown. */
-    static long captureId(MemorySegment stream) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment status = arena.allocate(JAVA_INT);
-            MemorySegment id = arena.allocate(JAVA_LONG);
-            MemorySegment none = MemorySegment.NULL;
-            int rc;
-            if (cuStreamGetCaptureInfoV3 != null) {
-                rc = DriverCalls.raw("cuStreamGetCaptureInfo_v3", () -> (int) cuStreamGetCaptureInfoV3.invokeExact(
-                        stream, status, id, none, none, none, none));
-            } else if (cuStreamGetCaptureInfoV2 != null) {
-                rc = DriverCalls.raw("cuStreamGetCaptureInfo_v2", () -> (int) cuStreamGetCaptureInfoV2.invokeExact(
-                        stream, status, id, none, none, none));
-            } else {
-                return -1;
-            }
-            return rc == CUDA_SUCCESS && status.get(JAVA_INT, 0) != CudaNative.CU_STREAM_CAPTURE_STATUS_NONE
-                    ? id.get(JAVA_LONG, 0) : -1;
-        }
-    }
-
-    /** The {@code CUgraphNodeType} of every node of {@code graph}, in the driver's order. */
-    static int[] graphNodeTypes(MemorySegment graph) {
-        return CALLS.graphNodeTypes(graph, "cuGraphGetNodes", cuGraphGetNodes, "cuGraphNodeGetType",
-                cuGraphNodeGetType);
-    }
-
-    /** {@code cuGraphInstantiateWithFlags(graph, 0)}. */
-    static MemorySegment graphInstantiate(MemorySegment graph) {
-        return CALLS.addressOut("cuGraphInstantiateWithFlags",
-                out -> (int) cuGraphInstantiateWithFlags.invokeExact(out, graph, 0L));
-    }
-
-    static void graphUpload(MemorySegment exec, MemorySegment stream) {
-        CALLS.run("cuGraphUpload", () -> (int) cuGraphUpload.invokeExact(exec, stream));
-    }
-
-    static void graphLaunch(MemorySegment exec, MemorySegment stream) {
-        try { // hot: no lambda
-            check("cuGraphLaunch", (int) cuGraphLaunch.invokeExact(exec, stream));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("cuGraphLaunch", t);
-        }
-    }
-
-    static void graphExecDestroy(MemorySegment exec) {
-        CALLS.run("cuGraphExecDestroy", () -> (int) cuGraphExecDestroy.invokeExact(exec));
-    }
-
-    static void graphDestroy(MemorySegment graph) {
-        CALLS.run("cuGraphDestroy", () -> (int) cuGraphDestroy.invokeExact(graph));
-    }
-
-    /** Writes {@code graph} as Graphviz DOT to the file {@code path}. */
-    static void graphDebugDotPrint(MemorySegment graph, String path, int flags) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cPath = arena.allocateFrom(path);
-            CALLS.run("cuGraphDebugDotPrint", () -> (int) cuGraphDebugDotPrint.invokeExact(graph, cPath, flags));
-        }
     }
 }

@@ -12,17 +12,16 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Supplier;
 
 /**
- * The HIP runtime API in two layers: raw {@code static final} downcall handles ({@link HipHandles}, bound from
- * {@link HipNative.Symbol} by the shared binder) and typed methods over them that check the {@code hipError_t}
- * and throw GraphRT's exception for it ({@link #ERRORS}, the mapping shared with the cuda backend, through
- * {@link DriverCalls}). Methods named {@code try...} return the raw code instead, for probes and cleanup paths
- * that must not throw.
+ * The typed layer of the HIP runtime API outside the stream: initialisation, devices, the capture-mode exchange,
+ * memory and modules. Each method checks the {@code hipError_t} of one raw {@link HipHandles} handle and throws
+ * GraphRT's exception for it ({@link #ERRORS}, the mapping shared with the cuda backend, through
+ * {@link DriverCalls}); methods named {@code try...} return the raw code instead, for probes and cleanup paths
+ * that must not throw. The stream and graph calls are {@link HipStream}'s and {@link HipGraphs}'.
  *
- * <p>Hot paths (launch, async copy, event record and query, graph launch, set device) are hand-written
- * {@code invokeExact} calls that allocate nothing. Optional symbols ({@code hipGraphUpload},
- * {@code hipGraphDebugDotPrint}) are bound only when the library exports them: ask {@link #hasGraphUpload()} and
- * {@link #hasGraphDebugDotPrint()} first. Device pointers are {@code void*} in HIP; this class takes them as
- * {@code long} addresses and wraps them in {@link MemorySegment#ofAddress} (which the JIT does not allocate).
+ * <p>Optional symbols ({@code hipGraphUpload}, {@code hipGraphDebugDotPrint}) are bound only when the library
+ * exports them: ask {@link #hasGraphUpload()} and {@link #hasGraphDebugDotPrint()}. Device pointers are
+ * {@code void*} in HIP; this class takes them as {@code long} addresses and wraps them in
+ * {@link MemorySegment#ofAddress}. {@link #setDevice} runs on every entry, so it is a plain {@code invokeExact}.
  */
 final class HipRuntime {
     private HipRuntime() {
@@ -30,7 +29,8 @@ final class HipRuntime {
 
     /** Maps failed calls to exceptions, naming codes through {@code hipGetErrorName}. */
     static final HardwareGraphErrors ERRORS = HardwareGraphErrors.withNames(HipRuntime::resultName);
-    private static final DriverCalls CALLS = new DriverCalls(ERRORS);
+    /** The checked-call helpers over {@link #ERRORS}, for the backend's typed calls. */
+    static final DriverCalls CALLS = new DriverCalls(ERRORS);
 
     /** The library's name for {@code code} ({@code hipGetErrorName}), or the table's when it has none. */
     static String resultName(int code) {
@@ -130,25 +130,7 @@ final class HipRuntime {
                 HipNative.HIP_STREAM_CAPTURE_MODE_RELAXED, action);
     }
 
-    // ---- streams and memory ----------------------------------------------------------------------------
-
-    static MemorySegment streamCreate(int flags) {
-        return CALLS.addressOut("hipStreamCreateWithFlags",
-                out -> (int) hipStreamCreateWithFlags.invokeExact(out, flags));
-    }
-
-    static void streamDestroy(MemorySegment stream) {
-        CALLS.run("hipStreamDestroy", () -> (int) hipStreamDestroy.invokeExact(stream));
-    }
-
-    static void streamSynchronize(MemorySegment stream) {
-        CALLS.run("hipStreamSynchronize", () -> (int) hipStreamSynchronize.invokeExact(stream));
-    }
-
-    /** {@code hipStreamQuery}: 0 idle, 600 busy, anything else an asynchronous error of earlier work. */
-    static int tryStreamQuery(MemorySegment stream) {
-        return DriverCalls.raw("hipStreamQuery", () -> (int) hipStreamQuery.invokeExact(stream));
-    }
+    // ---- memory ----------------------------------------------------------------------------------------
 
     /** A device allocation of {@code bytes}; out-of-memory raises {@code DeviceOutOfMemoryException}. */
     static long malloc(long bytes) {
@@ -174,22 +156,6 @@ final class HipRuntime {
         CALLS.run("hipMemcpyHtoD", () -> (int) hipMemcpyHtoD.invokeExact(MemorySegment.ofAddress(dst), src, bytes));
     }
 
-    /** Stream-ordered host-to-device copy; {@code src} must stay valid until the copy ran (pinned staging). */
-    static void memcpyHtoDAsync(long dst, MemorySegment src, long bytes, MemorySegment stream) {
-        try { // hot: no lambda
-            check("hipMemcpyHtoDAsync",
-                    (int) hipMemcpyHtoDAsync.invokeExact(MemorySegment.ofAddress(dst), src, bytes, stream));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("hipMemcpyHtoDAsync", t);
-        }
-    }
-
-    /** Stream-ordered device-to-host copy into pinned memory. */
-    static void memcpyDtoHAsync(MemorySegment dst, long src, long bytes, MemorySegment stream) {
-        CALLS.run("hipMemcpyDtoHAsync",
-                () -> (int) hipMemcpyDtoHAsync.invokeExact(dst, MemorySegment.ofAddress(src), bytes, stream));
-    }
-
     // ---- modules and launches --------------------------------------------------------------------------
 
     /** {@code hipModuleLoadData}; the raw code, because the compiler reports a failure with the kernel's name. */
@@ -205,117 +171,5 @@ final class HipRuntime {
 
     static void moduleUnload(MemorySegment module) {
         CALLS.run("hipModuleUnload", () -> (int) hipModuleUnload.invokeExact(module));
-    }
-
-    /** Launches {@code function} on {@code stream} with {@code params} ({@code void**}), no shared memory. */
-    static void launchKernel(MemorySegment function, int gridX, int gridY, int gridZ,
-                             int blockX, int blockY, int blockZ, MemorySegment stream, MemorySegment params) {
-        try { // hot: no lambda
-            check("hipModuleLaunchKernel", (int) hipModuleLaunchKernel.invokeExact(function, gridX, gridY, gridZ,
-                    blockX, blockY, blockZ, 0, stream, params, MemorySegment.NULL));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("hipModuleLaunchKernel", t);
-        }
-    }
-
-    // ---- events ----------------------------------------------------------------------------------------
-
-    static MemorySegment eventCreate(int flags) {
-        return CALLS.addressOut("hipEventCreateWithFlags",
-                out -> (int) hipEventCreateWithFlags.invokeExact(out, flags));
-    }
-
-    static void eventRecord(MemorySegment event, MemorySegment stream) {
-        try { // hot: no lambda
-            check("hipEventRecord", (int) hipEventRecord.invokeExact(event, stream));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("hipEventRecord", t);
-        }
-    }
-
-    /** Whether the work before {@code event} finished: 0 true, 600 (not ready) false, else throws. */
-    static boolean eventQuery(MemorySegment event) {
-        int rc;
-        try {
-            rc = (int) hipEventQuery.invokeExact(event);
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("hipEventQuery", t);
-        }
-        return CALLS.ready("hipEventQuery", rc);
-    }
-
-    static void eventSynchronize(MemorySegment event) {
-        CALLS.run("hipEventSynchronize", () -> (int) hipEventSynchronize.invokeExact(event));
-    }
-
-    static void eventDestroy(MemorySegment event) {
-        CALLS.run("hipEventDestroy", () -> (int) hipEventDestroy.invokeExact(event));
-    }
-
-    // ---- stream capture and graphs ---------------------------------------------------------------------
-
-    /** Begins capture in {@code mode}; 401 (already capturing) raises {@code GraphStateException}. */
-    static void streamBeginCapture(MemorySegment stream, int mode) {
-        int rc = DriverCalls.raw("hipStreamBeginCapture", () -> (int) hipStreamBeginCapture.invokeExact(stream, mode));
-        if (rc != HIP_SUCCESS) {
-            throw ERRORS.toBeginCaptureException("hipStreamBeginCapture", rc);
-        }
-    }
-
-    /** {@code hipStreamEndCapture}; the raw code, because the caller must clean up whatever it returns. */
-    static int tryStreamEndCapture(MemorySegment stream, MemorySegment graphOut) {
-        return DriverCalls.raw("hipStreamEndCapture", () -> (int) hipStreamEndCapture.invokeExact(stream, graphOut));
-    }
-
-    /** The stream's {@code hipStreamCaptureStatus}: NONE 0, ACTIVE 1, INVALIDATED 2. */
-    static int streamCaptureStatus(MemorySegment stream) {
-        return CALLS.intOut("hipStreamIsCapturing", out -> (int) hipStreamIsCapturing.invokeExact(stream, out));
-    }
-
-    /** The {@code hipGraphNodeType} of every node of {@code graph}, in the runtime's order. */
-    static int[] graphNodeTypes(MemorySegment graph) {
-        return CALLS.graphNodeTypes(graph, "hipGraphGetNodes", hipGraphGetNodes, "hipGraphNodeGetType",
-                hipGraphNodeGetType);
-    }
-
-    /** {@code hipGraphInstantiateWithFlags(graph, 0)}. */
-    static MemorySegment graphInstantiate(MemorySegment graph) {
-        return CALLS.addressOut("hipGraphInstantiateWithFlags", out -> (int) hipGraphInstantiateWithFlags.invokeExact(
-                out, graph, HipNative.HIP_GRAPH_INSTANTIATE_FLAGS));
-    }
-
-    /** {@code hipGraphUpload}; only call when {@link #hasGraphUpload()}. */
-    static void graphUpload(MemorySegment exec, MemorySegment stream) {
-        if (hipGraphUpload == null) {
-            throw new IllegalStateException(HipLibrary.origin() + " has no hipGraphUpload");
-        }
-        CALLS.run("hipGraphUpload", () -> (int) hipGraphUpload.invokeExact(exec, stream));
-    }
-
-    static void graphLaunch(MemorySegment exec, MemorySegment stream) {
-        try { // hot: no lambda
-            check("hipGraphLaunch", (int) hipGraphLaunch.invokeExact(exec, stream));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("hipGraphLaunch", t);
-        }
-    }
-
-    static void graphExecDestroy(MemorySegment exec) {
-        CALLS.run("hipGraphExecDestroy", () -> (int) hipGraphExecDestroy.invokeExact(exec));
-    }
-
-    static void graphDestroy(MemorySegment graph) {
-        CALLS.run("hipGraphDestroy", () -> (int) hipGraphDestroy.invokeExact(graph));
-    }
-
-    /** Writes {@code graph} as Graphviz DOT to {@code path}; only call when {@link #hasGraphDebugDotPrint()}. */
-    static void graphDebugDotPrint(MemorySegment graph, String path, int flags) {
-        if (hipGraphDebugDotPrint == null) {
-            throw new IllegalStateException(HipLibrary.origin() + " has no hipGraphDebugDotPrint");
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cPath = arena.allocateFrom(path);
-            CALLS.run("hipGraphDebugDotPrint", () -> (int) hipGraphDebugDotPrint.invokeExact(graph, cPath, flags));
-        }
     }
 }
