@@ -14,11 +14,13 @@ import java.util.Objects;
  * <p>Why shared: CUDA and HIP differ only in the native calls; the checks, the current-context rule and the
  * copy of a heap {@code src} into native memory before a synchronous upload are the same for both.
  *
+ * @param context   the backend's context, made current before every call
  * @param driver    the backend's memory calls
  * @param alignment the alignment of the driver's blocks, which slices keep
  */
-public record DriverDeviceMemory(DeviceMemoryDriver driver, long alignment) implements DeviceMemory {
+public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver driver, long alignment) implements DeviceMemory {
     public DriverDeviceMemory {
+        Objects.requireNonNull(context, "context");
         Objects.requireNonNull(driver, "driver");
         if (alignment <= 0 || Long.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("alignment must be a power of two, was " + alignment);
@@ -30,18 +32,18 @@ public record DriverDeviceMemory(DeviceMemoryDriver driver, long alignment) impl
         if (bytes <= 0) {
             throw new IllegalArgumentException("bytes must be positive, was " + bytes);
         }
-        driver.makeCurrent();
-        return new DriverAllocation(driver.backend(), driver.allocate(bytes), bytes);
+        context.makeCurrent();
+        return new DriverAllocation(context.names().backend(), driver.allocate(bytes), bytes);
     }
 
     @Override
     public void free(DeviceAllocation allocation) {
         Objects.requireNonNull(allocation, "allocation");
-        if (!(allocation instanceof DriverAllocation own) || !own.backend().equals(driver.backend())) {
+        if (!(allocation instanceof DriverAllocation own) || !own.backend().equals(context.names().backend())) {
             throw new IllegalArgumentException("allocation " + allocation + " does not belong to the "
-                    + driver.backend() + " backend");
+                    + context.names().backend() + " backend");
         }
-        driver.makeCurrent();
+        context.makeCurrent();
         driver.free(own.pointer());
     }
 
@@ -56,8 +58,8 @@ public record DriverDeviceMemory(DeviceMemoryDriver driver, long alignment) impl
         if (bytes == 0) {
             return;
         }
-        long address = DriverAllocation.address(dst, driver.backend());
-        driver.makeCurrent();
+        long address = DriverAllocation.address(dst, context.names().backend());
+        context.makeCurrent();
         if (src.isNative()) {
             driver.copyToDevice(address, src, bytes);
             return;
@@ -74,13 +76,13 @@ public record DriverDeviceMemory(DeviceMemoryDriver driver, long alignment) impl
         return new PinnedHostMemory() {
             @Override
             public MemorySegment allocate(long bytes) {
-                driver.makeCurrent();
+                context.makeCurrent();
                 return driver.allocatePinned(bytes);
             }
 
             @Override
             public void free(MemorySegment block) {
-                driver.makeCurrent();
+                context.makeCurrent();
                 driver.freePinned(block);
             }
         };

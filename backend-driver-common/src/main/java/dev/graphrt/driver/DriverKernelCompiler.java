@@ -22,12 +22,17 @@ import org.slf4j.LoggerFactory;
 public final class DriverKernelCompiler implements KernelCompiler {
     private static final Logger LOG = LoggerFactory.getLogger(DriverKernelCompiler.class);
 
+    private final DriverContext context;
+    private final String backend;
     private final KernelToolchain toolchain;
     private final LoadedModules modules;
 
-    public DriverKernelCompiler(KernelToolchain toolchain) {
+    /** The compiler of the backend whose {@code context} is made current before {@code toolchain}'s steps. */
+    public DriverKernelCompiler(DriverContext context, KernelToolchain toolchain) {
+        this.context = Objects.requireNonNull(context, "context");
+        this.backend = context.names().backend();
         this.toolchain = Objects.requireNonNull(toolchain, "toolchain");
-        this.modules = new LoadedModules(toolchain.backend());
+        this.modules = new LoadedModules(backend);
     }
 
     @Override
@@ -42,18 +47,18 @@ public final class DriverKernelCompiler implements KernelCompiler {
         String entry = source.entryPoint();
         String text = source.text(toolchain.dialect()).orElseThrow(
                 () -> new KernelCompilationException(toolchain.missingSourceMessage(entry), ""));
-        toolchain.makeCurrent();
+        context.makeCurrent();
         MemorySegment module = modules.module(text, t -> toolchain.loadModule(entry, toolchain.compile(entry, t)));
         MemorySegment function = toolchain.function(module, entry);
         int parameterCount = toolchain.parameterCount(entry, function);
-        LOG.debug("{}: compiled kernel '{}' ({} parameters)", toolchain.backend(), entry, parameterCount);
-        return new DriverKernel(toolchain.backend(), toolchain.dialect(), entry, function, parameterCount);
+        LOG.debug("{}: compiled kernel '{}' ({} parameters)", backend, entry, parameterCount);
+        return new DriverKernel(backend, toolchain.dialect(), entry, function, parameterCount);
     }
 
     /** Unloads every module; later compilations fail. */
     public synchronized void close() {
         if (modules.markClosed()) {
-            toolchain.makeCurrent();
+            context.makeCurrent();
             modules.unloadAll(toolchain::unloadModule);
         }
     }

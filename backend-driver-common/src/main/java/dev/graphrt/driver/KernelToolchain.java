@@ -14,17 +14,11 @@ import java.lang.foreign.MemorySegment;
  */
 public interface KernelToolchain {
 
-    /** The backend's name, lower case ({@code cuda}, {@code hip}). */
-    String backend();
-
     /** The dialect it compiles; {@link dev.graphrt.api.KernelSource#text} chooses the text for it. */
     Dialect dialect();
 
     /** The message for a kernel that has no text in {@link #dialect()}, naming the kernel and the fix. */
     String missingSourceMessage(String entryPoint);
-
-    /** Makes the backend's context (device) current on the calling thread. */
-    void makeCurrent();
 
     /** Compiles {@code text} into a loadable image (PTX, a code object). */
     byte[] compile(String entryPoint, String text);

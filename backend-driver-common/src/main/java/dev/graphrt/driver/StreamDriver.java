@@ -15,13 +15,7 @@ import java.lang.foreign.MemorySegment;
  * than the {@code try} ones throws the backend's {@code GraphRTException} on failure. Callers make the backend's
  * context current first ({@link #makeCurrent()}), on the thread that makes the calls.
  */
-public interface StreamDriver {
-
-    /** The backend's name, its calls' prefix and its result-code mapping. */
-    DriverNames names();
-
-    /** Makes the backend's context (device) current on the calling thread. */
-    void makeCurrent();
+public interface StreamDriver extends DriverContext {
 
     /**
      * Whether freeing pinned host memory may synchronise the device ({@code hipHostFree} on ROCm does): then the

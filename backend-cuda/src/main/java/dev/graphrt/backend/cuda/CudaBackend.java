@@ -59,9 +59,10 @@ final class CudaBackend {
         }
         CudaDeviceDescription description = CudaDeviceDescription.query(config.deviceIndex());
         CudaContext context = CudaContext.retainPrimary(config.deviceIndex());
+        CudaStream streams = new CudaStream(context);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), CAPABILITIES, new CudaStream(context), CudaDeviceMemory.create(context),
-                new DriverKernelCompiler(new CudaKernelCompiler(context, description, new NvrtcLocator(config))),
+                description.toDeviceInfo(), CAPABILITIES, streams, CudaDeviceMemory.create(streams),
+                new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config))),
                 context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());
         return backend;

@@ -1,6 +1,7 @@
 package dev.graphrt.backend.cuda;
 
 import dev.graphrt.driver.DeviceMemoryDriver;
+import dev.graphrt.driver.DriverContext;
 import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
 
@@ -13,26 +14,17 @@ import java.lang.foreign.MemorySegment;
  * copy does not synchronise with them and is legal while one of them captures (H200 probe 10), which is exactly
  * what the core needs for info buffers. A pinned allocation exchanges the thread's capture mode to RELAXED so
  * that it never invalidates a capture in progress.
- *
- * @param context the backend's context, made current before every call
+ * The shared part makes the backend's context current before every call.
  */
-record CudaDeviceMemory(CudaContext context) implements DeviceMemoryDriver {
+enum CudaDeviceMemory implements DeviceMemoryDriver {
+    INSTANCE;
+
     /** cuMemAlloc returns 256-byte aligned blocks; slices keep that alignment for vectorised access. */
     static final long ALIGNMENT = 256;
 
     /** The backend's {@code DeviceMemory}. */
-    static DriverDeviceMemory create(CudaContext context) {
-        return new DriverDeviceMemory(new CudaDeviceMemory(context), ALIGNMENT);
-    }
-
-    @Override
-    public String backend() {
-        return "cuda";
-    }
-
-    @Override
-    public void makeCurrent() {
-        context.makeCurrent();
+    static DriverDeviceMemory create(DriverContext context) {
+        return new DriverDeviceMemory(context, INSTANCE, ALIGNMENT);
     }
 
     @Override

@@ -29,21 +29,14 @@ final class CudaKernelCompiler implements KernelToolchain {
     private static final Logger LOG = LoggerFactory.getLogger(CudaKernelCompiler.class);
     private static final int JIT_LOG_BYTES = 16 << 10;
 
-    private final CudaContext context;
     private final CudaDeviceDescription device;
     private final NvrtcLocator locator;
     private NvrtcLocator.Located nvrtc;
     private String architecture;
 
-    CudaKernelCompiler(CudaContext context, CudaDeviceDescription device, NvrtcLocator locator) {
-        this.context = context;
+    CudaKernelCompiler(CudaDeviceDescription device, NvrtcLocator locator) {
         this.device = device;
         this.locator = locator;
-    }
-
-    @Override
-    public String backend() {
-        return "cuda";
     }
 
     @Override
@@ -55,11 +48,6 @@ final class CudaKernelCompiler implements KernelToolchain {
     public String missingSourceMessage(String entry) {
         return "kernel '" + entry + "' has no CUDA_C source: the cuda backend compiles CUDA_C only (NVRTC); "
                 + "add .cuda(...) to its KernelSource";
-    }
-
-    @Override
-    public void makeCurrent() {
-        context.makeCurrent();
     }
 
     @Override

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CudaKernelCompilerTest {
     /** No device is touched before the source is checked, so no context is needed here. */
-    private final DriverKernelCompiler compiler = new DriverKernelCompiler(new CudaKernelCompiler(null, null, null));
+    private final DriverKernelCompiler compiler = new DriverKernelCompiler(new CudaStream(null),
+            new CudaKernelCompiler(null, null));
 
     @Test
     void it_compiles_CUDA_C_only() {

@@ -71,10 +71,11 @@ final class HipBackend {
         device.makeCurrent();
         HipDeviceDescription description = HipDeviceDescription.query(config.deviceIndex());
         HipGraphs graphs = new HipGraphs(new HipGraphNodeTypes(description.runtimeVersion()));
+        HipStream streams = new HipStream(device, graphs);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()),
-                new HipStream(device, graphs), HipDeviceMemory.create(device),
-                new DriverKernelCompiler(new HipKernelCompiler(device, new HiprtcLocator(config))), () -> { }));
+                description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()), streams,
+                HipDeviceMemory.create(streams), new DriverKernelCompiler(streams, new HipKernelCompiler(
+                        new HiprtcLocator(config))), () -> { }));
         LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
                 config.deviceIndex(), HipLibrary.origin(), description.summary(),
                 HipRuntime.hasGraphUpload() ? "present" : "absent",

@@ -1,14 +1,15 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.driver.DeviceMemoryDriver;
+import dev.graphrt.driver.DriverContext;
 import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
 
 /**
  * Raw device storage and pinned host memory through {@code hipMalloc}/{@code hipFree} and
  * {@code hipHostMalloc}/{@code hipHostFree}: the runtime calls behind the shared {@link DriverDeviceMemory}
- * ({@link #create}), which does the checks. A pinned allocation exchanges the thread's capture mode to RELAXED. The core never allocates or frees
- * while a stream of this backend records, which matters more on HIP than on CUDA: ROCm's {@code hipFree}
+ * ({@link #create}), which does the checks and makes the device current first. A pinned allocation exchanges
+ * the thread's capture mode to RELAXED. The core never allocates or frees while a stream of this backend records, which matters more on HIP than on CUDA: ROCm's {@code hipFree}
  * synchronises the device.
  *
  * <p>An upload is a synchronous {@code hipMemcpyHtoD}, made under a RELAXED capture-mode exchange: every
@@ -16,26 +17,16 @@ import java.lang.foreign.MemorySegment;
  * counting as an unsafe call against a GLOBAL or THREAD_LOCAL capture in progress on another stream (the
  * cuda backend needs no exchange here: the H200 showed {@code cuMemcpyHtoD_v2} is legal then; for ROCm no
  * such measurement exists, so this backend does not rely on it).
- *
- * @param device the backend's device, made current before every call
  */
-record HipDeviceMemory(HipDevice device) implements DeviceMemoryDriver {
+enum HipDeviceMemory implements DeviceMemoryDriver {
+    INSTANCE;
+
     /** hipMalloc returns blocks aligned to at least 256 bytes; slices keep that alignment. */
     static final long ALIGNMENT = 256;
 
     /** The backend's {@code DeviceMemory}. */
-    static DriverDeviceMemory create(HipDevice device) {
-        return new DriverDeviceMemory(new HipDeviceMemory(device), ALIGNMENT);
-    }
-
-    @Override
-    public String backend() {
-        return "hip";
-    }
-
-    @Override
-    public void makeCurrent() {
-        device.makeCurrent();
+    static DriverDeviceMemory create(DriverContext device) {
+        return new DriverDeviceMemory(device, INSTANCE, ALIGNMENT);
     }
 
     @Override

@@ -28,18 +28,11 @@ import org.slf4j.LoggerFactory;
 final class HipKernelCompiler implements KernelToolchain {
     private static final Logger LOG = LoggerFactory.getLogger(HipKernelCompiler.class);
 
-    private final HipDevice device;
     private final HiprtcLocator locator;
     private HiprtcLocator.Located hiprtc;
 
-    HipKernelCompiler(HipDevice device, HiprtcLocator locator) {
-        this.device = device;
+    HipKernelCompiler(HiprtcLocator locator) {
         this.locator = locator;
-    }
-
-    @Override
-    public String backend() {
-        return "hip";
     }
 
     @Override
@@ -52,11 +45,6 @@ final class HipKernelCompiler implements KernelToolchain {
         return "kernel '" + entry + "' has neither HIP_C nor CUDA_C source: the hip backend compiles HIP C with "
                 + "hiprtc (CUDA C text is taken when no HIP text is given); add .hip(...) or .cuda(...) "
                 + "to its KernelSource";
-    }
-
-    @Override
-    public void makeCurrent() {
-        device.makeCurrent();
     }
 
     @Override

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class HipKernelCompilerTest {
     /** No device is touched before the source is checked, so no device is needed here. */
-    private final DriverKernelCompiler compiler = new DriverKernelCompiler(new HipKernelCompiler(null, null));
+    private final DriverKernelCompiler compiler = new DriverKernelCompiler(new HipStream(null, null),
+            new HipKernelCompiler(null));
 
     @Test
     void it_compiles_HIP_C() {
