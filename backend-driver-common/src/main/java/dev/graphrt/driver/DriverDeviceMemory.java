@@ -19,6 +19,17 @@ import java.util.Objects;
  * @param alignment the alignment of the driver's blocks, which slices keep
  */
 public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver driver, long alignment) implements DeviceMemory {
+    /**
+     * The alignment of the blocks {@code cuMemAlloc_v2} and {@code hipMalloc} return (256 bytes); slices keep it
+     * for vectorised access.
+     */
+    public static final long DRIVER_ALIGNMENT = 256;
+
+    /** Device memory whose blocks have the drivers' {@link #DRIVER_ALIGNMENT}. */
+    public DriverDeviceMemory(DriverContext context, DeviceMemoryDriver driver) {
+        this(context, driver, DRIVER_ALIGNMENT);
+    }
+
     public DriverDeviceMemory {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(driver, "driver");

@@ -2,6 +2,7 @@ package dev.graphrt.backend.cuda;
 
 import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.driver.DriverBackend;
+import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.Capability;
@@ -61,7 +62,7 @@ final class CudaBackend {
         CudaContext context = CudaContext.retainPrimary(config.deviceIndex());
         CudaStream streams = new CudaStream(context);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), CAPABILITIES, streams, CudaDeviceMemory.create(streams),
+                description.toDeviceInfo(), CAPABILITIES, streams, new DriverDeviceMemory(streams, CudaDeviceMemory.INSTANCE),
                 new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config))),
                 context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());

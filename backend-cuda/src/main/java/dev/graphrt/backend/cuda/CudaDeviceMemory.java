@@ -1,31 +1,21 @@
 package dev.graphrt.backend.cuda;
 
 import dev.graphrt.driver.DeviceMemoryDriver;
-import dev.graphrt.driver.DriverContext;
 import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
 
 /**
  * Raw device storage and pinned host memory through {@code cuMemAlloc_v2}/{@code cuMemFree_v2} and
- * {@code cuMemAllocHost_v2}/{@code cuMemFreeHost}: the driver calls behind the shared {@link DriverDeviceMemory}
- * ({@link #create}), which does the checks.
+ * {@code cuMemAllocHost_v2}/{@code cuMemFreeHost}: the driver calls behind the shared {@link DriverDeviceMemory},
+ * which does the checks and makes the backend's context current first.
  *
  * <p>An upload is a synchronous {@code cuMemcpyHtoD_v2}: every stream of this backend is non-blocking, so the
  * copy does not synchronise with them and is legal while one of them captures (H200 probe 10), which is exactly
  * what the core needs for info buffers. A pinned allocation exchanges the thread's capture mode to RELAXED so
  * that it never invalidates a capture in progress.
- * The shared part makes the backend's context current before every call.
  */
 enum CudaDeviceMemory implements DeviceMemoryDriver {
     INSTANCE;
-
-    /** cuMemAlloc returns 256-byte aligned blocks; slices keep that alignment for vectorised access. */
-    static final long ALIGNMENT = 256;
-
-    /** The backend's {@code DeviceMemory}. */
-    static DriverDeviceMemory create(DriverContext context) {
-        return new DriverDeviceMemory(context, INSTANCE, ALIGNMENT);
-    }
 
     @Override
     public long allocate(long bytes) {

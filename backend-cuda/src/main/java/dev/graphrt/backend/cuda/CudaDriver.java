@@ -4,8 +4,6 @@ import static dev.graphrt.backend.cuda.CudaHandles.*;
 import static dev.graphrt.backend.cuda.CudaNative.CUDA_SUCCESS;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.driver.DriverCalls;
 import dev.graphrt.driver.HardwareGraphErrors;

@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.driver.NativeSymbol;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
 import java.util.Map;
 
@@ -118,22 +117,15 @@ final class CudaNative {
         cuGraphDestroy(true, ADDRESS),                                // (CUgraph)
         cuGraphDebugDotPrint(true, ADDRESS, ADDRESS, JAVA_INT);       // (CUgraph, const char* path, unsigned int)
 
-        final boolean required;
-        final FunctionDescriptor descriptor;
+        final NativeSymbol.Signature signature;
 
         Symbol(boolean required, MemoryLayout... arguments) {
-            this.required = required;
-            this.descriptor = FunctionDescriptor.of(JAVA_INT, arguments);
+            this.signature = NativeSymbol.Signature.of(required, arguments);
         }
 
         @Override
-        public FunctionDescriptor descriptor() {
-            return descriptor;
-        }
-
-        @Override
-        public boolean required() {
-            return required;
+        public NativeSymbol.Signature signature() {
+            return signature;
         }
     }
 

@@ -51,13 +51,13 @@ class CudaSignaturesTest {
         List<String> notDeclared = new ArrayList<>();
         for (CudaNative.Symbol symbol : CudaNative.Symbol.values()) {
             Optional<Declaration> declaration = declaration(header, symbol.name());
-            if (declaration.isEmpty() && !symbol.required) {
+            if (declaration.isEmpty() && !symbol.required()) {
                 notDeclared.add(symbol.name());
                 continue;
             }
             assertThat(declaration).as("a declaration of " + symbol.name() + " in " + path).isPresent();
             Declaration found = declaration.get();
-            assertThat(symbol.descriptor).as(found.prototype()).isEqualTo(TYPES.descriptor(found.prototype(), found.name()));
+            assertThat(symbol.descriptor()).as(found.prototype()).isEqualTo(TYPES.descriptor(found.prototype(), found.name()));
         }
         assertThat(notDeclared).as("optional symbols this cuda.h does not declare").doesNotContain(
                 CudaNative.Symbol.cuFuncGetParamInfo.name(), CudaNative.Symbol.cuFuncLoad.name());
@@ -81,7 +81,7 @@ class CudaSignaturesTest {
         assertThat(declaration(header, "cuStreamGetCaptureInfo_v3")).map(Declaration::name)
                 .contains("cuStreamGetCaptureInfo_v3");
         Declaration alloc = declaration(header, "cuMemAlloc_v2").orElseThrow();
-        assertThat(TYPES.descriptor(alloc.prototype(), alloc.name())).isEqualTo(CudaNative.Symbol.cuMemAlloc_v2.descriptor);
+        assertThat(TYPES.descriptor(alloc.prototype(), alloc.name())).isEqualTo(CudaNative.Symbol.cuMemAlloc_v2.descriptor());
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.graphrt.backend.hip;
 
 import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.driver.DriverBackend;
+import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.Capability;
@@ -74,7 +75,7 @@ final class HipBackend {
         HipStream streams = new HipStream(device, graphs);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
                 description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()), streams,
-                HipDeviceMemory.create(streams), new DriverKernelCompiler(streams, new HipKernelCompiler(
+                new DriverDeviceMemory(streams, HipDeviceMemory.INSTANCE), new DriverKernelCompiler(streams, new HipKernelCompiler(
                         new HiprtcLocator(config))), () -> { }));
         LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
                 config.deviceIndex(), HipLibrary.origin(), description.summary(),

@@ -1,16 +1,15 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.driver.DeviceMemoryDriver;
-import dev.graphrt.driver.DriverContext;
 import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
 
 /**
  * Raw device storage and pinned host memory through {@code hipMalloc}/{@code hipFree} and
- * {@code hipHostMalloc}/{@code hipHostFree}: the runtime calls behind the shared {@link DriverDeviceMemory}
- * ({@link #create}), which does the checks and makes the device current first. A pinned allocation exchanges
- * the thread's capture mode to RELAXED. The core never allocates or frees while a stream of this backend records, which matters more on HIP than on CUDA: ROCm's {@code hipFree}
- * synchronises the device.
+ * {@code hipHostMalloc}/{@code hipHostFree}: the runtime calls behind the shared {@link DriverDeviceMemory},
+ * which does the checks and makes the device current first. A pinned allocation exchanges the thread's capture
+ * mode to RELAXED. The core never allocates or frees while a stream of this backend records, which matters more
+ * on HIP than on CUDA: ROCm's {@code hipFree} synchronises the device.
  *
  * <p>An upload is a synchronous {@code hipMemcpyHtoD}, made under a RELAXED capture-mode exchange: every
  * stream of this backend is non-blocking, so the copy does not wait for them, and the exchange keeps it from
@@ -20,14 +19,6 @@ import java.lang.foreign.MemorySegment;
  */
 enum HipDeviceMemory implements DeviceMemoryDriver {
     INSTANCE;
-
-    /** hipMalloc returns blocks aligned to at least 256 bytes; slices keep that alignment. */
-    static final long ALIGNMENT = 256;
-
-    /** The backend's {@code DeviceMemory}. */
-    static DriverDeviceMemory create(DriverContext device) {
-        return new DriverDeviceMemory(device, INSTANCE, ALIGNMENT);
-    }
 
     @Override
     public long allocate(long bytes) {

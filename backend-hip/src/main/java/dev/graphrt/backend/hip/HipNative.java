@@ -119,26 +119,19 @@ final class HipNative {
         hipGraphDebugDotPrint(false, ADDRESS, ADDRESS, JAVA_INT);      // (hipGraph_t, const char* path,
                                                                        //  unsigned int flags); ROCm 5.5+
 
-        final boolean required;
-        final FunctionDescriptor descriptor;
+        final NativeSymbol.Signature signature;
 
         Symbol(boolean required, MemoryLayout... arguments) {
-            this(required, FunctionDescriptor.of(JAVA_INT, arguments));
+            this.signature = NativeSymbol.Signature.of(required, arguments);
         }
 
         Symbol(boolean required, FunctionDescriptor descriptor) {
-            this.required = required;
-            this.descriptor = descriptor;
+            this.signature = new NativeSymbol.Signature(required, descriptor);
         }
 
         @Override
-        public FunctionDescriptor descriptor() {
-            return descriptor;
-        }
-
-        @Override
-        public boolean required() {
-            return required;
+        public NativeSymbol.Signature signature() {
+            return signature;
         }
     }
 

@@ -49,7 +49,7 @@ class HipSignaturesTest {
             String prototype = prototype(header, symbol.name())
                     .orElseGet(() -> NEWER_PROTOTYPES.get(symbol.name()));
             assertThat(prototype).as("a declaration of " + symbol.name()).isNotNull();
-            assertThat(symbol.descriptor).as(prototype).isEqualTo(descriptor(prototype, symbol.name()));
+            assertThat(symbol.descriptor()).as(prototype).isEqualTo(descriptor(prototype, symbol.name()));
             checked.add(symbol.name());
         }
         assertThat(checked).hasSize(HipNative.Symbol.values().length);
