@@ -48,7 +48,7 @@ final class CudaLibrary {
             return new Loaded(null, NAME + " not found (no NVIDIA driver on this machine)");
         } catch (RuntimeException | LinkageError e) {
             return new Loaded(null, NAME + " could not be loaded: " + e
-                    + " (run with --enable-native-access=dev.graphrt.backend.cuda or ALL-UNNAMED)");
+                    + " (run with --enable-native-access=dev.graphrt.backend.cuda,dev.graphrt.driver or ALL-UNNAMED)");
         }
         List<String> missing = NativeBinder.missing(lookup, CudaNative.Symbol.values());
         if (!missing.isEmpty()) {
