@@ -4,9 +4,10 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The native memory calls of one hardware backend ({@code cuMemAlloc_v2}, {@code hipMalloc},
- * {@code cuMemAllocHost_v2}, ...), as {@link DriverDeviceMemory} needs them. Each method is one native call
- * (with the backend's own wrapping, such as a capture-mode exchange); argument checks, ownership and the order
- * of calls live in {@link DriverDeviceMemory}, which also makes the context current first, so the backends share them rather than copy them.
+ * {@code cuMemAllocHost_v2}, ...), as {@link DriverDeviceMemory} needs them. Each method is one native call (with
+ * the backend's own wrapping, such as a capture-mode exchange); argument checks, ownership, making the context
+ * current and the order of calls live in {@link DriverDeviceMemory}, so the backends share them rather than copy
+ * them.
  */
 public interface DeviceMemoryDriver {
 

@@ -18,7 +18,8 @@ import java.util.Objects;
  * @param driver    the backend's memory calls
  * @param alignment the alignment of the driver's blocks, which slices keep
  */
-public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver driver, long alignment) implements DeviceMemory {
+public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver driver, long alignment)
+        implements DeviceMemory {
     /**
      * The alignment of the blocks {@code cuMemAlloc_v2} and {@code hipMalloc} return (256 bytes); slices keep it
      * for vectorised access.

@@ -19,9 +19,9 @@ import org.slf4j.Logger;
 
 /**
  * The capture hooks of one hardware stream (CUDA, HIP): opening a driver capture, sealing it into a
- * {@link DriverGraph}, aborting it, replaying and destroying the graphs, over the stream's
- * {@link StreamDriver} and its {@link GraphCalls}. The stream keeps its ordinary work and delegates its {@code BackendStream} capture
- * hooks here, after its own open check.
+ * {@link DriverGraph}, aborting it, replaying and destroying the graphs, over the backend's
+ * {@link StreamDriver} and its {@link GraphCalls}. {@link DriverStream} keeps the ordinary work and delegates
+ * its {@code BackendStream} capture hooks here, after its own open check.
  *
  * <p>Why one class: the sequence is where the hardware backends can go wrong, and it must be the same for
  * all of them. Closing a capture always ends the driver capture (a failure never leaves the stream

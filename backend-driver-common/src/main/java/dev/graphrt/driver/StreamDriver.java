@@ -5,10 +5,10 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The native calls a hardware stream makes, for one backend (CUDA driver, HIP runtime): streams, launches,
- * asynchronous copies, events and (through {@link #graphs()}) the graph calls. {@link DriverStream} does every {@code BackendStream} duty
- * over these, and {@link GraphCapture} orders the graph calls, so an implementation makes no decisions: each
- * method is one native call, or a fixed backend-specific check (which graph nodes it refuses, whether it can
- * upload or dump a graph).
+ * asynchronous copies, events and (through {@link #graphs()}) the graph calls. {@link DriverStream} does every
+ * {@code BackendStream} duty over these, and {@link GraphCapture} orders the graph calls, so an implementation
+ * makes no decisions: each method is one native call, or a fixed backend-specific fact (whether freeing pinned
+ * memory synchronises the device).
  *
  * <p>Handles are the drivers' opaque pointers: a stream, an event, a template graph ({@code CUgraph},
  * {@code hipGraph_t}) and an executable one ({@code CUgraphExec}, {@code hipGraphExec_t}). Every method other

@@ -62,7 +62,8 @@ final class CudaBackend {
         CudaContext context = CudaContext.retainPrimary(config.deviceIndex());
         CudaStream streams = new CudaStream(context);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), CAPABILITIES, streams, new DriverDeviceMemory(streams, CudaDeviceMemory.INSTANCE),
+                description.toDeviceInfo(), CAPABILITIES, streams,
+                new DriverDeviceMemory(streams, CudaDeviceMemory.INSTANCE),
                 new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config))),
                 context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());

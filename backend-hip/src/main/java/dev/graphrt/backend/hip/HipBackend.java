@@ -75,8 +75,8 @@ final class HipBackend {
         HipStream streams = new HipStream(device, graphs);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
                 description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()), streams,
-                new DriverDeviceMemory(streams, HipDeviceMemory.INSTANCE), new DriverKernelCompiler(streams, new HipKernelCompiler(
-                        new HiprtcLocator(config))), () -> { }));
+                new DriverDeviceMemory(streams, HipDeviceMemory.INSTANCE),
+                new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))), () -> { }));
         LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
                 config.deviceIndex(), HipLibrary.origin(), description.summary(),
                 HipRuntime.hasGraphUpload() ? "present" : "absent",

@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * through FFM, hiprtc for HIP C kernels (the CUDA C text when a kernel has none), hardware graphs by stream
  * capture, with the same capture hooks, capabilities and exceptions as the cuda backend.
  *
- * <p>{@link #probe(BackendConfig)} never throws (see {@link DriverBackendProvider}) and says exactly why HIP cannot be used, or what it found:
+ * <p>{@link #probe(BackendConfig)} never throws (see {@link DriverBackendProvider}) and says exactly why HIP
+ * cannot be used, or what it found:
  * <ul>
  *   <li>"libamdhip64 not found (tried ...)" when no library loads (see {@link HipLibrary} for where it looks:
  *       the backend option {@code hip.library}, {@code -Dgraphrt.hip.library}, {@code GRAPHRT_HIP_LIB}, then

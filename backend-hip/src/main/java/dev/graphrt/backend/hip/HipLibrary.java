@@ -178,7 +178,8 @@ final class HipLibrary {
             failures.add(candidate + ": " + notFound.getMessage());
             return null;
         } catch (RuntimeException | LinkageError e) {
-            failures.add(candidate + ": " + e + " (run with --enable-native-access=dev.graphrt.backend.hip,dev.graphrt.driver or ALL-UNNAMED)");
+            failures.add(candidate + ": " + e
+                    + " (run with --enable-native-access=dev.graphrt.backend.hip,dev.graphrt.driver or ALL-UNNAMED)");
             return null;
         }
     }
