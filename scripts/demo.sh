@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 [ -f .natives/webgpu.env ] && . .natives/webgpu.env
 scripts/mvn.sh -q install -DskipTests >&2
 exec java -Dguice_bytecode_gen_option=DISABLED \
-  --enable-native-access=dev.graphrt.backend.cuda,dev.graphrt.backend.hip,dev.graphrt.backend.wgpu \
+  --enable-native-access=dev.graphrt.driver,dev.graphrt.backend.cuda,dev.graphrt.backend.hip,dev.graphrt.backend.wgpu \
   --module-path "examples/target/graphrt-examples-0.1.0-SNAPSHOT.jar:examples/target/modules" \
   --module dev.graphrt.examples/dev.graphrt.examples.DecodeLoopDemo "$@"

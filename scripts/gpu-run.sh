@@ -27,7 +27,8 @@ kit() { # module test-classes... : run the kit and smoke tests of one backend
 
 for step in $steps; do
   case $step in
-    cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest ;;
+    cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest \
+        dev.graphrt.backend.cuda.CudaSignaturesTest ;;
     wgpu)
       if ls .gpu/gl/*.deb >/dev/null 2>&1; then for f in .gpu/gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
       export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

@@ -4,6 +4,7 @@
  */
 module dev.graphrt.backend.cuda {
     requires dev.graphrt.api;
+    requires dev.graphrt.driver;
 
     provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.cuda.CudaBackendProvider;
 }

@@ -40,10 +40,26 @@ class ModuleRulesTest {
     }
 
     @Test
-    void backends_use_nothing_outside_the_jdk_slf4j_and_the_runtime_api() {
+    void backends_use_nothing_outside_the_jdk_slf4j_the_runtime_api_and_the_shared_driver_layer() {
         noClasses().that().resideInAPackage("dev.graphrt.backend..")
                 .should().dependOnClassesThat().resideOutsideOfPackages("java..", "javax..", "jdk..", "org.slf4j..",
-                        "dev.graphrt.api..", "dev.graphrt.spi..", "dev.graphrt.backend..")
+                        "dev.graphrt.api..", "dev.graphrt.spi..", "dev.graphrt.driver..", "dev.graphrt.backend..")
+                .check(classes);
+    }
+
+    @Test
+    void only_the_hardware_graph_backends_use_the_shared_driver_layer() {
+        noClasses().that().resideInAnyPackage("dev.graphrt.backend.cpu..", "dev.graphrt.backend.wgpu..",
+                        "dev.graphrt.core..", "dev.graphrt.api..", "dev.graphrt.spi..")
+                .should().dependOnClassesThat().resideInAPackage("dev.graphrt.driver..")
+                .check(classes);
+    }
+
+    @Test
+    void the_shared_driver_layer_depends_on_the_jdk_slf4j_and_the_runtime_api_only() {
+        noClasses().that().resideInAPackage("dev.graphrt.driver..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("java..", "org.slf4j..", "dev.graphrt.api..",
+                        "dev.graphrt.spi..", "dev.graphrt.driver..")
                 .check(classes);
     }
 

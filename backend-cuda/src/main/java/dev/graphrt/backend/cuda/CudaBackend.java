@@ -1,28 +1,22 @@
 package dev.graphrt.backend.cuda;
 
 import dev.graphrt.api.BackendUnavailableException;
-import dev.graphrt.api.DeviceInfo;
-import dev.graphrt.spi.Backend;
+import dev.graphrt.driver.DriverBackend;
+import dev.graphrt.driver.DriverDeviceMemory;
+import dev.graphrt.driver.DriverKernelCompiler;
 import dev.graphrt.spi.BackendConfig;
-import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.DeviceMemory;
-import dev.graphrt.spi.GraphKind;
-import dev.graphrt.spi.KernelCompiler;
-import dev.graphrt.spi.support.CaptureAwareReleases;
-import dev.graphrt.spi.support.DriverDeviceMemory;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The CUDA backend opened on one device: its retained primary context, raw device memory, the NVRTC
- * compiler and non-blocking streams whose captures become hardware graphs.
+ * Opens the CUDA backend on one device: its retained primary context, raw device memory, the NVRTC compiler
+ * and non-blocking streams whose captures become hardware graphs, put together as the shared
+ * {@link DriverBackend}.
  *
  * <p>Capabilities, each because the driver really does it:
  * <ul>
@@ -37,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * captures), {@code NESTED_GRAPHS} ({@code cuGraphLaunch} on a capturing stream returns 900),
  * {@code GRAPH_UPDATE} and {@code MULTI_STREAM_CAPTURE} (not implemented).
  */
-final class CudaBackend implements Backend {
+final class CudaBackend {
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
     static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.of(
             Capability.HARDWARE_GRAPH,
@@ -46,25 +40,11 @@ final class CudaBackend implements Backend {
             Capability.CAPTURE_MODE_RELAXED,
             Capability.DOT_EXPORT));
 
-    private final CudaDeviceDescription description;
-    private final DeviceInfo deviceInfo;
-    private final CudaContext context;
-    private final DriverDeviceMemory memory;
-    private final CudaKernelCompiler compiler;
-    private final CaptureAwareReleases releases = new CaptureAwareReleases("cuda");
-    private final AtomicLong streamIds = new AtomicLong();
-    private final AtomicBoolean closed = new AtomicBoolean();
-
-    private CudaBackend(CudaDeviceDescription description, CudaContext context, NvrtcLocator locator) {
-        this.description = description;
-        this.deviceInfo = description.toDeviceInfo();
-        this.context = context;
-        this.memory = CudaDeviceMemory.create(context);
-        this.compiler = new CudaKernelCompiler(context, description, locator);
+    private CudaBackend() {
     }
 
     /** Initialises the driver and retains the primary context of {@code config.deviceIndex()}. */
-    static CudaBackend open(BackendConfig config) {
+    static DriverBackend open(BackendConfig config) {
         String failure = CudaLibrary.failure().orElse(null);
         if (failure != null) {
             throw new BackendUnavailableException("the cuda backend cannot open", List.of("cuda: unavailable: " + failure));
@@ -80,87 +60,13 @@ final class CudaBackend implements Backend {
         }
         CudaDeviceDescription description = CudaDeviceDescription.query(config.deviceIndex());
         CudaContext context = CudaContext.retainPrimary(config.deviceIndex());
-        CudaBackend backend = new CudaBackend(description, context, new NvrtcLocator(config));
+        CudaStream streams = new CudaStream(context);
+        DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
+                description.toDeviceInfo(), CAPABILITIES, streams,
+                new DriverDeviceMemory(streams, CudaDeviceMemory.INSTANCE),
+                new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config))),
+                context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());
         return backend;
-    }
-
-    @Override
-    public String name() {
-        return "cuda";
-    }
-
-    @Override
-    public DeviceInfo device() {
-        return deviceInfo;
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return CAPABILITIES;
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return GraphKind.HARDWARE;
-    }
-
-    @Override
-    public DeviceMemory memory() {
-        return memory;
-    }
-
-    @Override
-    public KernelCompiler compiler() {
-        return compiler;
-    }
-
-    @Override
-    public BackendStream openStream() {
-        if (closed.get()) {
-            throw new IllegalStateException("the cuda backend is closed");
-        }
-        return new CudaStream(streamIds.incrementAndGet(), context, releases);
-    }
-
-    /** The device this backend runs on. */
-    CudaDeviceDescription description() {
-        return description;
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        RuntimeException failure = null;
-        try {
-            context.makeCurrent();
-            releases.drain();
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        try {
-            compiler.close();
-        } catch (RuntimeException e) {
-            if (failure == null) {
-                failure = e;
-            } else {
-                failure.addSuppressed(e);
-            }
-        }
-        try {
-            context.release();
-        } catch (RuntimeException e) {
-            if (failure == null) {
-                failure = e;
-            } else {
-                failure.addSuppressed(e);
-            }
-        }
-        LOG.debug("cuda: closed device {}", description.ordinal());
-        if (failure != null) {
-            throw failure;
-        }
     }
 }

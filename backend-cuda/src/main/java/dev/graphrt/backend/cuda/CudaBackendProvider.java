@@ -1,9 +1,8 @@
 package dev.graphrt.backend.cuda;
 
+import dev.graphrt.driver.DriverBackendProvider;
 import dev.graphrt.spi.Availability;
-import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
-import dev.graphrt.spi.BackendProvider;
 
 /**
  * The CUDA backend's entry point for {@link java.util.ServiceLoader}: CUDA driver API through FFM
@@ -14,47 +13,28 @@ import dev.graphrt.spi.BackendProvider;
  * (cuDeviceGetCount = 0)"), or what it found ("NVIDIA H200, sm_90, driver 13.0"). Priority 100 ranks it
  * above the CPU backend. Construction does no native work.
  */
-public final class CudaBackendProvider implements BackendProvider {
+public final class CudaBackendProvider extends DriverBackendProvider {
     /** Priority of a usable CUDA device: above the pure-Java backend (0). */
     public static final int PRIORITY = 100;
 
     public CudaBackendProvider() {
+        super("cuda", PRIORITY, CudaBackend::open);
     }
 
     @Override
-    public String name() {
-        return "cuda";
-    }
-
-    @Override
-    public int priority() {
-        return PRIORITY;
-    }
-
-    @Override
-    public Availability probe() {
-        try {
-            String failure = CudaLibrary.failure().orElse(null);
-            if (failure != null) {
-                return Availability.unavailable(failure);
-            }
-            int rc = CudaDriver.tryInit();
-            if (rc != CudaNative.CUDA_SUCCESS) {
-                return Availability.unavailable("cuInit failed: " + rc + " " + CudaDriver.resultName(rc));
-            }
-            int count = CudaDriver.deviceCount();
-            if (count <= 0) {
-                return Availability.unavailable("no CUDA device (cuDeviceGetCount = " + count + ")");
-            }
-            String first = CudaDeviceDescription.query(0).summary();
-            return Availability.available(count == 1 ? first : first + " (+" + (count - 1) + " more)");
-        } catch (RuntimeException | LinkageError e) {
-            return Availability.unavailable("cuda probe failed: " + e);
+    protected Availability check(BackendConfig config) {
+        String failure = CudaLibrary.failure().orElse(null);
+        if (failure != null) {
+            return Availability.unavailable(failure);
         }
-    }
-
-    @Override
-    public Backend open(BackendConfig config) {
-        return CudaBackend.open(config);
+        int rc = CudaDriver.tryInit();
+        if (rc != CudaNative.CUDA_SUCCESS) {
+            return Availability.unavailable("cuInit failed: " + rc + " " + CudaDriver.resultName(rc));
+        }
+        int count = CudaDriver.deviceCount();
+        if (count <= 0) {
+            return Availability.unavailable("no CUDA device (cuDeviceGetCount = " + count + ")");
+        }
+        return devices(count, CudaDeviceDescription.query(0).summary());
     }
 }

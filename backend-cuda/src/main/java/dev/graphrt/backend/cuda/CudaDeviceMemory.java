@@ -1,62 +1,44 @@
 package dev.graphrt.backend.cuda;
 
-import dev.graphrt.spi.DeviceAllocation;
-import dev.graphrt.spi.DeviceSlice;
-import dev.graphrt.spi.support.DeviceMemoryDriver;
-import dev.graphrt.spi.support.DriverDeviceMemory;
+import dev.graphrt.driver.DeviceMemoryDriver;
+import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Raw device storage through {@code cuMemAlloc_v2}/{@code cuMemFree_v2}: the driver calls behind the shared
- * {@link DriverDeviceMemory} ({@link #create}), which does the checks.
+ * Raw device storage and pinned host memory through {@code cuMemAlloc_v2}/{@code cuMemFree_v2} and
+ * {@code cuMemAllocHost_v2}/{@code cuMemFreeHost}: the driver calls behind the shared {@link DriverDeviceMemory},
+ * which does the checks and makes the backend's context current first.
  *
  * <p>An upload is a synchronous {@code cuMemcpyHtoD_v2}: every stream of this backend is non-blocking, so the
- * copy does not synchronise with them and is legal while one of them captures (H200 probe 10), which is
- * exactly what the core needs for info buffers.
- *
- * @param context the backend's context, made current before every call
+ * copy does not synchronise with them and is legal while one of them captures (H200 probe 10), which is exactly
+ * what the core needs for info buffers. A pinned allocation exchanges the thread's capture mode to RELAXED so
+ * that it never invalidates a capture in progress.
  */
-record CudaDeviceMemory(CudaContext context) implements DeviceMemoryDriver {
-    /** cuMemAlloc returns 256-byte aligned blocks; slices keep that alignment for vectorised access. */
-    static final long ALIGNMENT = 256;
+enum CudaDeviceMemory implements DeviceMemoryDriver {
+    INSTANCE;
 
-    /** The backend's {@code DeviceMemory}. */
-    static DriverDeviceMemory create(CudaContext context) {
-        return new DriverDeviceMemory(new CudaDeviceMemory(context), ALIGNMENT);
+    @Override
+    public long allocate(long bytes) {
+        return CudaDriver.memAlloc(bytes);
     }
 
     @Override
-    public String backend() {
-        return "cuda";
-    }
-
-    @Override
-    public void makeCurrent() {
-        context.makeCurrent();
-    }
-
-    @Override
-    public DeviceAllocation allocate(long bytes) {
-        return new CudaAllocation(CudaDriver.memAlloc(bytes), bytes);
-    }
-
-    @Override
-    public boolean owns(DeviceAllocation allocation) {
-        return allocation instanceof CudaAllocation;
-    }
-
-    @Override
-    public void free(DeviceAllocation allocation) {
-        CudaDriver.memFree(((CudaAllocation) allocation).pointer());
-    }
-
-    @Override
-    public long address(DeviceSlice slice) {
-        return CudaAllocation.address(slice);
+    public void free(long pointer) {
+        CudaDriver.memFree(pointer);
     }
 
     @Override
     public void copyToDevice(long address, MemorySegment src, long bytes) {
         CudaDriver.memcpyHtoD(address, src, bytes);
+    }
+
+    @Override
+    public MemorySegment allocatePinned(long bytes) {
+        return CudaDriver.withRelaxedCaptureMode(() -> CudaDriver.memAllocHost(bytes));
+    }
+
+    @Override
+    public void freePinned(MemorySegment block) {
+        CudaDriver.memFreeHost(block);
     }
 }

@@ -3,92 +3,57 @@ package dev.graphrt.backend.cuda;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
-import dev.graphrt.api.KernelSource;
-import dev.graphrt.spi.CompiledKernel;
-import dev.graphrt.spi.KernelCompiler;
-import dev.graphrt.spi.support.LoadedModules;
+import dev.graphrt.driver.KernelToolchain;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * CUDA C → PTX with NVRTC for the device's compute capability, then PTX → module with
- * {@code cuModuleLoadDataEx} (capturing the JIT's error log), then the entry point's {@code CUfunction}.
+ * The cuda steps of the shared {@link dev.graphrt.driver.DriverKernelCompiler}: CUDA C → PTX with NVRTC for the
+ * device's compute capability, then PTX → module with {@code cuModuleLoadDataEx} (capturing the JIT's error log),
+ * then the entry point's {@code CUfunction}, loaded eagerly, and its parameters checked (CUDA 12.4+).
  *
- * <p>Modules are cached by source text, so several kernels of one text share a module; all are unloaded
- * when the backend closes. NVRTC is located on the first compilation, so a machine without it can still
- * open the backend (memory, copies, graphs of kernels compiled elsewhere). Module loading runs under a
- * RELAXED capture-mode exchange and the function is loaded eagerly, so compiling a kernel for the first
- * time while a stream captures does not invalidate the capture.
+ * <p>NVRTC is located on the first compilation, so a machine without it can still open the backend (memory,
+ * copies, graphs of kernels compiled elsewhere). Module loading runs under a RELAXED capture-mode exchange and
+ * the function is loaded eagerly, so compiling a kernel for the first time while a stream captures does not
+ * invalidate the capture. Called under the compiler's lock.
  */
-final class CudaKernelCompiler implements KernelCompiler {
+final class CudaKernelCompiler implements KernelToolchain {
     private static final Logger LOG = LoggerFactory.getLogger(CudaKernelCompiler.class);
     private static final int JIT_LOG_BYTES = 16 << 10;
 
-    private final CudaContext context;
     private final CudaDeviceDescription device;
     private final NvrtcLocator locator;
-    private final LoadedModules modules = new LoadedModules("cuda");
     private NvrtcLocator.Located nvrtc;
     private String architecture;
 
-    CudaKernelCompiler(CudaContext context, CudaDeviceDescription device, NvrtcLocator locator) {
-        this.context = context;
+    CudaKernelCompiler(CudaDeviceDescription device, NvrtcLocator locator) {
         this.device = device;
         this.locator = locator;
     }
 
     @Override
-    public List<Dialect> dialects() {
-        return List.of(Dialect.CUDA_C);
+    public Dialect dialect() {
+        return Dialect.CUDA_C;
     }
 
     @Override
-    public synchronized CompiledKernel compile(KernelSource source) {
-        Objects.requireNonNull(source, "source");
-        modules.ensureOpen();
-        String entry = source.entryPoint();
-        String text = source.text(Dialect.CUDA_C).orElseThrow(() -> new KernelCompilationException(
-                "kernel '" + entry + "' has no CUDA_C source: the cuda backend compiles CUDA_C only (NVRTC); "
-                        + "add .cuda(...) to its KernelSource", ""));
-        context.makeCurrent();
-        MemorySegment module = modules.module(text, t -> loadModule(entry, compileToPtx(entry, t)));
-        MemorySegment function = function(module, entry);
-        int parameterCount = checkedParameterCount(entry, function);
-        LOG.debug("cuda: compiled kernel '{}' ({} parameters) for {}", entry, parameterCount, architecture);
-        return new CudaKernel(entry, function, parameterCount);
+    public String missingSourceMessage(String entry) {
+        return "kernel '" + entry + "' has no CUDA_C source: the cuda backend compiles CUDA_C only (NVRTC); "
+                + "add .cuda(...) to its KernelSource";
     }
 
-    /** Unloads every module. */
-    synchronized void close() {
-        if (modules.markClosed()) {
-            context.makeCurrent();
-            modules.unloadAll(CudaDriver::moduleUnload);
-        }
-    }
-
-    private byte[] compileToPtx(String entry, String text) {
+    @Override
+    public byte[] compile(String entry, String text) {
         Nvrtc compiler = nvrtc();
-        List<String> options = List.of("--gpu-architecture=" + architecture(compiler));
-        Nvrtc.Compilation result = compiler.compile(text, entry + ".cu", options);
-        if (!result.succeeded()) {
-            String what = result.result() == Nvrtc.ERROR_COMPILATION
-                    ? "NVRTC could not compile kernel '" + entry + "' for " + architecture
-                    : "NVRTC failed on kernel '" + entry + "': " + result.result() + " " + result.resultName();
-            throw new KernelCompilationException(what + " (" + compiler.origin() + ")", result.log());
-        }
-        if (!result.log().isBlank()) {
-            LOG.debug("cuda: NVRTC log for '{}': {}", entry, result.log());
-        }
-        return result.ptx().orElseThrow();
+        return compiler.compile(entry, text, architecture(compiler));
     }
 
     private Nvrtc nvrtc() {
@@ -104,24 +69,22 @@ final class CudaKernelCompiler implements KernelCompiler {
         if (architecture == null) {
             int wanted = device.computeCapability();
             int chosen = wanted;
-            int[] supported = compiler.supportedArchitectures();
-            if (supported.length > 0) {
-                int best = -1;
-                for (int arch : supported) {
-                    if (arch <= wanted && arch > best) {
-                        best = arch;
-                    }
+            int best = -1;
+            for (int arch : compiler.supportedArchitectures()) {
+                if (arch <= wanted && arch > best) {
+                    best = arch;
                 }
-                if (best > 0) {
-                    chosen = best;
-                }
+            }
+            if (best > 0) {
+                chosen = best;
             }
             architecture = "compute_" + chosen;
         }
         return architecture;
     }
 
-    private MemorySegment loadModule(String entry, byte[] ptx) {
+    @Override
+    public MemorySegment loadModule(String entry, byte[] ptx) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment image = arena.allocate(ptx.length + 1L);
             MemorySegment.copy(ptx, 0, image, JAVA_BYTE, 0, ptx.length);
@@ -148,7 +111,8 @@ final class CudaKernelCompiler implements KernelCompiler {
         }
     }
 
-    private MemorySegment function(MemorySegment module, String entry) {
+    @Override
+    public MemorySegment function(MemorySegment module, String entry) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment functionOut = arena.allocate(ADDRESS);
             int rc = CudaDriver.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
@@ -168,22 +132,38 @@ final class CudaKernelCompiler implements KernelCompiler {
     }
 
     /** The parameter count, after checking every parameter is a pointer (docs/kernels.md); -1 if unknown. */
-    private static int checkedParameterCount(String entry, MemorySegment function) {
-        Optional<long[]> sizes = CudaDriver.functionParameterSizes(function);
-        if (sizes.isEmpty()) {
+    @Override
+    public int parameterCount(String entry, MemorySegment function) {
+        if (!CudaDriver.hasParameterInfo()) {
             return -1;
         }
         List<String> wrong = new ArrayList<>();
-        long[] bytes = sizes.get();
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] != Long.BYTES) {
-                wrong.add("parameter " + i + " is " + bytes[i] + " bytes");
+        int count = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment offset = arena.allocate(JAVA_LONG);
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            for (; count < 4096; count++) {
+                int rc = CudaDriver.tryFunctionParameterInfo(function, count, offset, size);
+                if (rc == CudaNative.CUDA_ERROR_INVALID_VALUE) {
+                    break; // count is past the last parameter
+                }
+                if (rc != CudaNative.CUDA_SUCCESS) {
+                    return -1;
+                }
+                if (size.get(JAVA_LONG, 0) != Long.BYTES) {
+                    wrong.add("parameter " + count + " is " + size.get(JAVA_LONG, 0) + " bytes");
+                }
             }
         }
         if (!wrong.isEmpty()) {
             throw new KernelCompilationException("kernel '" + entry + "' must take only pointers (buffers, then "
                     + "const int* info; docs/kernels.md), but " + String.join(", ", wrong), "");
         }
-        return bytes.length;
+        return count;
+    }
+
+    @Override
+    public void unloadModule(MemorySegment module) {
+        CudaDriver.moduleUnload(module);
     }
 }

@@ -1,8 +1,8 @@
 package dev.graphrt.backend.cuda;
 
+import dev.graphrt.driver.NativeBinder;
 import java.lang.foreign.Arena;
 import java.lang.foreign.SymbolLookup;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,14 +48,9 @@ final class CudaLibrary {
             return new Loaded(null, NAME + " not found (no NVIDIA driver on this machine)");
         } catch (RuntimeException | LinkageError e) {
             return new Loaded(null, NAME + " could not be loaded: " + e
-                    + " (run with --enable-native-access=dev.graphrt.backend.cuda or ALL-UNNAMED)");
+                    + " (run with --enable-native-access=dev.graphrt.backend.cuda,dev.graphrt.driver or ALL-UNNAMED)");
         }
-        List<String> missing = new ArrayList<>();
-        for (CudaNative.Symbol symbol : CudaNative.Symbol.values()) {
-            if (symbol.required && lookup.find(symbol.name()).isEmpty()) {
-                missing.add(symbol.name());
-            }
-        }
+        List<String> missing = NativeBinder.missing(lookup, CudaNative.Symbol.values());
         if (!missing.isEmpty()) {
             return new Loaded(null, NAME + " lacks " + String.join(", ", missing)
                     + " (driver too old: GraphRT needs a CUDA 12 or later driver)");

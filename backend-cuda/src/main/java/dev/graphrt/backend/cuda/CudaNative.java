@@ -4,7 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import java.lang.foreign.FunctionDescriptor;
+import dev.graphrt.driver.NativeSymbol;
 import java.lang.foreign.MemoryLayout;
 import java.util.Map;
 
@@ -60,7 +60,7 @@ final class CudaNative {
      * The functions this backend binds, named exactly as {@code libcuda.so.1} exports them. The enum
      * constant's name is the symbol; {@code required} ones must all be present for the probe to succeed.
      */
-    enum Symbol {
+    enum Symbol implements NativeSymbol {
         cuInit(true, JAVA_INT),                                       // (unsigned int Flags)
         cuDriverGetVersion(true, ADDRESS),                            // (int*)
         cuGetErrorName(true, JAVA_INT, ADDRESS),                      // (CUresult, const char**)
@@ -117,12 +117,15 @@ final class CudaNative {
         cuGraphDestroy(true, ADDRESS),                                // (CUgraph)
         cuGraphDebugDotPrint(true, ADDRESS, ADDRESS, JAVA_INT);       // (CUgraph, const char* path, unsigned int)
 
-        final boolean required;
-        final FunctionDescriptor descriptor;
+        final NativeSymbol.Signature signature;
 
         Symbol(boolean required, MemoryLayout... arguments) {
-            this.required = required;
-            this.descriptor = FunctionDescriptor.of(JAVA_INT, arguments);
+            this.signature = NativeSymbol.Signature.of(required, arguments);
+        }
+
+        @Override
+        public NativeSymbol.Signature signature() {
+            return signature;
         }
     }
 

@@ -51,11 +51,11 @@ class CudaBackendProviderTest {
     @Test
     void every_symbol_returns_a_CUresult_and_is_named_as_libcuda_exports_it() {
         for (CudaNative.Symbol symbol : CudaNative.Symbol.values()) {
-            assertThat(symbol.descriptor.returnLayout()).isPresent();
+            assertThat(symbol.descriptor().returnLayout()).isPresent();
             assertThat(symbol.name()).startsWith("cu");
         }
-        assertThat(CudaNative.Symbol.valueOf("cuMemAlloc_v2").required).isTrue();
-        assertThat(CudaNative.Symbol.valueOf("cuStreamBeginCapture_v2").required).isTrue();
-        assertThat(CudaNative.Symbol.valueOf("cuGraphInstantiateWithFlags").required).isTrue();
+        assertThat(CudaNative.Symbol.valueOf("cuMemAlloc_v2").required()).isTrue();
+        assertThat(CudaNative.Symbol.valueOf("cuStreamBeginCapture_v2").required()).isTrue();
+        assertThat(CudaNative.Symbol.valueOf("cuGraphInstantiateWithFlags").required()).isTrue();
     }
 }

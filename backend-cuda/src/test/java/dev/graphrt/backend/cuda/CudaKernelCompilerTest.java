@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
+import dev.graphrt.driver.DriverKernelCompiler;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CudaKernelCompilerTest {
     /** No device is touched before the source is checked, so no context is needed here. */
-    private final CudaKernelCompiler compiler = new CudaKernelCompiler(null, null, null);
+    private final DriverKernelCompiler compiler = new DriverKernelCompiler(new CudaStream(null),
+            new CudaKernelCompiler(null, null));
 
     @Test
     void it_compiles_CUDA_C_only() {

@@ -7,7 +7,7 @@ import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.GraphStateException;
-import dev.graphrt.spi.support.HardwareGraphErrors;
+import dev.graphrt.driver.HardwareGraphErrors;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;

@@ -1,28 +1,22 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.api.BackendUnavailableException;
-import dev.graphrt.api.DeviceInfo;
-import dev.graphrt.spi.Backend;
+import dev.graphrt.driver.DriverBackend;
+import dev.graphrt.driver.DriverDeviceMemory;
+import dev.graphrt.driver.DriverKernelCompiler;
 import dev.graphrt.spi.BackendConfig;
-import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.DeviceMemory;
-import dev.graphrt.spi.GraphKind;
-import dev.graphrt.spi.KernelCompiler;
-import dev.graphrt.spi.support.CaptureAwareReleases;
-import dev.graphrt.spi.support.DriverDeviceMemory;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HIP backend opened on one device: raw device memory, the hiprtc compiler and non-blocking streams whose
- * captures become hardware graphs. The same contract as the cuda backend, over {@code libamdhip64}.
+ * Opens the HIP backend on one device: raw device memory, the hiprtc compiler and non-blocking streams whose
+ * captures become hardware graphs, put together as the shared {@link DriverBackend}. The same contract as the
+ * cuda backend, over {@code libamdhip64}.
  *
  * <p>Capabilities, each because the runtime really does it:
  * <ul>
@@ -33,34 +27,16 @@ import org.slf4j.LoggerFactory;
  *       {@code hipStreamBeginCapture} as they are (HIP numbers the modes as CUDA does);</li>
  *   <li>{@link Capability#RECORDS_WRITES}: a write while capturing is recorded as a memcpy node from a pinned
  *       copy that the graph owns and frees when it is destroyed, exactly as in the cuda backend (the same
- *       {@code spi.support} code);</li>
+ *       {@code dev.graphrt.driver} code);</li>
  *   <li>{@link Capability#DOT_EXPORT}: only when the runtime exports {@code hipGraphDebugDotPrint} (ROCm 5.5+).</li>
  * </ul>
  * Not declared, as for cuda: {@code MID_CAPTURE_ALLOCATION}, {@code NESTED_GRAPHS}, {@code GRAPH_UPDATE},
  * {@code MULTI_STREAM_CAPTURE}.
  */
-final class HipBackend implements Backend {
+final class HipBackend {
     private static final Logger LOG = LoggerFactory.getLogger(HipBackend.class);
 
-    private final HipDeviceDescription description;
-    private final DeviceInfo deviceInfo;
-    private final Set<Capability> capabilities;
-    private final HipDevice device;
-    private final DriverDeviceMemory memory;
-    private final HipKernelCompiler compiler;
-    private final HipGraphNodeTypes nodeTypes;
-    private final CaptureAwareReleases releases = new CaptureAwareReleases("hip");
-    private final AtomicLong streamIds = new AtomicLong();
-    private final AtomicBoolean closed = new AtomicBoolean();
-
-    private HipBackend(HipDeviceDescription description, HipDevice device, HiprtcLocator locator, boolean dotExport) {
-        this.description = description;
-        this.deviceInfo = description.toDeviceInfo();
-        this.capabilities = capabilities(dotExport);
-        this.device = device;
-        this.memory = HipDeviceMemory.create(device);
-        this.compiler = new HipKernelCompiler(device, locator);
-        this.nodeTypes = new HipGraphNodeTypes(description.runtimeVersion());
+    private HipBackend() {
     }
 
     /** What this backend declares, given whether the runtime can dump graphs as DOT. */
@@ -74,7 +50,7 @@ final class HipBackend implements Backend {
     }
 
     /** Initialises the runtime and makes {@code config.deviceIndex()} current. */
-    static HipBackend open(BackendConfig config) {
+    static DriverBackend open(BackendConfig config) {
         HipLibrary.Loaded loaded = HipLibrary.load(config);
         if (loaded.failure() != null) {
             throw new BackendUnavailableException("the hip backend cannot open",
@@ -95,82 +71,16 @@ final class HipBackend implements Backend {
         HipDevice device = new HipDevice(config.deviceIndex());
         device.makeCurrent();
         HipDeviceDescription description = HipDeviceDescription.query(config.deviceIndex());
-        HipBackend backend = new HipBackend(description, device, new HiprtcLocator(config),
-                HipRuntime.hasGraphDebugDotPrint());
+        HipGraphs graphs = new HipGraphs(new HipGraphNodeTypes(description.runtimeVersion()));
+        HipStream streams = new HipStream(device, graphs);
+        DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
+                description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()), streams,
+                new DriverDeviceMemory(streams, HipDeviceMemory.INSTANCE),
+                new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))), () -> { }));
         LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
                 config.deviceIndex(), HipLibrary.origin(), description.summary(),
                 HipRuntime.hasGraphUpload() ? "present" : "absent",
                 HipRuntime.hasGraphDebugDotPrint() ? "present" : "absent");
         return backend;
-    }
-
-    @Override
-    public String name() {
-        return "hip";
-    }
-
-    @Override
-    public DeviceInfo device() {
-        return deviceInfo;
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return capabilities;
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return GraphKind.HARDWARE;
-    }
-
-    @Override
-    public DeviceMemory memory() {
-        return memory;
-    }
-
-    @Override
-    public KernelCompiler compiler() {
-        return compiler;
-    }
-
-    @Override
-    public BackendStream openStream() {
-        if (closed.get()) {
-            throw new IllegalStateException("the hip backend is closed");
-        }
-        return new HipStream(streamIds.incrementAndGet(), device, releases, nodeTypes);
-    }
-
-    /** The device this backend runs on. */
-    HipDeviceDescription description() {
-        return description;
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        RuntimeException failure = null;
-        try {
-            device.makeCurrent();
-            releases.drain();
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        try {
-            compiler.close();
-        } catch (RuntimeException e) {
-            if (failure == null) {
-                failure = e;
-            } else {
-                failure.addSuppressed(e);
-            }
-        }
-        LOG.debug("hip: closed device {}", description.ordinal());
-        if (failure != null) {
-            throw failure;
-        }
     }
 }

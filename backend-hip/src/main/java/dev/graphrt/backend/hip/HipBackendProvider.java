@@ -1,9 +1,8 @@
 package dev.graphrt.backend.hip;
 
+import dev.graphrt.driver.DriverBackendProvider;
 import dev.graphrt.spi.Availability;
-import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
-import dev.graphrt.spi.BackendProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * through FFM, hiprtc for HIP C kernels (the CUDA C text when a kernel has none), hardware graphs by stream
  * capture, with the same capture hooks, capabilities and exceptions as the cuda backend.
  *
- * <p>{@link #probe(BackendConfig)} never throws and says exactly why HIP cannot be used, or what it found:
+ * <p>{@link #probe(BackendConfig)} never throws (see {@link DriverBackendProvider}) and says exactly why HIP
+ * cannot be used, or what it found:
  * <ul>
  *   <li>"libamdhip64 not found (tried ...)" when no library loads (see {@link HipLibrary} for where it looks:
  *       the backend option {@code hip.library}, {@code -Dgraphrt.hip.library}, {@code GRAPHRT_HIP_LIB}, then
@@ -26,64 +26,40 @@ import org.slf4j.LoggerFactory;
  * Priority 90: below cuda (100) where both could run, above the pure-Java backend. Construction does no
  * native work.
  */
-public final class HipBackendProvider implements BackendProvider {
+public final class HipBackendProvider extends DriverBackendProvider {
     private static final Logger LOG = LoggerFactory.getLogger(HipBackendProvider.class);
     /** Priority of a usable HIP device: below cuda, above the pure-Java backend (0). */
     public static final int PRIORITY = 90;
 
     public HipBackendProvider() {
-    }
-
-    @Override
-    public String name() {
-        return "hip";
-    }
-
-    @Override
-    public int priority() {
-        return PRIORITY;
-    }
-
-    @Override
-    public Availability probe() {
-        return probe(BackendConfig.defaults());
+        super("hip", PRIORITY, HipBackend::open);
     }
 
     /** Probes the library {@code config} names (option {@value HipLibrary#OPTION}), or the JVM-wide one. */
     @Override
-    public Availability probe(BackendConfig config) {
-        try {
-            HipLibrary.Loaded loaded = HipLibrary.load(config);
-            if (loaded.failure() != null) {
-                return Availability.unavailable(loaded.failure());
-            }
-            int init = HipRuntime.tryInit();
-            HipRuntime.DeviceCount count = HipRuntime.tryDeviceCount();
-            LOG.debug("hip probe: {} loaded; hipInit → {} {}, hipGetDeviceCount → {} {} (count {})",
-                    loaded.origin(), init, HipRuntime.resultName(init), count.result(),
-                    HipRuntime.resultName(count.result()), count.count());
-            if (count.result() == HipNative.HIP_ERROR_NO_DEVICE) {
-                return Availability.unavailable("no HIP device (hipGetDeviceCount → " + count.result() + ")");
-            }
-            if (count.result() != HipNative.HIP_SUCCESS) {
-                return Availability.unavailable("hipGetDeviceCount failed: " + count.result() + " "
-                        + HipRuntime.resultName(count.result()));
-            }
-            if (count.count() <= 0) {
-                return Availability.unavailable("no HIP device (hipGetDeviceCount = " + count.count() + ")");
-            }
-            if (init != HipNative.HIP_SUCCESS) {
-                return Availability.unavailable("hipInit failed: " + init + " " + HipRuntime.resultName(init));
-            }
-            String first = HipDeviceDescription.query(0).summary();
-            return Availability.available(count.count() == 1 ? first : first + " (+" + (count.count() - 1) + " more)");
-        } catch (RuntimeException | LinkageError e) {
-            return Availability.unavailable("hip probe failed: " + e);
+    protected Availability check(BackendConfig config) {
+        HipLibrary.Loaded loaded = HipLibrary.load(config);
+        if (loaded.failure() != null) {
+            return Availability.unavailable(loaded.failure());
         }
-    }
-
-    @Override
-    public Backend open(BackendConfig config) {
-        return HipBackend.open(config);
+        int init = HipRuntime.tryInit();
+        HipRuntime.DeviceCount count = HipRuntime.tryDeviceCount();
+        LOG.debug("hip probe: {} loaded; hipInit → {} {}, hipGetDeviceCount → {} {} (count {})",
+                loaded.origin(), init, HipRuntime.resultName(init), count.result(),
+                HipRuntime.resultName(count.result()), count.count());
+        if (count.result() == HipNative.HIP_ERROR_NO_DEVICE) {
+            return Availability.unavailable("no HIP device (hipGetDeviceCount → " + count.result() + ")");
+        }
+        if (count.result() != HipNative.HIP_SUCCESS) {
+            return Availability.unavailable("hipGetDeviceCount failed: " + count.result() + " "
+                    + HipRuntime.resultName(count.result()));
+        }
+        if (count.count() <= 0) {
+            return Availability.unavailable("no HIP device (hipGetDeviceCount = " + count.count() + ")");
+        }
+        if (init != HipNative.HIP_SUCCESS) {
+            return Availability.unavailable("hipInit failed: " + init + " " + HipRuntime.resultName(init));
+        }
+        return devices(count.count(), HipDeviceDescription.query(0).summary());
     }
 }

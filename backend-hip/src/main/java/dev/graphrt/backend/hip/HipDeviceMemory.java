@@ -1,62 +1,33 @@
 package dev.graphrt.backend.hip;
 
-import dev.graphrt.spi.DeviceAllocation;
-import dev.graphrt.spi.DeviceSlice;
-import dev.graphrt.spi.support.DeviceMemoryDriver;
-import dev.graphrt.spi.support.DriverDeviceMemory;
+import dev.graphrt.driver.DeviceMemoryDriver;
+import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Raw device storage through {@code hipMalloc}/{@code hipFree}: the runtime calls behind the shared
- * {@link DriverDeviceMemory} ({@link #create}), which does the checks. The core never allocates or frees
- * while a stream of this backend records, which matters more on HIP than on CUDA: ROCm's {@code hipFree}
- * synchronises the device.
+ * Raw device storage and pinned host memory through {@code hipMalloc}/{@code hipFree} and
+ * {@code hipHostMalloc}/{@code hipHostFree}: the runtime calls behind the shared {@link DriverDeviceMemory},
+ * which does the checks and makes the device current first. A pinned allocation exchanges the thread's capture
+ * mode to RELAXED. The core never allocates or frees while a stream of this backend records, which matters more
+ * on HIP than on CUDA: ROCm's {@code hipFree} synchronises the device.
  *
  * <p>An upload is a synchronous {@code hipMemcpyHtoD}, made under a RELAXED capture-mode exchange: every
  * stream of this backend is non-blocking, so the copy does not wait for them, and the exchange keeps it from
  * counting as an unsafe call against a GLOBAL or THREAD_LOCAL capture in progress on another stream (the
  * cuda backend needs no exchange here: the H200 showed {@code cuMemcpyHtoD_v2} is legal then; for ROCm no
  * such measurement exists, so this backend does not rely on it).
- *
- * @param device the backend's device, made current before every call
  */
-record HipDeviceMemory(HipDevice device) implements DeviceMemoryDriver {
-    /** hipMalloc returns blocks aligned to at least 256 bytes; slices keep that alignment. */
-    static final long ALIGNMENT = 256;
+enum HipDeviceMemory implements DeviceMemoryDriver {
+    INSTANCE;
 
-    /** The backend's {@code DeviceMemory}. */
-    static DriverDeviceMemory create(HipDevice device) {
-        return new DriverDeviceMemory(new HipDeviceMemory(device), ALIGNMENT);
+    @Override
+    public long allocate(long bytes) {
+        return HipRuntime.malloc(bytes);
     }
 
     @Override
-    public String backend() {
-        return "hip";
-    }
-
-    @Override
-    public void makeCurrent() {
-        device.makeCurrent();
-    }
-
-    @Override
-    public DeviceAllocation allocate(long bytes) {
-        return new HipAllocation(HipRuntime.malloc(bytes), bytes);
-    }
-
-    @Override
-    public boolean owns(DeviceAllocation allocation) {
-        return allocation instanceof HipAllocation;
-    }
-
-    @Override
-    public void free(DeviceAllocation allocation) {
-        HipRuntime.free(((HipAllocation) allocation).pointer());
-    }
-
-    @Override
-    public long address(DeviceSlice slice) {
-        return HipAllocation.address(slice);
+    public void free(long pointer) {
+        HipRuntime.free(pointer);
     }
 
     @Override
@@ -65,5 +36,16 @@ record HipDeviceMemory(HipDevice device) implements DeviceMemoryDriver {
             HipRuntime.memcpyHtoD(address, src, bytes);
             return null;
         });
+    }
+
+    @Override
+    public MemorySegment allocatePinned(long bytes) {
+        return HipRuntime.withRelaxedCaptureMode(() -> HipRuntime.hostMalloc(bytes));
+    }
+
+    /** {@code hipHostFree} synchronises the device on ROCm: the streams call it only when no capture runs. */
+    @Override
+    public void freePinned(MemorySegment block) {
+        HipRuntime.hostFree(block);
     }
 }

@@ -6,85 +6,53 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
-import dev.graphrt.spi.CompiledKernel;
-import dev.graphrt.spi.KernelCompiler;
-import dev.graphrt.spi.support.LoadedModules;
+import dev.graphrt.driver.KernelToolchain;
+import dev.graphrt.driver.RuntimeCompiler;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * HIP C → code object with hiprtc for the current device, then {@code hipModuleLoadData}, then the entry
- * point's {@code hipFunction_t}. A kernel without HIP text compiles its CUDA C text
- * ({@link KernelSource#text(Dialect)} falls back), which HIP accepts for ordinary kernels.
+ * The hip steps of the shared {@link dev.graphrt.driver.DriverKernelCompiler}: HIP C → code object with hiprtc
+ * for the current device, then {@code hipModuleLoadData}, then the entry point's {@code hipFunction_t}. A kernel
+ * without HIP text compiles its CUDA C text ({@link KernelSource#text(Dialect)} falls back), which HIP accepts
+ * for ordinary kernels.
  *
- * <p>Modules are cached by source text and unloaded when the backend closes. hiprtc is located on the first
- * compilation, so a machine without it can still open the backend. Module loading runs under a RELAXED
- * capture-mode exchange, so compiling a kernel for the first time while a stream captures does not
- * invalidate the capture. Unlike the cuda backend, no JIT log comes back from a failed load
- * ({@code hipModuleLoadData} has none) and the parameter count cannot be checked.
+ * <p>hiprtc is located on the first compilation, so a machine without it can still open the backend. Module
+ * loading runs under a RELAXED capture-mode exchange, so compiling a kernel for the first time while a stream
+ * captures does not invalidate the capture. Unlike the cuda backend, no JIT log comes back from a failed load
+ * ({@code hipModuleLoadData} has none) and the parameter count cannot be checked. Called under the compiler's lock.
  */
-final class HipKernelCompiler implements KernelCompiler {
+final class HipKernelCompiler implements KernelToolchain {
     private static final Logger LOG = LoggerFactory.getLogger(HipKernelCompiler.class);
 
-    private final HipDevice device;
     private final HiprtcLocator locator;
-    private final LoadedModules modules = new LoadedModules("hip");
     private HiprtcLocator.Located hiprtc;
 
-    HipKernelCompiler(HipDevice device, HiprtcLocator locator) {
-        this.device = device;
+    HipKernelCompiler(HiprtcLocator locator) {
         this.locator = locator;
     }
 
     @Override
-    public List<Dialect> dialects() {
-        return List.of(Dialect.HIP_C);
+    public Dialect dialect() {
+        return Dialect.HIP_C;
     }
 
     @Override
-    public synchronized CompiledKernel compile(KernelSource source) {
-        Objects.requireNonNull(source, "source");
-        modules.ensureOpen();
-        String entry = source.entryPoint();
-        String text = source.text(Dialect.HIP_C).orElseThrow(() -> new KernelCompilationException(
-                "kernel '" + entry + "' has neither HIP_C nor CUDA_C source: the hip backend compiles HIP C with "
-                        + "hiprtc (CUDA C text is taken when no HIP text is given); add .hip(...) or .cuda(...) "
-                        + "to its KernelSource", ""));
-        device.makeCurrent();
-        MemorySegment module = modules.module(text, t -> loadModule(entry, compileToCode(entry, t)));
-        MemorySegment function = function(module, entry);
-        LOG.debug("hip: compiled kernel '{}'", entry);
-        return new HipKernel(entry, function);
+    public String missingSourceMessage(String entry) {
+        return "kernel '" + entry + "' has neither HIP_C nor CUDA_C source: the hip backend compiles HIP C with "
+                + "hiprtc (CUDA C text is taken when no HIP text is given); add .hip(...) or .cuda(...) "
+                + "to its KernelSource";
     }
 
-    /** Unloads every module. */
-    synchronized void close() {
-        if (modules.markClosed()) {
-            device.makeCurrent();
-            modules.unloadAll(HipRuntime::moduleUnload);
-        }
+    @Override
+    public byte[] compile(String entry, String text) {
+        return hiprtc().compileOrThrow(entry, text, entry + ".hip", List.of(), "");
     }
 
-    private byte[] compileToCode(String entry, String text) {
-        Hiprtc compiler = hiprtc();
-        Hiprtc.Compilation result = compiler.compile(text, entry + ".hip", List.of());
-        if (!result.succeeded()) {
-            String what = result.result() == Hiprtc.ERROR_COMPILATION
-                    ? "hiprtc could not compile kernel '" + entry + "'"
-                    : "hiprtc failed on kernel '" + entry + "': " + result.result() + " " + result.resultName();
-            throw new KernelCompilationException(what + " (" + compiler.origin() + ")", result.log());
-        }
-        if (!result.log().isBlank()) {
-            LOG.debug("hip: hiprtc log for '{}': {}", entry, result.log());
-        }
-        return result.code().orElseThrow();
-    }
-
-    private Hiprtc hiprtc() {
+    private RuntimeCompiler hiprtc() {
         if (hiprtc == null) {
             hiprtc = locator.locate();
             hiprtc.hiprtc().ifPresent(h -> LOG.debug("hip: hiprtc {} from {}", h.version(), h.origin()));
@@ -92,7 +60,8 @@ final class HipKernelCompiler implements KernelCompiler {
         return hiprtc.hiprtc().orElseThrow(() -> new KernelCompilationException(hiprtc.failure(), ""));
     }
 
-    private MemorySegment loadModule(String entry, byte[] code) {
+    @Override
+    public MemorySegment loadModule(String entry, byte[] code) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment image = arena.allocate(code.length + 1L, 16);
             MemorySegment.copy(code, 0, image, JAVA_BYTE, 0, code.length);
@@ -107,7 +76,8 @@ final class HipKernelCompiler implements KernelCompiler {
         }
     }
 
-    private MemorySegment function(MemorySegment module, String entry) {
+    @Override
+    public MemorySegment function(MemorySegment module, String entry) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment functionOut = arena.allocate(ADDRESS);
             int rc = HipRuntime.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
@@ -118,5 +88,16 @@ final class HipKernelCompiler implements KernelCompiler {
             HipRuntime.check("hipModuleGetFunction(" + entry + ")", rc);
             return functionOut.get(ADDRESS, 0);
         }
+    }
+
+    /** HIP cannot tell a function's parameters: -1, and docs/kernels.md's layout is the contract. */
+    @Override
+    public int parameterCount(String entry, MemorySegment function) {
+        return -1;
+    }
+
+    @Override
+    public void unloadModule(MemorySegment module) {
+        HipRuntime.moduleUnload(module);
     }
 }

@@ -1,5 +1,6 @@
 package dev.graphrt.backend.hip;
 
+import dev.graphrt.driver.NativeBinder;
 import dev.graphrt.spi.BackendConfig;
 import java.lang.foreign.Arena;
 import java.lang.foreign.SymbolLookup;
@@ -160,12 +161,7 @@ final class HipLibrary {
     }
 
     private static Loaded checked(Explicit request, SymbolLookup lookup, String origin) {
-        List<String> missing = new ArrayList<>();
-        for (HipNative.Symbol symbol : HipNative.Symbol.values()) {
-            if (symbol.required && lookup.find(symbol.name()).isEmpty()) {
-                missing.add(symbol.name());
-            }
-        }
+        List<String> missing = NativeBinder.missing(lookup, HipNative.Symbol.values());
         if (!missing.isEmpty()) {
             return new Loaded(request, null, origin, origin + " lacks " + String.join(", ", missing)
                     + " (HIP runtime too old or not HIP: GraphRT needs ROCm 5.2 or later)");
@@ -182,7 +178,8 @@ final class HipLibrary {
             failures.add(candidate + ": " + notFound.getMessage());
             return null;
         } catch (RuntimeException | LinkageError e) {
-            failures.add(candidate + ": " + e + " (run with --enable-native-access=dev.graphrt.backend.hip or ALL-UNNAMED)");
+            failures.add(candidate + ": " + e
+                    + " (run with --enable-native-access=dev.graphrt.backend.hip,dev.graphrt.driver or ALL-UNNAMED)");
             return null;
         }
     }

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.graphrt.driver.NativeSymbol;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
 import java.util.Map;
@@ -71,7 +72,7 @@ final class HipNative {
      * The functions this backend binds, named exactly as {@code libamdhip64} exports them. The enum constant's
      * name is the symbol; {@code required} ones must all be present for the probe to succeed.
      */
-    enum Symbol {
+    enum Symbol implements NativeSymbol {
         hipInit(true, JAVA_INT),                                       // (unsigned int flags)
         hipDriverGetVersion(true, ADDRESS),                            // (int*)
         hipRuntimeGetVersion(true, ADDRESS),                           // (int*)
@@ -118,16 +119,19 @@ final class HipNative {
         hipGraphDebugDotPrint(false, ADDRESS, ADDRESS, JAVA_INT);      // (hipGraph_t, const char* path,
                                                                        //  unsigned int flags); ROCm 5.5+
 
-        final boolean required;
-        final FunctionDescriptor descriptor;
+        final NativeSymbol.Signature signature;
 
         Symbol(boolean required, MemoryLayout... arguments) {
-            this(required, FunctionDescriptor.of(JAVA_INT, arguments));
+            this.signature = NativeSymbol.Signature.of(required, arguments);
         }
 
         Symbol(boolean required, FunctionDescriptor descriptor) {
-            this.required = required;
-            this.descriptor = descriptor;
+            this.signature = new NativeSymbol.Signature(required, descriptor);
+        }
+
+        @Override
+        public NativeSymbol.Signature signature() {
+            return signature;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.graphrt.backend.hip;
 
+import dev.graphrt.driver.RuntimeCompiler;
 import dev.graphrt.spi.BackendConfig;
 import java.lang.foreign.Arena;
 import java.lang.foreign.SymbolLookup;
@@ -41,7 +42,7 @@ final class HiprtcLocator {
     }
 
     /** The outcome of a search: the bound hiprtc, or why none could be used. */
-    record Located(Optional<Hiprtc> hiprtc, String failure) {
+    record Located(Optional<RuntimeCompiler> hiprtc, String failure) {
     }
 
     /** A library named by configuration, and who named it (for messages). */
@@ -74,7 +75,7 @@ final class HiprtcLocator {
             return new Located(Optional.of(Hiprtc.bind(runtime.get(), HipLibrary.origin())), "");
         }
         for (String candidate : SONAMES) {
-            Optional<Hiprtc> hiprtc = tryLoad(candidate, failures);
+            Optional<RuntimeCompiler> hiprtc = tryLoad(candidate, failures);
             if (hiprtc.isPresent()) {
                 return new Located(hiprtc, "");
             }
@@ -88,7 +89,7 @@ final class HiprtcLocator {
         return Hiprtc.SYMBOLS.stream().allMatch(name -> lookup.find(name).isPresent());
     }
 
-    private static Optional<Hiprtc> tryLoad(String candidate, List<String> failures) {
+    private static Optional<RuntimeCompiler> tryLoad(String candidate, List<String> failures) {
         try {
             SymbolLookup lookup = candidate.contains("/")
                     ? SymbolLookup.libraryLookup(Path.of(candidate), Arena.global())

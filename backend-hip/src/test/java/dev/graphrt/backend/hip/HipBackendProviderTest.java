@@ -154,8 +154,8 @@ class HipBackendProviderTest {
     void every_symbol_but_the_error_namer_returns_a_hipError_t_and_only_upload_and_dot_print_are_optional() {
         for (HipNative.Symbol symbol : HipNative.Symbol.values()) {
             assertThat(symbol.name()).startsWith("hip");
-            assertThat(symbol.descriptor.returnLayout()).isPresent();
-            assertThat(symbol.required).as(symbol.name())
+            assertThat(symbol.descriptor().returnLayout()).isPresent();
+            assertThat(symbol.required()).as(symbol.name())
                     .isEqualTo(symbol != HipNative.Symbol.hipGraphUpload && symbol != HipNative.Symbol.hipGraphDebugDotPrint);
         }
     }

@@ -7,7 +7,7 @@ import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.GraphStateException;
-import dev.graphrt.spi.support.HardwareGraphErrors;
+import dev.graphrt.driver.HardwareGraphErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

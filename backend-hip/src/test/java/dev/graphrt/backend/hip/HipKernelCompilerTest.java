@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
+import dev.graphrt.driver.DriverKernelCompiler;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class HipKernelCompilerTest {
     /** No device is touched before the source is checked, so no device is needed here. */
-    private final HipKernelCompiler compiler = new HipKernelCompiler(null, null);
+    private final DriverKernelCompiler compiler = new DriverKernelCompiler(new HipStream(null, null),
+            new HipKernelCompiler(null));
 
     @Test
     void it_compiles_HIP_C() {

@@ -6,9 +6,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.graphrt.conformance.CSignatures;
 import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemoryLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
@@ -40,6 +38,7 @@ class HipSignaturesTest {
     private static final Set<String> INTS = Set.of("int", "unsigned int", "unsigned", "hipDevice_t", "hipError_t",
             "hipStreamCaptureMode", "hipDeviceAttribute_t", "hiprtcResult");
     private static final Set<String> LONGS = Set.of("size_t", "unsigned long long");
+    private static final CSignatures TYPES = new CSignatures(HANDLES, INTS, LONGS, Set.of());
 
     @Test
     void every_runtime_binding_matches_its_prototype_in_hip_runtime_api_h() throws IOException {
@@ -50,7 +49,7 @@ class HipSignaturesTest {
             String prototype = prototype(header, symbol.name())
                     .orElseGet(() -> NEWER_PROTOTYPES.get(symbol.name()));
             assertThat(prototype).as("a declaration of " + symbol.name()).isNotNull();
-            assertThat(symbol.descriptor).as(prototype).isEqualTo(descriptor(prototype, symbol.name()));
+            assertThat(symbol.descriptor()).as(prototype).isEqualTo(descriptor(prototype, symbol.name()));
             checked.add(symbol.name());
         }
         assertThat(checked).hasSize(HipNative.Symbol.values().length);
@@ -79,39 +78,11 @@ class HipSignaturesTest {
 
     /** The first declaration of {@code name} that starts a line (not a doc comment), up to its semicolon. */
     static Optional<String> prototype(String header, String name) {
-        Matcher m = Pattern.compile("^(hipError_t|hiprtcResult|const char\\*)\\s+" + name + "\\s*\\(([^)]*)\\)\\s*;",
-                Pattern.MULTILINE).matcher(header);
-        return m.find() ? Optional.of(m.group().replaceAll("\\s+", " ")) : Optional.empty();
+        return CSignatures.prototype(header, "hipError_t|hiprtcResult|const char\\*", name);
     }
 
     /** The FFM descriptor a prototype calls for on x86-64 and AArch64 Linux. */
     static FunctionDescriptor descriptor(String prototype, String name) {
-        String returns = prototype.substring(0, prototype.indexOf(name)).strip();
-        String parameters = prototype.substring(prototype.indexOf('(') + 1, prototype.lastIndexOf(')')).strip();
-        List<MemoryLayout> arguments = new ArrayList<>();
-        if (!parameters.isEmpty() && !parameters.equals("void")) {
-            for (String parameter : parameters.split(",")) {
-                String declaration = parameter.replaceAll("=.*$", "").strip(); // a C++ default argument
-                String type = declaration.contains("*")
-                        ? declaration.substring(0, declaration.lastIndexOf('*') + 1)
-                        : declaration.substring(0, declaration.lastIndexOf(' ')).strip();
-                arguments.add(layout(type));
-            }
-        }
-        return FunctionDescriptor.of(layout(returns), arguments.toArray(MemoryLayout[]::new));
-    }
-
-    private static MemoryLayout layout(String cType) {
-        String type = cType.replace("const ", "").strip();
-        if (type.endsWith("*") || HANDLES.contains(type)) {
-            return ADDRESS;
-        }
-        if (INTS.contains(type)) {
-            return JAVA_INT;
-        }
-        if (LONGS.contains(type)) {
-            return JAVA_LONG;
-        }
-        throw new AssertionError("no FFM mapping for the C type '" + cType + "'");
+        return TYPES.descriptor(prototype, name);
     }
 }

@@ -1,0 +1,132 @@
+package dev.graphrt.driver;
+
+import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.KernelCompiler;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A driver backend opened on one device: its raw device memory, its kernel compiler and non-blocking
+ * {@link DriverStream}s whose captures become hardware graphs. The backend's own code only finds the device and
+ * builds the parts; this class is the {@code Backend} for cuda and hip alike.
+ *
+ * <p>Closing runs the host releases that waited for a capture, unloads the compiler's modules, then the
+ * backend's own release (the CUDA primary context), each even when an earlier one failed; the first failure is
+ * thrown with the others suppressed.
+ */
+public final class DriverBackend implements Backend {
+    private static final Logger LOG = LoggerFactory.getLogger(DriverBackend.class);
+
+    /** What a driver backend is made of, and its own last step at close (e.g. releasing its context). */
+    public record Parts(int ordinal, DeviceInfo device, Set<Capability> capabilities, StreamDriver streams,
+            DriverDeviceMemory memory, DriverKernelCompiler compiler, Runnable release) {
+        public Parts {
+            Objects.requireNonNull(device, "device");
+            capabilities = Collections.unmodifiableSet(EnumSet.copyOf(capabilities));
+            Objects.requireNonNull(streams, "streams");
+            Objects.requireNonNull(memory, "memory");
+            Objects.requireNonNull(compiler, "compiler");
+            Objects.requireNonNull(release, "release");
+        }
+    }
+
+    private final Parts parts;
+    private final String name;
+    private final CaptureAwareReleases releases;
+    private final PinnedHostMemory pinned;
+    private final AtomicLong streamIds = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public DriverBackend(Parts parts) {
+        this.parts = Objects.requireNonNull(parts, "parts");
+        this.name = parts.streams().names().backend();
+        this.releases = new CaptureAwareReleases(name);
+        this.pinned = parts.memory().pinned();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public DeviceInfo device() {
+        return parts.device();
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return parts.capabilities();
+    }
+
+    @Override
+    public GraphKind graphKind() {
+        return GraphKind.HARDWARE;
+    }
+
+    @Override
+    public DeviceMemory memory() {
+        return parts.memory();
+    }
+
+    @Override
+    public KernelCompiler compiler() {
+        return parts.compiler();
+    }
+
+    @Override
+    public BackendStream openStream() {
+        if (closed.get()) {
+            throw new IllegalStateException("the " + name + " backend is closed");
+        }
+        return new DriverStream(streamIds.incrementAndGet(), parts.streams(), releases, pinned);
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        RuntimeException failure = null;
+        try {
+            parts.streams().makeCurrent();
+            releases.drain();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        failure = attempt(failure, parts.compiler()::close);
+        failure = attempt(failure, parts.release());
+        LOG.debug("{}: closed device {}", name, parts.ordinal());
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DriverBackend[" + name + ", " + parts.device().name() + "]";
+    }
+
+    private static RuntimeException attempt(RuntimeException failure, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                return e;
+            }
+            failure.addSuppressed(e);
+        }
+        return failure;
+    }
+}

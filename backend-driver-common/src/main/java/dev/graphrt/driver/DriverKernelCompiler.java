@@ -1,0 +1,65 @@
+package dev.graphrt.driver;
+
+import dev.graphrt.api.Dialect;
+import dev.graphrt.api.KernelCompilationException;
+import dev.graphrt.api.KernelSource;
+import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.KernelCompiler;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The kernel compiler of a driver backend: source text, then the backend's {@link KernelToolchain} (compile,
+ * load the module, find the function, check its parameters), to a {@link DriverKernel}.
+ *
+ * <p>Modules are cached by source text ({@link LoadedModules}), so several kernels of one text share a module;
+ * all are unloaded when the backend closes. Thread-safe: one compilation at a time, since compilation is rare
+ * (the core caches kernels) and the module cache is not thread-safe.
+ */
+public final class DriverKernelCompiler implements KernelCompiler {
+    private static final Logger LOG = LoggerFactory.getLogger(DriverKernelCompiler.class);
+
+    private final DriverContext context;
+    private final String backend;
+    private final KernelToolchain toolchain;
+    private final LoadedModules modules;
+
+    /** The compiler of the backend whose {@code context} is made current before {@code toolchain}'s steps. */
+    public DriverKernelCompiler(DriverContext context, KernelToolchain toolchain) {
+        this.context = Objects.requireNonNull(context, "context");
+        this.backend = context.names().backend();
+        this.toolchain = Objects.requireNonNull(toolchain, "toolchain");
+        this.modules = new LoadedModules(backend);
+    }
+
+    @Override
+    public List<Dialect> dialects() {
+        return List.of(toolchain.dialect());
+    }
+
+    @Override
+    public synchronized CompiledKernel compile(KernelSource source) {
+        Objects.requireNonNull(source, "source");
+        modules.ensureOpen();
+        String entry = source.entryPoint();
+        String text = source.text(toolchain.dialect()).orElseThrow(
+                () -> new KernelCompilationException(toolchain.missingSourceMessage(entry), ""));
+        context.makeCurrent();
+        MemorySegment module = modules.module(text, t -> toolchain.loadModule(entry, toolchain.compile(entry, t)));
+        MemorySegment function = toolchain.function(module, entry);
+        int parameterCount = toolchain.parameterCount(entry, function);
+        LOG.debug("{}: compiled kernel '{}' ({} parameters)", backend, entry, parameterCount);
+        return new DriverKernel(backend, toolchain.dialect(), entry, function, parameterCount);
+    }
+
+    /** Unloads every module; later compilations fail. */
+    public synchronized void close() {
+        if (modules.markClosed()) {
+            context.makeCurrent();
+            modules.unloadAll(toolchain::unloadModule);
+        }
+    }
+}

@@ -1,0 +1,362 @@
+package dev.graphrt.driver;
+
+import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.Fence;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One non-blocking stream of a driver backend and its capture hooks, over the backend's {@link StreamDriver}:
+ * the {@code BackendStream} work of every hardware-graph backend, written once.
+ *
+ * <p>Hot paths allocate nothing: a launch refills the stream's {@link KernelParameterBlock}; a write is
+ * bump-allocated into the {@link WriteStaging} ring; fences come from a pool of recycled events
+ * ({@link EventFences}). While a capture is open, writes are staged into graph-owned pinned memory
+ * ({@link CapturedHostCopies}) instead, so the recorded memcpy nodes replay the capture-time bytes for the
+ * graph's whole life. The capture hooks are {@link GraphCapture}'s.
+ *
+ * <p>The core serialises calls per stream and never calls a host-synchronising method while this stream
+ * records, so this class keeps no locks of its own; it makes the backend's context current on every entry
+ * because the calling thread may differ from call to call.
+ */
+public final class DriverStream implements BackendStream {
+    private static final Logger LOG = LoggerFactory.getLogger(DriverStream.class);
+    /** Largest pinned read buffer; bigger reads are copied through it piece by piece. */
+    public static final long READ_CHUNK_BYTES = 4L << 20;
+    private static final long MIN_READ_BUFFER = 64L << 10;
+
+    private final long id;
+    private final String name;
+    private final DriverNames names;
+    private final StreamDriver driver;
+    private final CaptureAwareReleases releases;
+    private final PinnedHostMemory pinned;
+    private final MemorySegment stream;
+    private final Arena arena = Arena.ofShared();
+    private final KernelParameterBlock parameters;
+    private final EventFences<MemorySegment> fences;
+    private final WriteStaging writes;
+    private final WriteStaging.Copier asyncCopy;
+    private final GraphCapture captures;
+
+    private MemorySegment readBuffer;
+    private boolean closed;
+
+    /**
+     * Creates stream {@code id} of the backend that {@code driver} calls.
+     *
+     * @param releases the backend's deferred host releases
+     * @param pinned   the backend's page-locked host memory (staging, reads, recorded writes)
+     */
+    public DriverStream(long id, StreamDriver driver, CaptureAwareReleases releases, PinnedHostMemory pinned) {
+        this.id = id;
+        this.driver = Objects.requireNonNull(driver, "driver");
+        this.releases = Objects.requireNonNull(releases, "releases");
+        this.pinned = Objects.requireNonNull(pinned, "pinned");
+        this.names = driver.names();
+        String backend = names.backend();
+        this.name = backend + " stream " + id;
+        driver.makeCurrent();
+        this.stream = driver.createStream();
+        this.parameters = new KernelParameterBlock(arena, slice -> DriverAllocation.address(slice, backend));
+        this.fences = new EventFences<>(new StreamEvents(driver, stream));
+        this.writes = new WriteStaging(pinned, fences);
+        this.asyncCopy = (dst, staged) -> driver.copyToDevice(dst, staged, staged.byteSize(), stream);
+        this.captures = new GraphCapture(driver, stream, releases, pinned, LoggerFactory.getLogger(
+                DriverStream.class.getName() + "." + backend), id);
+        LOG.debug("{}: created", name);
+    }
+
+    // ---- ordinary work ---------------------------------------------------------------------------------
+
+    @Override
+    public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
+        ensureOpen();
+        if (!(kernel instanceof DriverKernel own) || !own.backend().equals(names.backend())) {
+            throw new IllegalArgumentException("kernel " + kernel + " was not compiled by the " + names.backend()
+                    + " backend");
+        }
+        int expected = own.parameterCount();
+        if (expected >= 0 && expected != bindings.parameterCount()) {
+            throw new IllegalArgumentException("kernel '" + own.entryPoint() + "' takes " + expected
+                    + " parameters, but the launch binds " + bindings.buffers().size() + " buffer(s)"
+                    + (bindings.hasInfo() ? " and an info buffer" : "") + " (docs/kernels.md)");
+        }
+        driver.makeCurrent();
+        driver.launch(own.function(), dims, parameters.pack(bindings), stream);
+    }
+
+    @Override
+    public void write(DeviceSlice dst, MemorySegment src) {
+        ensureOpen();
+        long bytes = src.byteSize();
+        if (bytes > dst.length()) {
+            throw new IllegalArgumentException("write of " + bytes + " bytes into a slice of " + dst.length());
+        }
+        if (bytes == 0) {
+            return;
+        }
+        long address = DriverAllocation.address(dst, names.backend());
+        driver.makeCurrent();
+        if (captures.isCapturing()) {
+            driver.copyToDevice(address, captures.stage(src), bytes, stream);
+            return;
+        }
+        captures.noteWarmupWrite(bytes);
+        writes.write(address, src, asyncCopy);
+    }
+
+    @Override
+    public void read(DeviceSlice src, MemorySegment dst) {
+        ensureOpen();
+        long bytes = dst.byteSize();
+        if (bytes > src.length()) {
+            throw new IllegalArgumentException("read of " + bytes + " bytes from a slice of " + src.length());
+        }
+        long address = DriverAllocation.address(src, names.backend());
+        driver.makeCurrent();
+        if (bytes == 0) {
+            synchronize();
+            return;
+        }
+        long done = 0;
+        while (done < bytes) {
+            long piece = Math.min(bytes - done, READ_CHUNK_BYTES);
+            MemorySegment buffer = readBuffer(piece);
+            driver.copyToHost(buffer, address + done, piece, stream);
+            driver.synchronize(stream);
+            MemorySegment.copy(buffer, 0, dst, done, piece);
+            done += piece;
+        }
+        allWorkFinished();
+    }
+
+    @Override
+    public Fence recordFence() {
+        ensureOpen();
+        driver.makeCurrent();
+        return fences.record();
+    }
+
+    @Override
+    public boolean isComplete(Fence fence) {
+        driver.makeCurrent();
+        return fences.isComplete(fence);
+    }
+
+    @Override
+    public void await(Fence fence) {
+        driver.makeCurrent();
+        fences.await(fence);
+    }
+
+    @Override
+    public void synchronize() {
+        ensureOpen();
+        driver.makeCurrent();
+        driver.synchronize(stream);
+        allWorkFinished();
+    }
+
+    /** Asynchronous failures of finished work, found by the stream's query without waiting. */
+    @Override
+    public List<Throwable> drainErrors() {
+        ensureOpen();
+        driver.makeCurrent();
+        int rc = driver.tryQuery(stream);
+        if (rc == HardwareGraphErrors.SUCCESS || rc == HardwareGraphErrors.NOT_READY) {
+            return List.of();
+        }
+        return List.of(names.errors().toException(names.callPrefix() + "StreamQuery", rc));
+    }
+
+    // ---- capture hooks: the orchestration is GraphCapture's ----------------------------------------------
+
+    @Override
+    public void onPrepare() {
+        ensureOpen();
+        captures.onPrepare();
+    }
+
+    @Override
+    public void openCapture(CaptureMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        ensureOpen();
+        captures.open(mode);
+    }
+
+    @Override
+    public BackendGraph closeCapture() {
+        return captures.close();
+    }
+
+    @Override
+    public void abortCapture() {
+        captures.abort(closed);
+    }
+
+    @Override
+    public void replay(BackendGraph graph) {
+        ensureOpen();
+        captures.replay(graph);
+    }
+
+    @Override
+    public void destroy(BackendGraph graph) {
+        captures.destroy(graph);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        RuntimeException failure = null;
+        if (captures.isCapturing()) {
+            try {
+                abortCapture();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        closed = true;
+        try {
+            driver.makeCurrent();
+        } catch (RuntimeException e) {
+            failure = suppressed(failure, e);
+        }
+        try {
+            fences.close();
+        } catch (RuntimeException e) {
+            failure = suppressed(failure, e);
+        }
+        MemorySegment lastReadBuffer = readBuffer;
+        readBuffer = null;
+        try {
+            freeHost(() -> {
+                driver.makeCurrent();
+                RuntimeException freeing = null;
+                try {
+                    writes.close();
+                } catch (RuntimeException e) {
+                    freeing = e;
+                }
+                if (lastReadBuffer != null) {
+                    try {
+                        pinned.free(lastReadBuffer);
+                    } catch (RuntimeException e) {
+                        freeing = suppressed(freeing, e);
+                    }
+                }
+                if (freeing != null) {
+                    throw freeing;
+                }
+            });
+        } catch (RuntimeException e) {
+            failure = suppressed(failure, e);
+        }
+        try {
+            driver.destroyStream(stream);
+        } catch (RuntimeException e) {
+            failure = suppressed(failure, e);
+        }
+        arena.close();
+        LOG.debug("{}: closed", name);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** This stream's number within its backend. */
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public String toString() {
+        return names.title() + "Stream[" + id + "]";
+    }
+
+    // ---- internals -------------------------------------------------------------------------------------
+
+    private MemorySegment readBuffer(long bytes) {
+        if (readBuffer == null || readBuffer.byteSize() < bytes) {
+            long size = Math.min(READ_CHUNK_BYTES, Math.max(MIN_READ_BUFFER, Long.highestOneBit(bytes - 1) << 1));
+            MemorySegment grown = pinned.allocate(Math.max(size, bytes));
+            if (readBuffer != null) {
+                MemorySegment old = readBuffer;
+                freeHost(() -> pinned.free(old));
+            }
+            readBuffer = grown;
+        }
+        return readBuffer;
+    }
+
+    /** Frees host memory now, or through the releases where a free may synchronise the device. */
+    private void freeHost(Runnable free) {
+        if (driver.hostFreeSynchronizes()) {
+            releases.release(free);
+        } else {
+            free.run();
+        }
+    }
+
+    /** After a full synchronisation: every fence and every staged write finished. */
+    private void allWorkFinished() {
+        fences.allComplete();
+        writes.allComplete();
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException(name + " is closed");
+        }
+    }
+
+    private static RuntimeException suppressed(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
+
+    /** Fence events of one stream: timing disabled, recorded on that stream. */
+    private record StreamEvents(StreamDriver driver, MemorySegment stream)
+            implements EventFences.Events<MemorySegment> {
+        @Override
+        public MemorySegment create() {
+            return driver.createEvent();
+        }
+
+        @Override
+        public void record(MemorySegment event) {
+            driver.recordEvent(event, stream);
+        }
+
+        @Override
+        public boolean query(MemorySegment event) {
+            return driver.queryEvent(event);
+        }
+
+        @Override
+        public void synchronize(MemorySegment event) {
+            driver.synchronizeEvent(event);
+        }
+
+        @Override
+        public void destroy(MemorySegment event) {
+            driver.destroyEvent(event);
+        }
+    }
+}

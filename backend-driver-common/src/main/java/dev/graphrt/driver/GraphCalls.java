@@ -1,0 +1,64 @@
+package dev.graphrt.driver;
+
+import java.lang.foreign.MemorySegment;
+import java.util.OptionalLong;
+
+/**
+ * The graph calls of one backend's streams (capture, validation, instantiation, replay, destruction), as
+ * {@link GraphCapture} orders them. An implementation makes no decisions: each method is one native call, or a
+ * fixed backend-specific check (which graph nodes it refuses, whether it can upload or dump a graph), so the
+ * order of calls, the cleanup on every path and the messages live once, in {@link GraphCapture}.
+ *
+ * <p>Handles are the drivers' opaque pointers: a stream, a template graph ({@code CUgraph}, {@code hipGraph_t})
+ * and an executable one ({@code CUgraphExec}, {@code hipGraphExec_t}). Every method but {@link #tryEndCapture}
+ * throws the backend's {@code GraphRTException} on failure; the caller made the backend's context current.
+ */
+public interface GraphCalls {
+
+    /** Begins a capture in the driver's numbering of the mode ({@link DriverCaptureModes}). */
+    void beginCapture(MemorySegment stream, int mode);
+
+    /**
+     * Ends the capture, storing the template (or NULL) at {@code graphOut}; returns the result code without
+     * throwing, because a template that came back must be destroyed even when the call failed.
+     */
+    int tryEndCapture(MemorySegment stream, MemorySegment graphOut);
+
+    /** Whether the stream captures, or holds an invalidated capture that must still be ended. */
+    boolean isCapturing(MemorySegment stream);
+
+    /** The driver's id of the capture in progress (for logs), where the driver can tell it. */
+    default OptionalLong captureId(MemorySegment stream) {
+        return OptionalLong.empty();
+    }
+
+    /** The node types of {@code template}, in the driver's numbering. */
+    int[] nodeTypes(MemorySegment template);
+
+    /**
+     * Throws {@link dev.graphrt.api.GraphNotRelaunchableException} when {@code types} hold a node that makes the
+     * graph unsafe to relaunch (memory allocation or free nodes); the message is the backend's.
+     */
+    void checkRelaunchable(int[] types);
+
+    /** Instantiates {@code template} into an executable graph. */
+    MemorySegment instantiate(MemorySegment template);
+
+    /** Uploads {@code exec} to the device on the stream; does nothing where the driver cannot upload. */
+    void upload(MemorySegment exec, MemorySegment stream);
+
+    /** Whether {@link #printDot} is available (a DOT dump is skipped, not attempted, when it is not). */
+    default boolean printsDot() {
+        return true;
+    }
+
+    /** Writes the driver's DOT dump of {@code template} to the file {@code path}. */
+    void printDot(MemorySegment template, String path);
+
+    void destroyTemplate(MemorySegment template);
+
+    /** Launches {@code exec} on the stream. */
+    void launchGraph(MemorySegment exec, MemorySegment stream);
+
+    void destroyExec(MemorySegment exec);
+}

@@ -1,0 +1,351 @@
+package dev.graphrt.driver;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.GraphStateException;
+import dev.graphrt.spi.BackendGraph;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+
+/**
+ * The capture hooks of one hardware stream (CUDA, HIP): opening a driver capture, sealing it into a
+ * {@link DriverGraph}, aborting it, replaying and destroying the graphs, over the backend's
+ * {@link StreamDriver} and its {@link GraphCalls}. {@link DriverStream} keeps the ordinary work and delegates
+ * its {@code BackendStream} capture hooks here, after its own open check.
+ *
+ * <p>Why one class: the sequence is where the hardware backends can go wrong, and it must be the same for
+ * all of them. Closing a capture always ends the driver capture (a failure never leaves the stream
+ * capturing), refuses graphs with memory nodes, instantiates, uploads, dumps DOT, destroys the template on
+ * every path and releases the capture's graph-owned host copies when no graph comes out. Aborting ends a
+ * capture that is open and destroys whatever comes back. Host memory and graphs are freed through
+ * {@link CaptureAwareReleases}, never while another capture of the backend runs.
+ *
+ * <p>While a capture is open, the stream stages its writes through {@link #stage}: the copies become the
+ * graph's ({@link CapturedHostCopies}). Before it, {@link #noteWarmupWrite} counts what the warm-up wrote, so
+ * the capture can reserve that much pinned memory before it begins. Not thread-safe: the core serialises
+ * calls per stream.
+ */
+public final class GraphCapture {
+    /**
+     * Most pinned bytes reserved before a capture from what the warm-up wrote; writes beyond it are staged
+     * into blocks allocated during the capture (under a RELAXED capture-mode exchange). Caps the cost of
+     * large writes made in PREPARE outside the captured step.
+     */
+    public static final long MAX_WRITE_RESERVATION = 16L << 20;
+
+    private final StreamDriver driver;
+    private final DriverNames names;
+    private final GraphCalls graphs;
+    private final MemorySegment stream;
+    private final CaptureAwareReleases releases;
+    private final PinnedHostMemory pinned;
+    private final Logger log;
+    private final String name;
+    private final String graphKind;
+
+    private boolean preparing;
+    private long warmupWriteBytes;
+    private CapturedHostCopies capture;
+    private CaptureMode captureMode;
+
+    /**
+     * The capture hooks of the stream that {@code driver} is bound to.
+     *
+     * @param driver   the backend's stream calls
+     * @param stream   the stream's handle
+     * @param releases the backend's deferred releases
+     * @param pinned   the backend's pinned host memory, for the graph-owned write copies
+     * @param log      the stream's logger (messages keep the stream's category)
+     * @param streamId the stream's id, for messages ({@code cuda stream 3})
+     */
+    public GraphCapture(StreamDriver driver, MemorySegment stream, CaptureAwareReleases releases,
+            PinnedHostMemory pinned, Logger log, long streamId) {
+        this.driver = Objects.requireNonNull(driver, "driver");
+        this.stream = Objects.requireNonNull(stream, "stream");
+        this.names = driver.names();
+        this.graphs = driver.graphs();
+        this.releases = Objects.requireNonNull(releases, "releases");
+        this.pinned = Objects.requireNonNull(pinned, "pinned");
+        this.log = Objects.requireNonNull(log, "log");
+        this.name = names.backend() + " stream " + streamId;
+        this.graphKind = names.title() + "Graph";
+    }
+
+    // ---- around the capture ----------------------------------------------------------------------------
+
+    /** The warm-up (PREPARE) begins: writes from now on are counted for the reservation. */
+    public void onPrepare() {
+        preparing = true;
+        warmupWriteBytes = 0;
+    }
+
+    /** Whether a capture is open: the stream's writes must then go through {@link #stage}. */
+    public boolean isCapturing() {
+        return capture != null;
+    }
+
+    /** Copies {@code src} into the open capture's graph-owned pinned memory and returns that copy. */
+    public MemorySegment stage(MemorySegment src) {
+        return capture.stage(src);
+    }
+
+    /** A write of {@code bytes} outside a capture: counted when it belongs to the warm-up. */
+    public void noteWarmupWrite(long bytes) {
+        if (preparing) {
+            warmupWriteBytes += (bytes + CapturedHostCopies.ALIGNMENT - 1) & -CapturedHostCopies.ALIGNMENT;
+        }
+    }
+
+    // ---- capture hooks ---------------------------------------------------------------------------------
+
+    /** Begins a driver capture in {@code mode}; the stream has checked it is open. */
+    public void open(CaptureMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        if (capture != null) {
+            throw new GraphStateException("openCapture: " + name + " is already capturing; end or cancel "
+                    + "that capture before beginning another");
+        }
+        driver.makeCurrent();
+        CapturedHostCopies copies = new CapturedHostCopies(pinned);
+        // before the capture begins, so the usual case allocates no host memory inside it
+        copies.reserve(preparing ? Math.min(warmupWriteBytes, MAX_WRITE_RESERVATION) : 0);
+        preparing = false;
+        warmupWriteBytes = 0;
+        releases.captureStarting();
+        try {
+            graphs.beginCapture(stream, DriverCaptureModes.code(mode));
+        } catch (RuntimeException e) {
+            releases.captureEnded();
+            releaseHostCopies(copies, e);
+            throw e;
+        }
+        capture = copies;
+        captureMode = mode;
+        if (log.isDebugEnabled()) {
+            OptionalLong id = graphs.captureId(stream);
+            if (id.isPresent()) {
+                log.debug("{}: capture begun ({} mode, driver capture id {}, {} bytes reserved for writes)",
+                        name, mode, id.getAsLong(), copies.heldBytes());
+            } else {
+                log.debug("{}: capture begun ({} mode, {} bytes reserved for writes)", name, mode, copies.heldBytes());
+            }
+        }
+    }
+
+    /** Ends the driver capture and seals it into a {@link DriverGraph}; see the class comment for the order. */
+    public BackendGraph close() {
+        CapturedHostCopies copies = capture;
+        capture = null;
+        RuntimeException failure = null;
+        MemorySegment template = MemorySegment.NULL;
+        DriverGraph sealed = null;
+        String endCapture = names.callPrefix() + "StreamEndCapture";
+        try (Arena local = Arena.ofConfined()) {
+            MemorySegment graphOut = local.allocate(ADDRESS);
+            graphOut.set(ADDRESS, 0, MemorySegment.NULL);
+            driver.makeCurrent();
+            int rc = graphs.tryEndCapture(stream, graphOut); // always: a failure below never leaves it capturing
+            template = graphOut.get(ADDRESS, 0);
+            if (rc != HardwareGraphErrors.SUCCESS) {
+                throw names.errors().toException(endCapture, rc);
+            }
+            if (template.equals(MemorySegment.NULL)) {
+                throw new DriverException(endCapture, rc, names.errors().name(rc), "no graph returned");
+            }
+            sealed = seal(template, copies);
+        } catch (RuntimeException e) {
+            failure = e;
+        } finally {
+            if (!template.equals(MemorySegment.NULL)) {
+                try {
+                    graphs.destroyTemplate(template);
+                } catch (RuntimeException e) {
+                    if (failure != null) {
+                        failure.addSuppressed(e);
+                    } else {
+                        log.warn("{}: {}GraphDestroy of the capture template failed", name, names.callPrefix(), e);
+                    }
+                }
+            }
+            if (copies != null) {
+                releases.captureEnded();
+            }
+            if (failure != null && copies != null) {
+                releaseHostCopies(copies, failure);
+            }
+        }
+        if (failure != null) {
+            log.debug("{}: capture ended without a graph: {}", name, failure.getMessage());
+            throw failure;
+        }
+        log.debug("{}: capture sealed ({} mode): {} nodes, {} pinned bytes for recorded writes",
+                name, captureMode, sealed.nodeCount(), sumBytes(sealed.hostCopies()));
+        return sealed;
+    }
+
+    /**
+     * Abandons the capture: ends a driver capture that is open (unless the stream is already closed) and
+     * destroys what it returns, then frees the capture's host copies.
+     */
+    public void abort(boolean streamClosed) {
+        CapturedHostCopies copies = capture;
+        capture = null;
+        preparing = false;
+        warmupWriteBytes = 0;
+        RuntimeException failure = null;
+        try {
+            if (!streamClosed) {
+                driver.makeCurrent();
+                if (graphs.isCapturing(stream)) {
+                    endAndDiscard();
+                }
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        } finally {
+            if (copies != null) {
+                releases.captureEnded();
+                releaseHostCopies(copies, failure);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Launches {@code graph}, which this stream captured; the stream has checked it is open. */
+    public void replay(BackendGraph graph) {
+        DriverGraph own = own(graph);
+        if (own.isDestroyed()) {
+            throw new IllegalStateException("graph " + own + " was destroyed");
+        }
+        driver.makeCurrent();
+        graphs.launchGraph(own.exec(), stream);
+    }
+
+    /** Destroys {@code graph} and frees its host copies, once and never during a capture of the backend. */
+    public void destroy(BackendGraph graph) {
+        DriverGraph own = own(graph);
+        if (!own.markDestroyed()) {
+            return;
+        }
+        releases.release(() -> {
+            driver.makeCurrent();
+            RuntimeException failure = null;
+            try {
+                graphs.destroyExec(own.exec());
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            try {
+                CapturedHostCopies.freeAll(pinned, own.hostCopies());
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        });
+    }
+
+    // ---- internals -------------------------------------------------------------------------------------
+
+    /** Validates, dumps, instantiates and uploads the captured template; the caller destroys the template. */
+    private DriverGraph seal(MemorySegment template, CapturedHostCopies copies) {
+        int[] types = graphs.nodeTypes(template);
+        graphs.checkRelaunchable(types);
+        String dot = graphs.printsDot() ? dot(template) : null;
+        MemorySegment exec = graphs.instantiate(template);
+        try {
+            graphs.upload(exec, stream);
+        } catch (RuntimeException e) {
+            try {
+                graphs.destroyExec(exec);
+            } catch (RuntimeException destroy) {
+                e.addSuppressed(destroy);
+            }
+            throw e;
+        }
+        return new DriverGraph(this, graphKind, exec, types.length, dot,
+                copies == null ? List.of() : copies.transfer());
+    }
+
+    /** The driver's DOT dump of {@code template}, or null (logged) when it cannot be made. */
+    private String dot(MemorySegment template) {
+        Path file = null;
+        try {
+            file = Files.createTempFile("graphrt-" + names.backend() + "-", ".dot");
+            graphs.printDot(template, file.toString());
+            return Files.readString(file, StandardCharsets.ISO_8859_1);
+        } catch (IOException | RuntimeException e) {
+            log.warn("{}: {}GraphDebugDotPrint failed; the graph has no driver DOT", name, names.callPrefix(), e);
+            return null;
+        } finally {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    log.debug("{}: could not delete {}", name, file, e);
+                }
+            }
+        }
+    }
+
+    /** Ends a driver capture that is open (or invalidated) and destroys whatever graph it returns. */
+    private void endAndDiscard() {
+        try (Arena local = Arena.ofConfined()) {
+            MemorySegment graphOut = local.allocate(ADDRESS);
+            graphOut.set(ADDRESS, 0, MemorySegment.NULL);
+            int rc = graphs.tryEndCapture(stream, graphOut);
+            MemorySegment graph = graphOut.get(ADDRESS, 0);
+            log.debug("{}: capture aborted ({}StreamEndCapture {} {})", name, names.callPrefix(), rc,
+                    names.errors().name(rc));
+            if (!graph.equals(MemorySegment.NULL)) {
+                graphs.destroyTemplate(graph);
+            }
+        }
+    }
+
+    /** Frees a capture's host copies once no capture of the backend runs; failures join {@code primary}. */
+    private void releaseHostCopies(CapturedHostCopies copies, RuntimeException primary) {
+        try {
+            releases.release(copies::free);
+        } catch (RuntimeException e) {
+            if (primary != null) {
+                primary.addSuppressed(e);
+            } else {
+                log.warn("{}: freeing a capture's pinned write copies failed", name, e);
+            }
+        }
+    }
+
+    private DriverGraph own(BackendGraph graph) {
+        Objects.requireNonNull(graph, "graph");
+        if (!(graph instanceof DriverGraph own) || own.owner() != this) {
+            throw new IllegalArgumentException("graph " + graph + " was not captured on " + name);
+        }
+        return own;
+    }
+
+    private static long sumBytes(List<MemorySegment> blocks) {
+        long sum = 0;
+        for (MemorySegment block : blocks) {
+            sum += block.byteSize();
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.graphrt.driver;
+
+import dev.graphrt.api.Dialect;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The steps from kernel source to a launchable function that differ between driver backends: the runtime
+ * compiler's run (NVRTC to PTX, hiprtc to a code object), loading the module, finding the function, and what the
+ * driver can tell about its parameters. {@link DriverKernelCompiler} runs them in its one order, caches modules
+ * and unloads them.
+ *
+ * <p>Each step throws {@link dev.graphrt.api.KernelCompilationException} for a fault of the kernel (it does not
+ * compile, its entry point is missing) and the backend's {@code GraphRTException} for a driver fault.
+ */
+public interface KernelToolchain {
+
+    /** The dialect it compiles; {@link dev.graphrt.api.KernelSource#text} chooses the text for it. */
+    Dialect dialect();
+
+    /** The message for a kernel that has no text in {@link #dialect()}, naming the kernel and the fix. */
+    String missingSourceMessage(String entryPoint);
+
+    /** Compiles {@code text} into a loadable image (PTX, a code object). */
+    byte[] compile(String entryPoint, String text);
+
+    /** Loads {@code image} as a module; must not invalidate a capture in progress (RELAXED exchange). */
+    MemorySegment loadModule(String entryPoint, byte[] image);
+
+    /** The function {@code entryPoint} of {@code module}, loaded so that its first launch loads nothing. */
+    MemorySegment function(MemorySegment module, String entryPoint);
+
+    /** Parameters {@code function} takes after checking them (docs/kernels.md), or -1 when the driver cannot tell. */
+    int parameterCount(String entryPoint, MemorySegment function);
+
+    /** Unloads a module from {@link #loadModule}. */
+    void unloadModule(MemorySegment module);
+}

@@ -1,0 +1,67 @@
+package dev.graphrt.driver;
+
+import dev.graphrt.api.LaunchDims;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The native calls a hardware stream makes, for one backend (CUDA driver, HIP runtime): streams, launches,
+ * asynchronous copies, events and (through {@link #graphs()}) the graph calls. {@link DriverStream} does every
+ * {@code BackendStream} duty over these, and {@link GraphCapture} orders the graph calls, so an implementation
+ * makes no decisions: each method is one native call, or a fixed backend-specific fact (whether freeing pinned
+ * memory synchronises the device).
+ *
+ * <p>Handles are the drivers' opaque pointers: a stream, an event, a template graph ({@code CUgraph},
+ * {@code hipGraph_t}) and an executable one ({@code CUgraphExec}, {@code hipGraphExec_t}). Every method other
+ * than the {@code try} ones throws the backend's {@code GraphRTException} on failure. Callers make the backend's
+ * context current first ({@link #makeCurrent()}), on the thread that makes the calls.
+ */
+public interface StreamDriver extends DriverContext {
+
+    /**
+     * Whether freeing pinned host memory may synchronise the device ({@code hipHostFree} on ROCm does): then the
+     * stream frees its staging memory only when no capture of the backend runs, also at close.
+     */
+    default boolean hostFreeSynchronizes() {
+        return false;
+    }
+
+    // ---- streams and work ----------------------------------------------------------------------------
+
+    /** A new non-blocking stream (never the legacy or null stream). */
+    MemorySegment createStream();
+
+    void destroyStream(MemorySegment stream);
+
+    void synchronize(MemorySegment stream);
+
+    /** The stream's query: 0 idle, 600 busy, anything else an asynchronous error of earlier work. */
+    int tryQuery(MemorySegment stream);
+
+    /** Launches {@code function} with {@code params} ({@code void**}), no shared memory. */
+    void launch(MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream);
+
+    /** Stream-ordered host-to-device copy; {@code src} must stay valid until the copy ran (pinned memory). */
+    void copyToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream);
+
+    /** Stream-ordered device-to-host copy into pinned memory. */
+    void copyToHost(MemorySegment dst, long src, long bytes, MemorySegment stream);
+
+    // ---- events --------------------------------------------------------------------------------------
+
+    /** A new event with timing disabled (the cheapest, for fences). */
+    MemorySegment createEvent();
+
+    void recordEvent(MemorySegment event, MemorySegment stream);
+
+    /** Whether the work before {@code event} finished; never blocks. */
+    boolean queryEvent(MemorySegment event);
+
+    void synchronizeEvent(MemorySegment event);
+
+    void destroyEvent(MemorySegment event);
+
+    // ---- graphs --------------------------------------------------------------------------------------
+
+    /** The graph calls on this backend's streams. */
+    GraphCalls graphs();
+}
