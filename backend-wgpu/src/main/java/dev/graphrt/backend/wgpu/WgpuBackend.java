@@ -32,10 +32,12 @@ final class WgpuBackend implements Backend {
     private final WgpuMemory memory;
     private final WgpuCompiler compiler;
     private final int batch;
+    private final ReplayChunks chunks;
 
-    WgpuBackend(WgpuDevice device, int batch) {
+    WgpuBackend(WgpuDevice device, int batch, ReplayChunks chunks) {
         this.device = device;
         this.batch = batch;
+        this.chunks = chunks;
         WgpuInstance.AdapterInfo a = device.adapter.info();
         String driver = a.backendName() + (a.description().isBlank() ? "" : ", " + a.description())
                 + (a.isCpu() ? ", CPU adapter" : "");
@@ -80,7 +82,7 @@ final class WgpuBackend implements Backend {
         device.lock.lock();
         try {
             device.checkUsable();
-            return new WgpuStream(device, batch);
+            return new WgpuStream(device, batch, chunks);
         } finally {
             device.lock.unlock();
         }
