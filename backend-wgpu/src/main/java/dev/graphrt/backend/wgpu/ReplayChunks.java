@@ -9,37 +9,48 @@ import java.util.Locale;
  * after the other (measured on an H200: 3.27 µs per dispatch in one pass, 2.16 in chunks of 128; see
  * docs/benchmarks/wgpu-h200.md). Chunks that are too small pay a submission each for little work.
  *
- * <p>{@link #adaptive()} sizes chunks to the recording: at most {@value #TARGET} dispatches each, split evenly, so
- * a recording of 1000 launches replays as 8 chunks of 125 and one of 100 launches as a single chunk. A fixed
- * size ({@code wgpu.replayChunk=N}) is there to measure other shapes.
+ * <p>{@link #adaptive} sizes chunks to the recording: at most {@code target} dispatches each, split evenly. On a
+ * GPU the target is {@value #GPU_TARGET}, so a recording of 1000 launches replays as 8 chunks of 125 and one of 100
+ * launches as a single chunk. On a CPU adapter (lavapipe) the "device" runs on the same cores as the encoding, so
+ * nothing overlaps and every extra submission only costs: there the target is {@value #CPU_TARGET} (measured in
+ * docs/benchmarks/wgpu-lavapipe.md: one pass is as fast as chunks of 128 or faster). A fixed size
+ * ({@code wgpu.replayChunk=N}) is there to measure other shapes.
  *
- * @param fixed dispatches per chunk, or 0 for the adaptive rule
+ * @param fixed  dispatches per chunk, or 0 for the adaptive rule
+ * @param target the most dispatches of one adaptive chunk
  */
-record ReplayChunks(int fixed) {
-    /** The most dispatches one adaptive chunk holds. */
-    static final int TARGET = 128;
+record ReplayChunks(int fixed, int target) {
+    /** The most dispatches of one adaptive chunk on a GPU. */
+    static final int GPU_TARGET = 128;
+    /** The most dispatches of one adaptive chunk on a CPU adapter. */
+    static final int CPU_TARGET = 4096;
 
     ReplayChunks {
-        if (fixed < 0) {
-            throw new IllegalArgumentException("fixed must not be negative, was " + fixed);
+        if (fixed < 0 || target <= 0) {
+            throw new IllegalArgumentException("fixed must not be negative and target must be positive, was "
+                    + fixed + " and " + target);
         }
     }
 
-    static ReplayChunks adaptive() {
-        return new ReplayChunks(0);
+    /** Chunks of at most the adapter's target, split evenly. */
+    static ReplayChunks adaptive(boolean cpuAdapter) {
+        return new ReplayChunks(0, cpuAdapter ? CPU_TARGET : GPU_TARGET);
     }
 
-    /** Reads a {@code wgpu.replayChunk} option value: {@code auto} (or nothing) or a positive count. */
-    static ReplayChunks parse(String option, String value) {
+    /**
+     * Reads a {@code wgpu.replayChunk} option value: {@code auto} (or nothing: {@link #adaptive}) or a positive
+     * count.
+     */
+    static ReplayChunks parse(String option, String value, boolean cpuAdapter) {
         if (value == null || value.isBlank() || value.strip().toLowerCase(Locale.ROOT).equals("auto")) {
-            return adaptive();
+            return adaptive(cpuAdapter);
         }
         try {
             int parsed = Integer.parseInt(value.strip());
             if (parsed <= 0) {
                 throw new NumberFormatException("not positive");
             }
-            return new ReplayChunks(parsed);
+            return new ReplayChunks(parsed, parsed);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + " must be 'auto' or a positive integer, was '" + value + "'",
                     e);
@@ -60,13 +71,13 @@ record ReplayChunks(int fixed) {
         return ends;
     }
 
-    private static int evenSize(int launches) {
-        int chunks = (launches + TARGET - 1) / TARGET;
+    private int evenSize(int launches) {
+        int chunks = (launches + target - 1) / target;
         return (launches + chunks - 1) / chunks;
     }
 
     @Override
     public String toString() {
-        return fixed > 0 ? fixed + " per chunk" : "adaptive (at most " + TARGET + " per chunk)";
+        return fixed > 0 ? fixed + " per chunk" : "adaptive (at most " + target + " per chunk)";
     }
 }

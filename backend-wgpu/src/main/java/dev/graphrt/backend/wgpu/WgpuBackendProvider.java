@@ -26,7 +26,7 @@ import java.util.Objects;
  *       {@code gles}, {@code gl} or {@code any};</li>
  *   <li>{@value #BATCH_OPTION}: eager launches per submission (default {@value #DEFAULT_BATCH});</li>
  *   <li>{@value #REPLAY_CHUNK_OPTION}: dispatches per submission of a graph replay, {@code auto} (default: sized
- *       to the recording, see {@link ReplayChunks}) or a positive count;</li>
+ *       to the recording and the adapter, see {@link ReplayChunks}) or a positive count;</li>
  *   <li>{@value #BIND_GROUP_CACHE_OPTION}: bind groups kept (default {@value #DEFAULT_BIND_GROUP_CACHE});</li>
  *   <li>{@value DriverEnvironment#OPTION}: {@code false} stops the backend from completing the driver
  *       environment itself (see {@link DriverEnvironment}).</li>
@@ -116,11 +116,12 @@ public final class WgpuBackendProvider implements BackendProvider {
         }
         int batch = intOption(merged, BATCH_OPTION, DEFAULT_BATCH);
         int cache = intOption(merged, BIND_GROUP_CACHE_OPTION, DEFAULT_BIND_GROUP_CACHE);
-        ReplayChunks chunks = ReplayChunks.parse(REPLAY_CHUNK_OPTION, merged.get(REPLAY_CHUNK_OPTION));
         WgpuInstance instance = WgpuInstance.create();
         WgpuInstance.Adapter adapter = null;
         try {
             adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION), DriverEnvironment.enabled(merged));
+            ReplayChunks chunks = ReplayChunks.parse(REPLAY_CHUNK_OPTION, merged.get(REPLAY_CHUNK_OPTION),
+                    adapter.info().isCpu());
             return new WgpuBackend(WgpuDevice.open(instance, adapter, cache), batch, chunks);
         } catch (RuntimeException e) {
             if (adapter != null) {

@@ -12,6 +12,8 @@ import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.GraphRT;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,13 +39,15 @@ public final class DecodeBench {
                 }
             }
             """;
-    private static final String WGSL = """
+    /** 2D-aware: a grid wider than WebGPU's 65,535 workgroups per dimension spreads over gridY. */
+    static final String WGSL = """
             @group(0) @binding(0) var<storage, read_write> x: array<f32>;
             @group(0) @binding(1) var<storage, read_write> y: array<f32>;
             @group(0) @binding(2) var<storage, read_write> info: array<i32>;
             @compute @workgroup_size(256)
-            fn saxpy(@builtin(global_invocation_id) id: vec3<u32>) {
-                let i = i32(id.x);
+            fn saxpy(@builtin(global_invocation_id) id: vec3<u32>,
+                     @builtin(num_workgroups) groups: vec3<u32>) {
+                let i = i32(id.x + id.y * groups.x * 256u);
                 if (i < info[0]) {
                     y[i] = bitcast<f32>(info[1]) * x[i] + y[i];
                 }
@@ -60,15 +64,92 @@ public final class DecodeBench {
         }
     });
 
-    /** One measured configuration and its medians, in microseconds per kernel. */
-    record Row(int elements, int launches, double eagerMicros, double replayMicros, double eagerSubmitMicros,
-               long kernelsRun, boolean verified) {
+    /** The grid of one launch: linear, or for wgpu over 65,535 workgroups a 2D grid the WGSL kernel unfolds. */
+    static LaunchDims dims(GraphRuntime runtime, int n) {
+        LaunchDims linear = LaunchDims.linear(n, 256);
+        if (!runtime.backendName().equals("wgpu") || linear.gridX() <= MAX_WGPU_GROUPS) {
+            return linear;
+        }
+        int gridY = (linear.gridX() + MAX_WGPU_GROUPS - 1) / MAX_WGPU_GROUPS;
+        int gridX = (linear.gridX() + gridY - 1) / gridY;
+        return new LaunchDims(gridX, gridY, 1, 256, 1, 1);
+    }
+
+    private static final int MAX_WGPU_GROUPS = 65_535;
+
+    /**
+     * One measured configuration and its medians, in microseconds per kernel. "Host" is the time until the last
+     * submission returned (eager: the launches and a flush; replay: the replay call); the device finishes after it.
+     */
+    record Row(int elements, int launches, double eagerMicros, double eagerHostMicros, double replayMicros,
+               double replayHostMicros, Floor floor, long kernelsRun, boolean verified) {
+        String label() {
+            return (elements >= 1 << 20 ? (elements >> 20) + "M" : elements >= 1 << 10 ? (elements >> 10) + "K"
+                    : String.valueOf(elements)) + " x " + launches;
+        }
+
+        boolean control() {
+            return elements >= 1 << 20;
+        }
+
         String markdown() {
-            String label = (elements >= 1 << 20 ? (elements >> 20) + "M" : elements >= 1 << 10 ? (elements >> 10) + "K"
-                    : String.valueOf(elements)) + " x " + launches + (elements >= 1 << 20 ? " (control)" : "");
-            return String.format("| %s | %.2f | %.2f | %.2fx | %.2f | %s |", label, eagerMicros, replayMicros,
-                    eagerMicros / replayMicros, eagerSubmitMicros,
-                    verified ? "exact (" + kernelsRun + " kernels)" : "FAILED");
+            return String.format("| %s | %.2f | %.2f | %.2fx | %.2f | %s |", label() + (control() ? " (control)" : ""),
+                    eagerMicros, replayMicros, eagerMicros / replayMicros, eagerHostMicros, check());
+        }
+
+        String markdownWithFloor() {
+            return String.format("| %s | %.2f (host %.2f) | %.2f (host %.2f) | %.2f (chunk %d) | %s | %.2fx | %.2fx | %s |",
+                    label() + (control() ? " (control)" : ""), eagerMicros, eagerHostMicros, replayMicros,
+                    replayHostMicros, floor.bestMicros(), floor.bestChunk(), floor.shapes(),
+                    eagerMicros / replayMicros, replayMicros / floor.bestMicros(), check());
+        }
+
+        String summary(String device) {
+            return String.format("summary: backend=wgpu device=%s row=%sx%d eager_over_replay=%.2f replay_over_floor=%.2f",
+                    device, label().replace(" x " + launches, ""), launches, eagerMicros / replayMicros,
+                    replayMicros / floor.bestMicros());
+        }
+
+        private String check() {
+            return verified ? "exact (" + kernelsRun + " kernels" + (floor != null ? ", floor exact" : "") + ")"
+                    : "FAILED";
+        }
+    }
+
+    /**
+     * The plain webgpu.h program's medians for one row, µs per dispatch, per chunk size.
+     *
+     * @param chunks      the chunk sizes run
+     * @param totals      median total per dispatch for each chunk size
+     * @param encodes     median host encode time per dispatch for each
+     * @param submits     median host finish + submit time per dispatch for each
+     */
+    record Floor(int[] chunks, double[] totals, double[] encodes, double[] submits) {
+        int best() {
+            int b = 0;
+            for (int i = 1; i < totals.length; i++) {
+                if (totals[i] < totals[b]) {
+                    b = i;
+                }
+            }
+            return b;
+        }
+
+        double bestMicros() {
+            return totals[best()];
+        }
+
+        int bestChunk() {
+            return chunks[best()];
+        }
+
+        String shapes() {
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < chunks.length; i++) {
+                out.append(i == 0 ? "" : "; ").append(String.format("%d: %.2f (enc %.2f, sub %.2f)", chunks[i], totals[i],
+                        encodes[i], submits[i]));
+            }
+            return out.toString();
         }
     }
 
@@ -77,66 +158,125 @@ public final class DecodeBench {
 
     static Row measure(GraphRuntime runtime, int n, int k, int rounds) {
         try (GpuStream stream = runtime.openStream()) {
-            return measure(runtime, stream, n, k, rounds);
+            return measure(runtime, stream, n, k, rounds, null);
         }
     }
 
-    static Row measure(GraphRuntime runtime, GpuStream stream, int n, int k, int rounds) {
-        {
-            Kernel saxpy = runtime.compile(SAXPY);
-            float[] x = new float[n];
-            float[] y0 = new float[n];
-            for (int i = 0; i < n; i++) {
-                x[i] = i % 7;
-                y0[i] = i % 3;
+    static Row measure(GraphRuntime runtime, GpuStream stream, int n, int k, int rounds, WebGpuFloor webgpu) {
+        Kernel saxpy = runtime.compile(SAXPY);
+        float[] x = new float[n];
+        float[] y0 = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = i % 7;
+            y0[i] = i % 3;
+        }
+        Buffer xs = stream.upload(x);
+        Buffer ys = stream.upload(y0);
+        LaunchDims dims = dims(runtime, n);
+        KernelArgs args = KernelArgs.of(xs, ys).info(n).infoFloat(2f);
+        int[] chunks = webgpu == null ? new int[0] : floorChunks(k);
+        WebGpuFloor.Problem floor = webgpu == null ? null : webgpu.problem(x, y0, dims.gridX(), dims.gridY(), 2f);
+        long kernels = 0;
+        try (Graph graph = stream.capture(CaptureOptions.defaults(), s -> {
+            for (int j = 0; j < k; j++) {
+                s.launch(saxpy, dims, args);
             }
-            Buffer xs = stream.upload(x);
-            Buffer ys = stream.upload(y0);
-            LaunchDims dims = LaunchDims.linear(n, 256);
-            KernelArgs args = KernelArgs.of(xs, ys).info(n).infoFloat(2f);
-            long kernels = 0;
-            try (Graph graph = stream.capture(CaptureOptions.defaults(), s -> {
+        })) {
+            kernels += k;
+            double[] eager = new double[rounds];
+            double[] eagerHost = new double[rounds];
+            double[] replay = new double[rounds];
+            double[] replayHost = new double[rounds];
+            double[][] floorTotal = new double[chunks.length][rounds];
+            double[][] floorEncode = new double[chunks.length][rounds];
+            double[][] floorSubmit = new double[chunks.length][rounds];
+            for (int warm = 0; warm < 3; warm++) {
                 for (int j = 0; j < k; j++) {
-                    s.launch(saxpy, dims, args);
+                    stream.launch(saxpy, dims, args);
                 }
-            })) {
-                kernels += k;
-                double[] eager = new double[rounds];
-                double[] replay = new double[rounds];
-                double[] submit = new double[rounds];
-                for (int warm = 0; warm < 3; warm++) {
-                    for (int j = 0; j < k; j++) {
-                        stream.launch(saxpy, dims, args);
-                    }
-                    graph.replay();
-                    stream.synchronize();
-                    kernels += 2L * k;
+                graph.replay();
+                stream.synchronize();
+                kernels += 2L * k;
+                for (int chunk : chunks) {
+                    runFloor(floor, k, chunk);
                 }
-                for (int r = 0; r < rounds; r++) {
-                    long t0 = System.nanoTime();
-                    for (int j = 0; j < k; j++) {
-                        stream.launch(saxpy, dims, args);
-                    }
-                    long submitted = System.nanoTime();
-                    stream.synchronize();
-                    long t1 = System.nanoTime();
-                    graph.replay();
-                    stream.synchronize();
-                    long t2 = System.nanoTime();
-                    eager[r] = (t1 - t0) / 1e3 / k;
-                    replay[r] = (t2 - t1) / 1e3 / k;
-                    submit[r] = (submitted - t0) / 1e3 / k;
-                    kernels += 2L * k;
-                }
-                float[] y = stream.readFloats(ys);
-                boolean exact = true;
-                for (int i = 0; i < n && exact; i++) {
-                    exact = y[i] == y0[i] + 2f * kernels * x[i];
-                }
-                xs.close();
-                ys.close();
-                return new Row(n, k, median(eager), median(replay), median(submit), kernels, exact);
             }
+            for (int r = 0; r < rounds; r++) {
+                long t0 = System.nanoTime();
+                for (int j = 0; j < k; j++) {
+                    stream.launch(saxpy, dims, args);
+                }
+                stream.flush();
+                long submitted = System.nanoTime();
+                stream.synchronize();
+                long t1 = System.nanoTime();
+                graph.replay();
+                long replayed = System.nanoTime();
+                stream.synchronize();
+                long t2 = System.nanoTime();
+                eager[r] = (t1 - t0) / 1e3 / k;
+                eagerHost[r] = (submitted - t0) / 1e3 / k;
+                replay[r] = (t2 - t1) / 1e3 / k;
+                replayHost[r] = (replayed - t1) / 1e3 / k;
+                kernels += 2L * k;
+                for (int c = 0; c < chunks.length; c++) {
+                    WebGpuFloor.Timing t = runFloor(floor, k, chunks[c]);
+                    floorTotal[c][r] = t.totalNs() / 1e3 / k;
+                    floorEncode[c][r] = t.encodeNs() / 1e3 / k;
+                    floorSubmit[c][r] = t.submitNs() / 1e3 / k;
+                }
+            }
+            float[] y = stream.readFloats(ys);
+            boolean exact = true;
+            for (int i = 0; i < n && exact; i++) {
+                exact = y[i] == y0[i] + 2f * kernels * x[i];
+            }
+            Floor measured = null;
+            if (floor != null) {
+                exact &= verifyFloor(floor);
+                double[] totals = new double[chunks.length];
+                double[] encodes = new double[chunks.length];
+                double[] submits = new double[chunks.length];
+                for (int c = 0; c < chunks.length; c++) {
+                    totals[c] = median(floorTotal[c]);
+                    encodes[c] = median(floorEncode[c]);
+                    submits[c] = median(floorSubmit[c]);
+                }
+                measured = new Floor(chunks, totals, encodes, submits);
+            }
+            return new Row(n, k, median(eager), median(eagerHost), median(replay), median(replayHost), measured,
+                    kernels, exact);
+        } finally {
+            xs.close();
+            ys.close();
+            if (floor != null) {
+                floor.close();
+            }
+        }
+    }
+
+    /** The floor's chunk sizes for {@code k} launches: one pass, and chunks of 32 and 128 where shorter. */
+    static int[] floorChunks(int k) {
+        return java.util.stream.IntStream.of(k, 128, 32).filter(c -> c <= k).distinct().toArray();
+    }
+
+    private static WebGpuFloor.Timing runFloor(WebGpuFloor.Problem floor, int k, int chunk) {
+        try {
+            return floor.run(k, chunk);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("the webgpu floor failed", t);
+        }
+    }
+
+    private static boolean verifyFloor(WebGpuFloor.Problem floor) {
+        try {
+            return floor.verify(2f);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("the webgpu floor's check failed", t);
         }
     }
 
@@ -144,6 +284,29 @@ public final class DecodeBench {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];
+    }
+
+    /** The plain webgpu.h floor for a wgpu run, on the library GraphRT found; {@code null} elsewhere or if absent. */
+    private static WebGpuFloor openFloor(GraphRuntime runtime) {
+        if (!runtime.backendName().equals("wgpu") || Boolean.getBoolean("bench.noFloor")) {
+            return null;
+        }
+        String library = System.getProperty("graphrt.option.wgpu.library", System.getenv("GRAPHRT_WEBGPU_LIB"));
+        if (library == null || !Files.isRegularFile(Path.of(library))) {
+            System.out.println("floor: not run (set GRAPHRT_WEBGPU_LIB to the webgpu.h library)");
+            return null;
+        }
+        return WebGpuFloor.open(Path.of(library), WGSL, "saxpy");
+    }
+
+    /** A short device name for summary lines: {@code -Dbench.device}, else the adapter's first word. */
+    private static String deviceTag(GraphRuntime runtime) {
+        String tag = System.getProperty("bench.device");
+        if (tag != null && !tag.isBlank()) {
+            return tag;
+        }
+        String name = runtime.device().name().replace("NVIDIA ", "").strip();
+        return name.isEmpty() ? "unknown" : name.split("[\\s(]+")[0];
     }
 
     public static void main(String[] args) {
@@ -165,33 +328,56 @@ public final class DecodeBench {
             }
         }
         boolean allExact = true;
-        try (GraphRuntime runtime = GraphRT.open(options); GpuStream stream = runtime.openStream()) {
+        List<String> summaries = new ArrayList<>();
+        try (GraphRuntime runtime = GraphRT.open(options); GpuStream stream = runtime.openStream();
+             WebGpuFloor floor = openFloor(runtime)) {
             System.out.println("device: " + runtime.device() + (options.backendOptions().isEmpty() ? ""
                     : ", options " + options.backendOptions()));
-            System.out.println("rounds: " + rounds + " interleaved (eager pass, then replay pass), medians, per kernel,"
-                    + " wall time of submit + synchronize, after an untimed JIT warm-up of 27,000 launches");
+            System.out.println("rounds: " + rounds + " interleaved (eager pass, then replay pass"
+                    + (floor != null ? ", then the plain webgpu.h floor at each chunk size" : "")
+                    + "), medians, per kernel, wall time of submit + synchronize, after an untimed JIT warm-up");
+            if (runtime.backendName().equals("wgpu")) {
+                System.out.println("replay chunks: wgpu.replayChunk="
+                        + options.backendOptions().getOrDefault("wgpu.replayChunk", "auto (even chunks of at most 128 "
+                        + "dispatches on a GPU, of at most 4096 on a CPU adapter)") + "; host = until the last submit "
+                        + "returned (eager: launches + flush), the device finishes after it");
+            }
             System.out.println();
-            System.out.println("| elements x launches | eager us/kernel | replay us/kernel | eager/replay "
-                    + "| eager host submit us/launch | check |");
-            System.out.println("|---|---|---|---|---|---|");
+            if (floor != null) {
+                System.out.println("| elements x launches | eager us/kernel (host) | replay us/kernel (host) "
+                        + "| floor: best (chunk) | floor per chunk size: total (host encode, host submit) "
+                        + "| eager/replay | replay/floor | check |");
+                System.out.println("|---|---|---|---|---|---|---|---|");
+            } else {
+                System.out.println("| elements x launches | eager us/kernel | replay us/kernel | eager/replay "
+                        + "| eager host submit us/launch | check |");
+                System.out.println("|---|---|---|---|---|---|");
+            }
             // Untimed: let the JIT compile the launch and replay paths (C2 needs ~10k calls) before any row.
-            allExact &= measure(runtime, stream, 256, 1000, 12).verified();
+            allExact &= measure(runtime, stream, 256, 1000, 12, floor).verified();
             for (int[] row : rows) {
                 try {
-                    Row result = measure(runtime, stream, row[0], row[1], rounds);
+                    Row result = measure(runtime, stream, row[0], row[1], rounds, floor);
                     allExact &= result.verified();
-                    System.out.println(result.markdown());
+                    System.out.println(floor != null ? result.markdownWithFloor() : result.markdown());
+                    if (result.floor() != null) {
+                        summaries.add(result.summary(deviceTag(runtime)));
+                    }
                 } catch (IllegalArgumentException refused) {
                     System.out.println("| " + row[0] + " x " + row[1] + " | not run: " + refused.getMessage() + " | | | | |");
                 }
             }
             try (GpuStream second = runtime.openStream()) {
-                Row other = measure(runtime, second, 1024, 1000, rounds);
+                Row other = measure(runtime, second, 1024, 1000, rounds, null);
                 allExact &= other.verified();
                 System.out.println();
                 System.out.printf("same row on a second stream of this runtime: eager %.2f, replay %.2f us/kernel%n",
                         other.eagerMicros(), other.replayMicros());
             }
+        }
+        if (!summaries.isEmpty()) {
+            System.out.println();
+            summaries.forEach(System.out::println);
         }
         if (!allExact) {
             System.out.println("verification FAILED");
