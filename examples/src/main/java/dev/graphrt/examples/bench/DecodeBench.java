@@ -123,8 +123,11 @@ public final class DecodeBench {
      * @param totals      median total per dispatch for each chunk size
      * @param encodes     median host encode time per dispatch for each
      * @param submits     median host finish + submit time per dispatch for each
+     * @param deviceBusy  median device time inside the passes per dispatch (timestamp queries), NaN without them
+     * @param deviceSpan  median device time from the first pass's start to the last's end per dispatch, or NaN
      */
-    record Floor(int[] chunks, double[] totals, double[] encodes, double[] submits) {
+    record Floor(int[] chunks, double[] totals, double[] encodes, double[] submits, double[] deviceBusy,
+                 double[] deviceSpan) {
         int best() {
             int b = 0;
             for (int i = 1; i < totals.length; i++) {
@@ -141,6 +144,20 @@ public final class DecodeBench {
 
         int bestChunk() {
             return chunks[best()];
+        }
+
+        /** Profile lines for this row: per chunk size, host encode, host submit, device busy and span, total. */
+        List<String> profile(String label) {
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < chunks.length; i++) {
+                lines.add(String.format("| %s | floor, chunks of %d | %.2f | %.2f | %s | %s | %.2f |", label, chunks[i],
+                        encodes[i], submits[i], micros(deviceBusy[i]), micros(deviceSpan[i]), totals[i]));
+            }
+            return lines;
+        }
+
+        private static String micros(double value) {
+            return Double.isNaN(value) ? "-" : String.format("%.2f", value);
         }
 
         String shapes() {
@@ -190,6 +207,8 @@ public final class DecodeBench {
             double[][] floorTotal = new double[chunks.length][rounds];
             double[][] floorEncode = new double[chunks.length][rounds];
             double[][] floorSubmit = new double[chunks.length][rounds];
+            double[][] floorBusy = new double[chunks.length][rounds];
+            double[][] floorSpan = new double[chunks.length][rounds];
             for (int warm = 0; warm < 3; warm++) {
                 for (int j = 0; j < k; j++) {
                     stream.launch(saxpy, dims, args);
@@ -226,6 +245,15 @@ public final class DecodeBench {
                     floorSubmit[c][r] = t.submitNs() / 1e3 / k;
                 }
             }
+            // Device time, in rounds of their own: the timestamp writes stay out of the timed rounds above.
+            boolean stamped = webgpu != null && webgpu.hasTimestamps();
+            for (int r = 0; stamped && r < rounds; r++) {
+                for (int c = 0; c < chunks.length; c++) {
+                    WebGpuFloor.Timing t = runFloor(floor, k, chunks[c], true);
+                    floorBusy[c][r] = t.gpuBusyNs() / 1e3 / k;
+                    floorSpan[c][r] = t.gpuSpanNs() / 1e3 / k;
+                }
+            }
             float[] y = stream.readFloats(ys);
             boolean exact = true;
             for (int i = 0; i < n && exact; i++) {
@@ -237,12 +265,16 @@ public final class DecodeBench {
                 double[] totals = new double[chunks.length];
                 double[] encodes = new double[chunks.length];
                 double[] submits = new double[chunks.length];
+                double[] busy = new double[chunks.length];
+                double[] span = new double[chunks.length];
                 for (int c = 0; c < chunks.length; c++) {
                     totals[c] = median(floorTotal[c]);
                     encodes[c] = median(floorEncode[c]);
                     submits[c] = median(floorSubmit[c]);
+                    busy[c] = stamped ? median(floorBusy[c]) : Double.NaN;
+                    span[c] = stamped ? median(floorSpan[c]) : Double.NaN;
                 }
-                measured = new Floor(chunks, totals, encodes, submits);
+                measured = new Floor(chunks, totals, encodes, submits, busy, span);
             }
             return new Row(n, k, median(eager), median(eagerHost), median(replay), median(replayHost), measured,
                     kernels, exact);
@@ -261,8 +293,12 @@ public final class DecodeBench {
     }
 
     private static WebGpuFloor.Timing runFloor(WebGpuFloor.Problem floor, int k, int chunk) {
+        return runFloor(floor, k, chunk, false);
+    }
+
+    private static WebGpuFloor.Timing runFloor(WebGpuFloor.Problem floor, int k, int chunk, boolean deviceTime) {
         try {
-            return floor.run(k, chunk);
+            return floor.run(k, chunk, deviceTime);
         } catch (RuntimeException e) {
             throw e;
         } catch (Throwable t) {
@@ -329,6 +365,7 @@ public final class DecodeBench {
         }
         boolean allExact = true;
         List<String> summaries = new ArrayList<>();
+        List<String> profile = new ArrayList<>();
         try (GraphRuntime runtime = GraphRT.open(options); GpuStream stream = runtime.openStream();
              WebGpuFloor floor = openFloor(runtime)) {
             System.out.println("device: " + runtime.device() + (options.backendOptions().isEmpty() ? ""
@@ -362,6 +399,11 @@ public final class DecodeBench {
                     System.out.println(floor != null ? result.markdownWithFloor() : result.markdown());
                     if (result.floor() != null) {
                         summaries.add(result.summary(deviceTag(runtime)));
+                        profile.add(String.format("| %s | GraphRT eager | %.2f (encode + submit) | | | | %.2f |",
+                                result.label(), result.eagerHostMicros(), result.eagerMicros()));
+                        profile.add(String.format("| %s | GraphRT replay | %.2f (encode + submit) | | | | %.2f |",
+                                result.label(), result.replayHostMicros(), result.replayMicros()));
+                        profile.addAll(result.floor().profile(result.label()));
                     }
                 } catch (IllegalArgumentException refused) {
                     System.out.println("| " + row[0] + " x " + row[1] + " | not run: " + refused.getMessage() + " | | | | |");
@@ -374,6 +416,16 @@ public final class DecodeBench {
                 System.out.printf("same row on a second stream of this runtime: eager %.2f, replay %.2f us/kernel%n",
                         other.eagerMicros(), other.replayMicros());
             }
+        }
+        if (!profile.isEmpty()) {
+            System.out.println();
+            System.out.println("profile, us per dispatch (medians): host time until the last submit returned, split into "
+                    + "encoding and finish + submit where the program can split it; device time from timestamp queries "
+                    + "where the adapter has them (busy: inside the passes; span: first pass start to last pass end)");
+            System.out.println();
+            System.out.println("| row | path | host encode | host submit | device busy | device span | total |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            profile.forEach(System.out::println);
         }
         if (!summaries.isEmpty()) {
             System.out.println();

@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -27,8 +28,12 @@ import java.nio.file.Path;
  * the same library, so the bench interleaves its rounds with GraphRT's in one process and one run.
  *
  * <p>It reports the host split per round: time spent encoding, time spent in finish + submit, and the total until
- * the queue is idle. Struct layouts are those of the header generation of the Dawn build the project uses
- * (docs/webgpu.md), x86_64 Linux.
+ * the queue is idle. Where the adapter offers {@code timestamp-query} it also measures the device's own time on
+ * request ({@link Problem#run(int, int, boolean)}): each pass writes a timestamp at its start and end, giving the
+ * device's busy time (sum of the passes) and span (first start to last end). Dawn quantizes these timestamps
+ * (its {@code timestamp_quantization} toggle, on by default), so they are good to a few percent over a round of
+ * many dispatches, not per dispatch. Struct layouts are those of the header generation of the Dawn build the
+ * project uses (docs/webgpu.md), x86_64 Linux.
  */
 @SuppressWarnings("restricted") // a plain FFM program: raw native addresses are its job
 final class WebGpuFloor implements AutoCloseable {
@@ -42,6 +47,10 @@ final class WebGpuFloor implements AutoCloseable {
     private static final long USAGE_COPY_SRC = 0x4;
     private static final long USAGE_COPY_DST = 0x8;
     private static final long USAGE_STORAGE = 0x80;
+    private static final long USAGE_QUERY_RESOLVE = 0x200;
+    private static final int FEATURE_TIMESTAMP_QUERY = 0x3;
+    private static final int QUERY_TYPE_TIMESTAMP = 2;
+    private static final int MAX_QUERIES = 4096;
 
     private static final StructLayout STRING_VIEW = MemoryLayout.structLayout(ADDRESS, JAVA_LONG);
     private static final StructLayout FUTURE = MemoryLayout.structLayout(JAVA_LONG);
@@ -63,11 +72,23 @@ final class WebGpuFloor implements AutoCloseable {
     private final SegmentAllocator futureSlot = SegmentAllocator.prefixAllocator(arena.allocate(FUTURE));
     private final MemorySegment requestStub;
     private final MemorySegment doneStub;
+    private final MemorySegment errorStub;
+    private volatile String firstError;
+    private final MemorySegment querySet;
+    private final MemorySegment resolved;
+    private final MemorySegment readback;
+    private final MemorySegment passDescriptor = arena.allocate(32, 8);
+    private final MemorySegment timestampWrites = arena.allocate(24, 8);
     private volatile int lastStatus;
     private volatile MemorySegment lastObject = MemorySegment.NULL;
 
-    /** The measured shape of one round. */
-    record Timing(long encodeNs, long submitNs, long totalNs) {
+    /**
+     * The measured shape of one round.
+     *
+     * @param gpuBusyNs the device's time inside the passes (timestamps), or -1 when not measured
+     * @param gpuSpanNs the device's time from the first pass's start to the last one's end, or -1
+     */
+    record Timing(long encodeNs, long submitNs, long totalNs, long gpuBusyNs, long gpuSpanNs) {
     }
 
     private WebGpuFloor(Path library, String wgsl, String entryPoint) throws Throwable {
@@ -81,6 +102,10 @@ final class WebGpuFloor implements AutoCloseable {
                 MethodType.methodType(void.class, int.class, MemorySegment.class, MemorySegment.class,
                         MemorySegment.class)).bindTo(this),
                 FunctionDescriptor.ofVoid(JAVA_INT, STRING_VIEW, ADDRESS, ADDRESS), arena);
+        errorStub = Linker.nativeLinker().upcallStub(lookup.findVirtual(WebGpuFloor.class, "onError",
+                MethodType.methodType(void.class, MemorySegment.class, int.class, MemorySegment.class,
+                        MemorySegment.class, MemorySegment.class)).bindTo(this),
+                FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, STRING_VIEW, ADDRESS, ADDRESS), arena);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment desc = a.allocate(32, 8); // nextInChain, capabilities {next, timedWaitAnyEnable, maxCount}
             desc.set(JAVA_INT, 16, 1);
@@ -97,10 +122,16 @@ final class WebGpuFloor implements AutoCloseable {
             MemorySegment adapter = awaitObject(f.get(JAVA_LONG, 0), "wgpuInstanceRequestAdapter");
             MemorySegment limits = a.allocate(512, 16);
             int got = (int) fns.adapterGetLimits.invokeExact(adapter, limits);
-            MemorySegment dd = a.allocate(256, 8); // WGPUDeviceDescriptor, zero but labels and limits
+            boolean timestamps = (int) fns.adapterHasFeature.invokeExact(adapter, FEATURE_TIMESTAMP_QUERY) != 0;
+            MemorySegment dd = a.allocate(256, 8); // WGPUDeviceDescriptor, zero but labels, features and limits
             dd.set(JAVA_LONG, 16, STRLEN);          // label {NULL, STRLEN}
+            if (timestamps) {
+                dd.set(JAVA_LONG, 24, 1L);          // requiredFeatureCount
+                dd.set(ADDRESS, 32, a.allocateFrom(JAVA_INT, FEATURE_TIMESTAMP_QUERY));
+            }
             dd.set(ADDRESS, 40, got == STATUS_SUCCESS ? limits : MemorySegment.NULL); // requiredLimits
             dd.set(JAVA_LONG, 64, STRLEN);          // defaultQueue.label
+            dd.set(ADDRESS, 120, errorStub);        // uncapturedErrorCallbackInfo.callback: no error goes unseen
             f = (MemorySegment) fns.requestDevice.invokeExact(futureSlot, adapter, dd, callback(requestStub));
             device = awaitObject(f.get(JAVA_LONG, 0), "wgpuAdapterRequestDevice");
             queue = (MemorySegment) fns.deviceGetQueue.invokeExact(device);
@@ -125,7 +156,25 @@ final class WebGpuFloor implements AutoCloseable {
             if (pipeline.address() == 0 || layout.address() == 0) {
                 throw new IllegalStateException("the floor's pipeline was not created");
             }
+            if (timestamps) {
+                MemorySegment qd = a.allocate(32, 8); // next, label, type, count
+                qd.set(JAVA_LONG, 16, STRLEN);
+                qd.set(JAVA_INT, 24, QUERY_TYPE_TIMESTAMP);
+                qd.set(JAVA_INT, 28, MAX_QUERIES);
+                querySet = (MemorySegment) fns.createQuerySet.invokeExact(device, qd);
+                resolved = buffer(MAX_QUERIES * 8L, USAGE_QUERY_RESOLVE | USAGE_COPY_SRC);
+                readback = buffer(MAX_QUERIES * 8L, USAGE_MAP_READ | USAGE_COPY_DST);
+            } else {
+                querySet = MemorySegment.NULL;
+                resolved = MemorySegment.NULL;
+                readback = MemorySegment.NULL;
+            }
         }
+    }
+
+    /** Whether the adapter offers timestamp queries, so {@link Problem#run(int, int, boolean)} can time the device. */
+    boolean hasTimestamps() {
+        return querySet.address() != 0;
     }
 
     /** Opens the floor on {@code library}, compiling {@code wgsl}'s {@code entryPoint} with an automatic layout. */
@@ -185,17 +234,26 @@ final class WebGpuFloor implements AutoCloseable {
             }
         }
 
-        /**
-         * Runs {@code launches} dispatches in chunks of {@code chunk} and waits for the queue.
-         */
+        /** Runs {@code launches} dispatches in chunks of {@code chunk} and waits for the queue. */
         Timing run(int launches, int chunk) throws Throwable {
+            return run(launches, chunk, false);
+        }
+
+        /**
+         * Runs {@code launches} dispatches in chunks of {@code chunk} and waits for the queue; with
+         * {@code deviceTime} (and an adapter that has timestamps) every pass also writes its start and end.
+         */
+        Timing run(int launches, int chunk, boolean deviceTime) throws Throwable {
+            boolean stamped = deviceTime && hasTimestamps() && 2L * ((launches + chunk - 1) / chunk) <= MAX_QUERIES;
             long encode = 0;
             long submit = 0;
+            int passes = 0;
             long t0 = System.nanoTime();
-            for (int done = 0; done < launches; ) {
+            for (int done = 0; done < launches; passes++) {
                 long e0 = System.nanoTime();
                 MemorySegment encoder = (MemorySegment) fns.createCommandEncoder.invokeExact(device, MemorySegment.NULL);
-                MemorySegment pass = (MemorySegment) fns.beginComputePass.invokeExact(encoder, MemorySegment.NULL);
+                MemorySegment descriptor = stamped ? stampedPass(passes) : MemorySegment.NULL;
+                MemorySegment pass = (MemorySegment) fns.beginComputePass.invokeExact(encoder, descriptor);
                 fns.setPipeline.invokeExact(pass, pipeline);
                 fns.setBindGroup.invokeExact(pass, 0, group, 0L, MemorySegment.NULL);
                 int end = Math.min(launches, done + chunk);
@@ -216,8 +274,17 @@ final class WebGpuFloor implements AutoCloseable {
             }
             MemorySegment f = (MemorySegment) fns.workDone.invokeExact(futureSlot, queue, callback(doneStub));
             awaitStatus(f.get(JAVA_LONG, 0), "wgpuQueueOnSubmittedWorkDone");
+            long total = System.nanoTime() - t0;
             kernels += launches;
-            return new Timing(encode, submit, System.nanoTime() - t0);
+            if (!stamped) {
+                return new Timing(encode, submit, total, -1, -1);
+            }
+            long[] stamps = readTimestamps(2 * passes);
+            long busy = 0;
+            for (int p = 0; p < passes; p++) {
+                busy += stamps[2 * p + 1] - stamps[2 * p];
+            }
+            return new Timing(encode, submit, total, busy, stamps[2 * passes - 1] - stamps[0]);
         }
 
         /** Reads y back: every element must be {@code y0 + scale * kernels * x0}, bit for bit. */
@@ -263,6 +330,37 @@ final class WebGpuFloor implements AutoCloseable {
         }
     }
 
+    /** A pass descriptor whose pass writes timestamps {@code 2 * index} (start) and {@code 2 * index + 1} (end). */
+    private MemorySegment stampedPass(int index) {
+        timestampWrites.set(ADDRESS, 8, querySet);
+        timestampWrites.set(JAVA_INT, 16, 2 * index);
+        timestampWrites.set(JAVA_INT, 20, 2 * index + 1);
+        passDescriptor.set(JAVA_LONG, 16, STRLEN);
+        passDescriptor.set(ADDRESS, 24, timestampWrites);
+        return passDescriptor;
+    }
+
+    /** Resolves the first {@code count} timestamps (nanoseconds) and reads them back. */
+    private long[] readTimestamps(int count) throws Throwable {
+        long bytes = count * 8L;
+        MemorySegment encoder = (MemorySegment) fns.createCommandEncoder.invokeExact(device, MemorySegment.NULL);
+        fns.resolveQuerySet.invokeExact(encoder, querySet, 0, count, resolved, 0L);
+        fns.copyBufferToBuffer.invokeExact(encoder, resolved, 0L, readback, 0L, bytes);
+        MemorySegment commands = (MemorySegment) fns.finish.invokeExact(encoder, MemorySegment.NULL);
+        fns.encoderRelease.invokeExact(encoder);
+        commandSlot.set(ADDRESS, 0, commands);
+        fns.submit.invokeExact(queue, 1L, commandSlot);
+        fns.commandBufferRelease.invokeExact(commands);
+        MemorySegment f = (MemorySegment) fns.mapAsync.invokeExact(futureSlot, readback, 1L, 0L, bytes,
+                callback(doneStub));
+        awaitStatus(f.get(JAVA_LONG, 0), "wgpuBufferMapAsync");
+        MemorySegment mapped = ((MemorySegment) fns.getConstMappedRange.invokeExact(readback, 0L, bytes))
+                .reinterpret(bytes);
+        long[] stamps = mapped.toArray(JAVA_LONG);
+        fns.unmap.invokeExact(readback);
+        return stamps;
+    }
+
     /** The device state for one row: {@code x0}, {@code y0} uploaded, info {@code [n, bits(a)]}. */
     Problem problem(float[] x0, float[] y0, int gridX, int gridY, float a) {
         try {
@@ -277,6 +375,13 @@ final class WebGpuFloor implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (hasTimestamps()) {
+                fns.querySetRelease.invokeExact(querySet);
+                for (MemorySegment b : new MemorySegment[] {resolved, readback}) {
+                    fns.bufferDestroy.invokeExact(b);
+                    fns.bufferRelease.invokeExact(b);
+                }
+            }
             fns.pipelineRelease.invokeExact(pipeline);
             fns.deviceDestroy.invokeExact(device);
             fns.deviceRelease.invokeExact(device);
@@ -308,10 +413,23 @@ final class WebGpuFloor implements AutoCloseable {
         lastStatus = status;
     }
 
+    private void onError(MemorySegment device, int type, MemorySegment message, MemorySegment u1, MemorySegment u2) {
+        if (firstError == null) {
+            MemorySegment data = message.get(ADDRESS, 0);
+            long length = message.get(JAVA_LONG, 8);
+            String text = data.address() == 0 ? "" : new String(data.reinterpret(length == STRLEN ? 4096 : length)
+                    .toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+            firstError = "webgpu error " + type + ": " + text.strip();
+        }
+    }
+
     private void awaitStatus(long future, String call) throws Throwable {
         waitInfo.fill((byte) 0);
         waitInfo.set(JAVA_LONG, 0, future);
         int waited = (int) fns.waitAny.invokeExact(instance, 1L, waitInfo, WAIT_NS);
+        if (firstError != null) {
+            throw new IllegalStateException("the floor program is wrong: " + firstError);
+        }
         if (waited != STATUS_SUCCESS || lastStatus != STATUS_SUCCESS) {
             throw new IllegalStateException(call + " failed: wait status " + waited + ", callback status " + lastStatus);
         }
@@ -344,6 +462,10 @@ final class WebGpuFloor implements AutoCloseable {
         final MethodHandle createInstance;
         final MethodHandle requestAdapter;
         final MethodHandle adapterGetLimits;
+        final MethodHandle adapterHasFeature;
+        final MethodHandle createQuerySet;
+        final MethodHandle resolveQuerySet;
+        final MethodHandle querySetRelease;
         final MethodHandle requestDevice;
         final MethodHandle deviceGetQueue;
         final MethodHandle createShaderModule;
@@ -383,6 +505,11 @@ final class WebGpuFloor implements AutoCloseable {
             createInstance = fn("wgpuCreateInstance", ADDRESS, ADDRESS);
             requestAdapter = fn("wgpuInstanceRequestAdapter", FUTURE, ADDRESS, ADDRESS, CALLBACK_INFO);
             adapterGetLimits = fn("wgpuAdapterGetLimits", JAVA_INT, ADDRESS, ADDRESS);
+            adapterHasFeature = fn("wgpuAdapterHasFeature", JAVA_INT, ADDRESS, JAVA_INT);
+            createQuerySet = fn("wgpuDeviceCreateQuerySet", ADDRESS, ADDRESS, ADDRESS);
+            resolveQuerySet = fn("wgpuCommandEncoderResolveQuerySet", null, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT,
+                    ADDRESS, JAVA_LONG);
+            querySetRelease = fn("wgpuQuerySetRelease", null, ADDRESS);
             requestDevice = fn("wgpuAdapterRequestDevice", FUTURE, ADDRESS, ADDRESS, CALLBACK_INFO);
             deviceGetQueue = fn("wgpuDeviceGetQueue", ADDRESS, ADDRESS);
             createShaderModule = fn("wgpuDeviceCreateShaderModule", ADDRESS, ADDRESS, ADDRESS);
