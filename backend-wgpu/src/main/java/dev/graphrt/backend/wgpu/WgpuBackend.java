@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The opened wgpu backend: one WebGPU device, its memory, its WGSL compiler and its streams. Graphs are
- * software graphs: the core records launches, {@link WgpuStream#sealRecording} resolves them and a replay is
- * one compute pass in one submission.
+ * software graphs: the core records launches, {@link WgpuStream#sealRecording} resolves them once into a
+ * {@link SealedGraph}, and a replay encodes and submits it in chunks ({@link ReplayChunks}), so the device runs
+ * one chunk while the host encodes the next.
  *
  * <p>Capabilities: {@link Capability#MID_CAPTURE_ALLOCATION} (creating a buffer has nothing to do with the
  * recording) and both capture modes the core enforces on its own ({@link Capability#CAPTURE_MODE_THREAD_LOCAL},
