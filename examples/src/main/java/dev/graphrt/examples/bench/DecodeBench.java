@@ -28,7 +28,16 @@ import java.util.List;
  * <p>Arguments: {@code [backend] [rounds] [rows...]} where a row is {@code NxK}; backend options come from
  * system properties {@code -Dgraphrt.option.KEY=VALUE} (e.g. {@code wgpu.batch=1}). Default rows:
  * {@code 1024x150 1024x1000 65536x1000 1048576x500 16777216x100}). On an H200 one 1M-element saxpy takes about
- * as long as a launch, so the 16M row is the one that is truly GPU-bound.
+ * as long as a launch, so the 16M row is the one that is truly GPU-bound. On wgpu its 65,536 workgroups exceed
+ * WebGPU's 65,535 per dimension, so there the launch is a 2D grid that the WGSL kernel unfolds.
+ *
+ * <p><b>wgpu.</b> On the wgpu backend each row also runs the plain {@code webgpu.h} floor ({@link WebGpuFloor}) on
+ * the same dispatch list, its rounds interleaved with GraphRT's, at one pass and chunks of 128 and 32; the table
+ * gives the host split (time until the last submit returned) beside the total, a profile table adds the floor's
+ * encode/submit split and the device's time from timestamp queries, and the run ends with one line per row:
+ * {@code summary: backend=wgpu device=D row=NxK eager_over_replay=E replay_over_floor=F}. The floor needs the
+ * library in {@code GRAPHRT_WEBGPU_LIB} (or {@code -Dgraphrt.option.wgpu.library}); {@code -Dbench.noFloor=true}
+ * skips it, {@code -Dbench.device=NAME} names the device in the summary lines.
  */
 public final class DecodeBench {
     private static final String CUDA = """
