@@ -37,6 +37,8 @@ wgpu_env() { # the Vulkan loader, NVIDIA's ICD and Dawn, once per run
 }
 
 wgpu_bench() { # issue 14's rows: GraphRT eager and replay beside the plain webgpu.h floor (same process, interleaved)
+  [ -n "${WGPU_BENCHED:-}" ] && return
+  WGPU_BENCHED=1
   wgpu_env
   local rounds=${ROUNDS:-15} main=dev.graphrt.examples.bench.DecodeBench
   "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" $main wgpu "$rounds" \
@@ -123,7 +125,7 @@ for step in $steps; do
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.DecodeBench "$b" "${ROUNDS:-15}" \
           > "$OUT/bench-$b.md" 2>"$OUT/bench-$b.err"; echo "bench $b: exit $?"; cat "$OUT/bench-$b.md"
       done ;;
-    wgpubench) case " ${BENCH_MORE:-} " in *" wgpu "*) ;; *) wgpu_bench ;; esac ;;
+    wgpubench) wgpu_bench ;;
   esac
 done
 # Everything in one archive too (the device run returns only a few files).
