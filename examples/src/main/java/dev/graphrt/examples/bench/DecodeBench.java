@@ -91,7 +91,7 @@ public final class DecodeBench {
      * submission returned (eager: the launches and a flush; replay: the replay call); the device finishes after it.
      */
     record Row(int elements, int launches, double eagerMicros, double eagerHostMicros, double replayMicros,
-               double replayHostMicros, Floor floor, long kernelsRun, boolean verified) {
+               double replayHostMicros, FloorMedians floor, long kernelsRun, boolean verified) {
         String label() {
             return (elements >= 1 << 20 ? (elements >> 20) + "M" : elements >= 1 << 10 ? (elements >> 10) + "K"
                     : String.valueOf(elements)) + " x " + launches;
@@ -122,60 +122,6 @@ public final class DecodeBench {
         private String check() {
             return verified ? "exact (" + kernelsRun + " kernels" + (floor != null ? ", floor exact" : "") + ")"
                     : "FAILED";
-        }
-    }
-
-    /**
-     * The plain webgpu.h program's medians for one row, µs per dispatch, per chunk size.
-     *
-     * @param chunks      the chunk sizes run
-     * @param totals      median total per dispatch for each chunk size
-     * @param encodes     median host encode time per dispatch for each
-     * @param submits     median host finish + submit time per dispatch for each
-     * @param deviceBusy  median device time inside the passes per dispatch (timestamp queries), NaN without them
-     * @param deviceSpan  median device time from the first pass's start to the last's end per dispatch, or NaN
-     */
-    record Floor(int[] chunks, double[] totals, double[] encodes, double[] submits, double[] deviceBusy,
-                 double[] deviceSpan) {
-        int best() {
-            int b = 0;
-            for (int i = 1; i < totals.length; i++) {
-                if (totals[i] < totals[b]) {
-                    b = i;
-                }
-            }
-            return b;
-        }
-
-        double bestMicros() {
-            return totals[best()];
-        }
-
-        int bestChunk() {
-            return chunks[best()];
-        }
-
-        /** Profile lines for this row: per chunk size, host encode, host submit, device busy and span, total. */
-        List<String> profile(String label) {
-            List<String> lines = new ArrayList<>();
-            for (int i = 0; i < chunks.length; i++) {
-                lines.add(String.format("| %s | floor, chunks of %d | %.2f | %.2f | %s | %s | %.2f |", label, chunks[i],
-                        encodes[i], submits[i], micros(deviceBusy[i]), micros(deviceSpan[i]), totals[i]));
-            }
-            return lines;
-        }
-
-        private static String micros(double value) {
-            return Double.isNaN(value) ? "-" : String.format("%.2f", value);
-        }
-
-        String shapes() {
-            StringBuilder out = new StringBuilder();
-            for (int i = 0; i < chunks.length; i++) {
-                out.append(i == 0 ? "" : "; ").append(String.format("%d: %.2f (enc %.2f, sub %.2f)", chunks[i], totals[i],
-                        encodes[i], submits[i]));
-            }
-            return out.toString();
         }
     }
 
@@ -268,7 +214,7 @@ public final class DecodeBench {
             for (int i = 0; i < n && exact; i++) {
                 exact = y[i] == y0[i] + 2f * kernels * x[i];
             }
-            Floor measured = null;
+            FloorMedians measured = null;
             if (floor != null) {
                 exact &= verifyFloor(floor);
                 double[] totals = new double[chunks.length];
@@ -283,7 +229,7 @@ public final class DecodeBench {
                     busy[c] = stamped ? median(floorBusy[c]) : Double.NaN;
                     span[c] = stamped ? median(floorSpan[c]) : Double.NaN;
                 }
-                measured = new Floor(chunks, totals, encodes, submits, busy, span);
+                measured = new FloorMedians(chunks, totals, encodes, submits, busy, span);
             }
             return new Row(n, k, median(eager), median(eagerHost), median(replay), median(replayHost), measured,
                     kernels, exact);
