@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [demo]   (default: all)
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [demo]
+# (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
+# replay rows beside the plain webgpu.h floor)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-out}
@@ -12,7 +14,7 @@ JAVA="$PWD/.gpu/jre/bin/java"
 # surplus runs out of after a dozen loads in one process ("cannot allocate memory in static TLS block").
 export GLIBC_TUNABLES=glibc.rtld.optional_static_tls=65536
 COMMIT=$(cat .gpu/commit)
-steps=${*:-cuda wgpu hip floor bench demo}
+steps=${*:-cuda wgpu hip floor bench wgpubench demo}
 JOPTS=(-Dguice_bytecode_gen_option=DISABLED --enable-native-access=ALL-UNNAMED -XX:+EnableDynamicAgentLoading
        -Dgraphrt.conformance.dir="$OUT" -Dgraphrt.commit="$COMMIT")
 { echo "commit $COMMIT"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; } | tee "$OUT/device.txt"
@@ -25,17 +27,45 @@ kit() { # module test-classes... : run the kit and smoke tests of one backend
   echo "$name tests: exit $?"; grep -E "tests (successful|failed|aborted|skipped)" "$OUT/$name-tests.log"
 }
 
+wgpu_env() { # the Vulkan loader, NVIDIA's ICD and Dawn, once per run
+  [ -n "${WGPU_READY:-}" ] && return
+  if ls .gpu/gl/*.deb >/dev/null 2>&1; then for f in .gpu/gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  export GRAPHRT_WEBGPU_LIB=${GRAPHRT_WEBGPU_LIB:-$PWD/.gpu/dawn/libwebgpu_wrapper.so}
+  [ -f .gpu/dawn/libwebgpu_wrapper.so.xz ] && [ ! -f .gpu/dawn/libwebgpu_wrapper.so ] && xz -dk .gpu/dawn/libwebgpu_wrapper.so.xz
+  WGPU_READY=1
+}
+
+wgpu_bench() { # issue 14's rows: GraphRT eager and replay beside the plain webgpu.h floor (same process, interleaved)
+  [ -n "${WGPU_BENCHED:-}" ] && return
+  WGPU_BENCHED=1
+  wgpu_env
+  local rounds=${ROUNDS:-15} main=dev.graphrt.examples.bench.DecodeBench
+  "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" $main wgpu "$rounds" \
+    ${WGPU_ROWS:-256x1000 1024x1000 1024x150 65536x1000 1048576x500 16777216x100} > "$OUT/bench-wgpu.md" 2>"$OUT/bench-wgpu.err"
+  echo "bench wgpu: exit $?"; cat "$OUT/bench-wgpu.md"
+  # the replay's chunk size measured, not assumed: one pass, and fixed chunks around the adaptive 125
+  for chunk in 1000 32 64 256; do
+    "$JAVA" "${JOPTS[@]}" -Dgraphrt.option.wgpu.replayChunk=$chunk -cp ".gpu/lib/*" $main wgpu \
+      "$rounds" 256x1000 1024x1000 > "$OUT/bench-wgpu-chunk$chunk.md" 2>/dev/null
+    echo "bench wgpu replayChunk=$chunk: exit $?"; grep -E "^\| (256|1K) " "$OUT/bench-wgpu-chunk$chunk.md"
+  done
+  # the unbatched eager path (one submit per launch), for the record
+  "$JAVA" "${JOPTS[@]}" -Dgraphrt.option.wgpu.batch=1 -Dbench.noFloor=true -cp ".gpu/lib/*" $main \
+    wgpu "$rounds" 256x1000 1024x1000 > "$OUT/bench-wgpu-batch1.md" 2>/dev/null
+  echo "bench wgpu batch=1: exit $?"; grep -E "^\| (256|1K) " "$OUT/bench-wgpu-batch1.md"
+  echo "== wgpu summary"; grep '^summary:' "$OUT/bench-wgpu.md"
+}
+
 for step in $steps; do
   case $step in
     cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest \
         dev.graphrt.backend.cuda.CudaSignaturesTest ;;
     wgpu)
-      if ls .gpu/gl/*.deb >/dev/null 2>&1; then for f in .gpu/gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
-      export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-      export GRAPHRT_WEBGPU_LIB=${GRAPHRT_WEBGPU_LIB:-$PWD/.gpu/dawn/libwebgpu_wrapper.so}
-      [ -f .gpu/dawn/libwebgpu_wrapper.so.xz ] && [ ! -f .gpu/dawn/libwebgpu_wrapper.so ] && xz -dk .gpu/dawn/libwebgpu_wrapper.so.xz
+      wgpu_env
       kit wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest dev.graphrt.backend.wgpu.WgpuLaunchTest \
-        dev.graphrt.backend.wgpu.WgpuReplayTest dev.graphrt.backend.wgpu.WgpuFenceAndErrorTest ;;
+        dev.graphrt.backend.wgpu.WgpuReplayTest dev.graphrt.backend.wgpu.WgpuChunkedReplayTest \
+        dev.graphrt.backend.wgpu.WgpuFenceAndErrorTest ;;
     hip)
       if [ -x backend-hip/src/test/native/build-hip-on-cuda.sh ] && [ -d .gpu/hip ]; then
         backend-hip/src/test/native/build-hip-on-cuda.sh .gpu/hip .gpu/hip-on-cuda > "$OUT/hip-build.log" 2>&1 \
@@ -92,16 +122,11 @@ for step in $steps; do
       echo "demo: exit $?"; grep -vE "^(Warning|    at| - While)" "$OUT/demo.txt" | grep -v '^$' ;;
     bench)
       for b in cuda ${BENCH_MORE:-}; do
+        if [ "$b" = wgpu ]; then wgpu_bench; continue; fi
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.DecodeBench "$b" "${ROUNDS:-15}" \
           > "$OUT/bench-$b.md" 2>"$OUT/bench-$b.err"; echo "bench $b: exit $?"; cat "$OUT/bench-$b.md"
-        if [ "$b" = wgpu ]; then # the reference program's size, and the unbatched eager path
-          for batch in 32 1; do
-            "$JAVA" "${JOPTS[@]}" -Dgraphrt.option.wgpu.batch=$batch -cp ".gpu/lib/*" dev.graphrt.examples.bench.DecodeBench \
-              wgpu "${ROUNDS:-15}" 256x1000 1024x1000 > "$OUT/bench-wgpu-batch$batch.md" 2>/dev/null
-            echo "bench wgpu batch=$batch: exit $?"; grep -E "^\| (256|1K)" "$OUT/bench-wgpu-batch$batch.md"
-          done
-        fi
       done ;;
+    wgpubench) wgpu_bench ;;
   esac
 done
 # Everything in one archive too (the device run returns only a few files).

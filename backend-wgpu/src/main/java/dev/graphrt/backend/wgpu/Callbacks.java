@@ -29,16 +29,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The native callbacks: one upcall stub per callback signature for the JVM's life, each finding its Java
- * receiver through {@code userdata1} (a key into a registry), so any number of requests, fences and devices
- * can be in flight at once. An upcall never throws into native code: failures are logged.
+ * The native callbacks: one upcall stub per callback signature for the JVM's life (an upcall stub must outlive
+ * every native call that may still fire it), each finding its Java receiver through the userdata words:
+ * {@code userdata2} names the {@link CallbackRegistry} of the instance that asked, {@code userdata1} the entry in
+ * it. So any number of instances, requests, fences and devices can be in flight at once, and what an instance
+ * registered goes away with it. The only static state is the routing table from registry number to registry,
+ * one entry per open instance. An upcall never throws into native code: failures are logged.
  */
 @SuppressWarnings("restricted") // raw native addresses and libraries are this class's job
 final class Callbacks {
     private static final Logger LOG = LoggerFactory.getLogger(Callbacks.class);
-    private static final ConcurrentHashMap<Long, Completion> PENDING = new ConcurrentHashMap<>();
-    private static final ConcurrentHashMap<Long, DeviceEvents> DEVICES = new ConcurrentHashMap<>();
-    private static final AtomicLong KEYS = new AtomicLong(1);
+    private static final ConcurrentHashMap<Long, CallbackRegistry> ROUTES = new ConcurrentHashMap<>();
+    private static final AtomicLong REGISTRY_IDS = new AtomicLong(1);
 
     private Callbacks() {
     }
@@ -54,6 +56,13 @@ final class Callbacks {
 
         boolean succeeded() {
             return done && status == WebGpuHeader.STATUS_SUCCESS;
+        }
+
+        /** Finishes the completion without its callback (its instance went away first). */
+        void fail(int failureStatus, String why) {
+            status = failureStatus;
+            message = why;
+            done = true;
         }
     }
 
@@ -86,36 +95,31 @@ final class Callbacks {
         REQUEST, WORK_DONE, MAP, POP_ERROR_SCOPE, COMPILATION_INFO
     }
 
-    /**
-     * Fills {@code info} (a {@link WebGpuHeader#CALLBACK_INFO}) for a new one-shot request of {@code kind} and
-     * returns the completion its callback will fill.
-     */
-    static Completion prepare(MemorySegment info, Kind kind) {
-        Completion completion = new Completion();
-        long key = KEYS.getAndIncrement();
-        PENDING.put(key, completion);
-        info.fill((byte) 0);
-        info.set(JAVA_INT, CBI_MODE, WebGpuHeader.CALLBACK_MODE_ALLOW_PROCESS_EVENTS);
-        info.set(ADDRESS, CBI_CALLBACK, switch (kind) {
+    /** Adds {@code registry} to the routing table and returns the number callbacks will name it by. */
+    static long route(CallbackRegistry registry) {
+        long id = REGISTRY_IDS.getAndIncrement();
+        ROUTES.put(id, registry);
+        return id;
+    }
+
+    static void unroute(long id) {
+        ROUTES.remove(id);
+    }
+
+    /** The registry named by a callback's {@code userdata2}, or {@code null} once its instance is closed. */
+    static CallbackRegistry registry(MemorySegment userdata2) {
+        return ROUTES.get(userdata2.address());
+    }
+
+    /** The stub for one-shot callbacks of {@code kind}. */
+    static MemorySegment stub(Kind kind) {
+        return switch (kind) {
             case REQUEST -> Stubs.REQUEST;
             case WORK_DONE -> Stubs.WORK_DONE;
             case MAP -> Stubs.MAP;
             case POP_ERROR_SCOPE -> Stubs.POP_ERROR_SCOPE;
             case COMPILATION_INFO -> Stubs.COMPILATION_INFO;
-        });
-        info.set(ADDRESS, CBI_USERDATA1, MemorySegment.ofAddress(key));
-        return completion;
-    }
-
-    /** Registers a device's event receiver; the key goes into {@code userdata1} of both device callbacks. */
-    static long registerDevice(DeviceEvents events) {
-        long key = KEYS.getAndIncrement();
-        DEVICES.put(key, events);
-        return key;
-    }
-
-    static void unregisterDevice(long key) {
-        DEVICES.remove(key);
+        };
     }
 
     static MemorySegment uncapturedErrorStub() {
@@ -139,39 +143,45 @@ final class Callbacks {
         return new String(data.reinterpret(length).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
     }
 
-    private static Completion take(MemorySegment userdata1) {
-        Completion c = PENDING.remove(userdata1.address());
+    private static Completion take(MemorySegment userdata1, MemorySegment userdata2) {
+        CallbackRegistry registry = registry(userdata2);
+        Completion c = registry == null ? null : registry.take(userdata1.address());
         if (c == null) {
-            LOG.warn("webgpu callback for unknown request {}", userdata1.address());
+            LOG.warn("webgpu callback for unknown request {} of instance {}", userdata1.address(), userdata2.address());
         }
         return c;
+    }
+
+    private static DeviceEvents device(MemorySegment userdata1, MemorySegment userdata2) {
+        CallbackRegistry registry = registry(userdata2);
+        return registry == null ? null : registry.device(userdata1.address());
     }
 
     // ---- upcall targets ------------------------------------------------------------------------------------
 
     private static void onRequest(int status, MemorySegment object, MemorySegment message, MemorySegment u1,
                                   MemorySegment u2) {
-        complete(u1, status, object, 0, message, "request");
+        complete(u1, u2, status, object, 0, message, "request");
     }
 
     private static void onWorkDone(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
-        complete(u1, status, MemorySegment.NULL, 0, message, "work-done");
+        complete(u1, u2, status, MemorySegment.NULL, 0, message, "work-done");
     }
 
     private static void onMap(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
-        complete(u1, status, MemorySegment.NULL, 0, message, "map");
+        complete(u1, u2, status, MemorySegment.NULL, 0, message, "map");
     }
 
     private static void onPopErrorScope(int status, int type, MemorySegment message, MemorySegment u1,
                                         MemorySegment u2) {
-        complete(u1, status, MemorySegment.NULL, type, message, "error-scope");
+        complete(u1, u2, status, MemorySegment.NULL, type, message, "error-scope");
     }
 
     /** Fills and finishes the completion registered under {@code u1}; an upcall must never throw into native code. */
-    private static void complete(MemorySegment u1, int status, MemorySegment object, int errorType,
+    private static void complete(MemorySegment u1, MemorySegment u2, int status, MemorySegment object, int errorType,
                                  MemorySegment message, String what) {
         try {
-            Completion c = take(u1);
+            Completion c = take(u1, u2);
             if (c != null) {
                 c.status = status;
                 c.object = object;
@@ -186,7 +196,7 @@ final class Callbacks {
 
     private static void onCompilationInfo(int status, MemorySegment info, MemorySegment u1, MemorySegment u2) {
         try {
-            Completion c = take(u1);
+            Completion c = take(u1, u2);
             if (c == null) {
                 return;
             }
@@ -213,7 +223,7 @@ final class Callbacks {
     private static void onUncapturedError(MemorySegment device, int type, MemorySegment message, MemorySegment u1,
                                           MemorySegment u2) {
         try {
-            DeviceEvents events = DEVICES.get(u1.address());
+            DeviceEvents events = device(u1, u2);
             String text = string(message);
             if (events != null) {
                 events.uncapturedError(type, text);
@@ -228,7 +238,7 @@ final class Callbacks {
     private static void onDeviceLost(MemorySegment device, int reason, MemorySegment message, MemorySegment u1,
                                      MemorySegment u2) {
         try {
-            DeviceEvents events = DEVICES.get(u1.address());
+            DeviceEvents events = device(u1, u2);
             String text = string(message);
             if (events != null) {
                 events.deviceLost(reason, text);

@@ -12,17 +12,26 @@ import java.nio.file.Path;
 /**
  * The one {@code webgpu.h} library this JVM talks to. It is opened once (a native library cannot be unloaded,
  * and the downcall handles of {@link Wgpu} are static finals bound to it); asking for a different file later is
- * refused with a reason instead of silently mixing two implementations.
+ * refused with a reason instead of silently mixing two implementations. What was opened is one immutable
+ * {@link Loaded} record, published once: a reader sees either nothing or the whole of it.
  */
 @SuppressWarnings("restricted") // raw native addresses and libraries are this class's job
 final class NativeLibrary {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final Object LOCK = new Object();
-    private static volatile Path loadedPath;
-    private static volatile SymbolLookup lookup;
-    private static volatile String bindFailure;
+    private static volatile Loaded loaded;
 
     private NativeLibrary() {
+    }
+
+    /**
+     * The opened library.
+     *
+     * @param path        the file, absolute and normalised
+     * @param lookup      its symbols
+     * @param bindFailure why binding {@link Wgpu}'s functions failed, or {@code null} when they are all bound
+     */
+    record Loaded(Path path, SymbolLookup lookup, String bindFailure) {
     }
 
     /**
@@ -36,10 +45,11 @@ final class NativeLibrary {
             if (!Files.isRegularFile(absolute)) {
                 return absolute + " not found";
             }
-            if (loadedPath != null) {
-                return loadedPath.equals(absolute) ? bindFailure
-                        : "another webgpu library is already loaded in this JVM (" + loadedPath + "); cannot also load "
-                        + absolute;
+            Loaded current = loaded;
+            if (current != null) {
+                return current.path().equals(absolute) ? current.bindFailure()
+                        : "another webgpu library is already loaded in this JVM (" + current.path()
+                        + "); cannot also load " + absolute;
             }
             SymbolLookup opened;
             try {
@@ -50,31 +60,40 @@ final class NativeLibrary {
             if (opened.find("wgpuCreateInstance").isEmpty()) {
                 return absolute + " does not export wgpuCreateInstance: not a webgpu.h library";
             }
-            lookup = opened;
-            loadedPath = absolute;
-            try {
-                Wgpu.bind();
-            } catch (LinkageError | IllegalStateException e) {
-                Throwable cause = e.getCause() != null ? e.getCause() : e;
-                bindFailure = absolute + " does not match header generation " + WebGpuHeader.GENERATION + ": "
-                        + cause.getMessage();
+            loaded = new Loaded(absolute, opened, null); // Wgpu's handles are bound from it right now
+            String failure = bindAll(absolute);
+            if (failure != null) {
+                loaded = new Loaded(absolute, opened, failure);
             }
-            return bindFailure;
+            return failure;
+        }
+    }
+
+    /** Binds {@link Wgpu}'s handles against the library just published; answers why not, or {@code null}. */
+    private static String bindAll(Path absolute) {
+        try {
+            Wgpu.bind();
+            return null;
+        } catch (LinkageError | IllegalStateException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return absolute + " does not match header generation " + WebGpuHeader.GENERATION + ": "
+                    + cause.getMessage();
         }
     }
 
     /** The loaded library's path, or {@code null}. */
     static Path loadedPath() {
-        return loadedPath;
+        Loaded current = loaded;
+        return current == null ? null : current.path();
     }
 
-    /** A downcall handle for {@code name}; only valid after {@link #load} succeeded. */
+    /** A downcall handle for {@code name}; only valid after {@link #load} opened the library. */
     static MethodHandle downcall(String name, FunctionDescriptor descriptor) {
-        SymbolLookup current = lookup;
+        Loaded current = loaded;
         if (current == null) {
             throw new IllegalStateException("webgpu library not loaded");
         }
-        MemorySegment symbol = current.find(name)
+        MemorySegment symbol = current.lookup().find(name)
                 .orElseThrow(() -> new IllegalStateException("missing symbol " + name));
         return LINKER.downcallHandle(symbol, descriptor);
     }

@@ -225,6 +225,7 @@ final class WebGpuHeader {
     static final long CBI_MODE = off(CALLBACK_INFO, "mode");
     static final long CBI_CALLBACK = off(CALLBACK_INFO, "callback");
     static final long CBI_USERDATA1 = off(CALLBACK_INFO, "userdata1");
+    static final long CBI_USERDATA2 = off(CALLBACK_INFO, "userdata2");
 
     static final long INSTANCE_TIMED_WAIT_ENABLE = off(INSTANCE_DESCRIPTOR, "capabilities", "timedWaitAnyEnable");
     static final long INSTANCE_TIMED_WAIT_MAX_COUNT = off(INSTANCE_DESCRIPTOR, "capabilities", "timedWaitAnyMaxCount");
@@ -254,8 +255,10 @@ final class WebGpuHeader {
     static final long DD_LOST_MODE = off(DEVICE_DESCRIPTOR, "deviceLostCallbackInfo", "mode");
     static final long DD_LOST_CALLBACK = off(DEVICE_DESCRIPTOR, "deviceLostCallbackInfo", "callback");
     static final long DD_LOST_USERDATA1 = off(DEVICE_DESCRIPTOR, "deviceLostCallbackInfo", "userdata1");
+    static final long DD_LOST_USERDATA2 = off(DEVICE_DESCRIPTOR, "deviceLostCallbackInfo", "userdata2");
     static final long DD_ERROR_CALLBACK = off(DEVICE_DESCRIPTOR, "uncapturedErrorCallbackInfo", "callback");
     static final long DD_ERROR_USERDATA1 = off(DEVICE_DESCRIPTOR, "uncapturedErrorCallbackInfo", "userdata1");
+    static final long DD_ERROR_USERDATA2 = off(DEVICE_DESCRIPTOR, "uncapturedErrorCallbackInfo", "userdata2");
 
     static final long BD_LABEL = off(BUFFER_DESCRIPTOR, "label");
     static final long BD_USAGE = off(BUFFER_DESCRIPTOR, "usage");

@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The opened wgpu backend: one WebGPU device, its memory, its WGSL compiler and its streams. Graphs are
- * software graphs: the core records launches, {@link WgpuStream#sealRecording} resolves them and a replay is
- * one compute pass in one submission.
+ * software graphs: the core records launches, {@link WgpuStream#sealRecording} resolves them once into a
+ * {@link SealedGraph}, and a replay encodes and submits it in chunks ({@link ReplayChunks}), so the device runs
+ * one chunk while the host encodes the next.
  *
  * <p>Capabilities: {@link Capability#MID_CAPTURE_ALLOCATION} (creating a buffer has nothing to do with the
  * recording) and both capture modes the core enforces on its own ({@link Capability#CAPTURE_MODE_THREAD_LOCAL},
@@ -32,10 +33,12 @@ final class WgpuBackend implements Backend {
     private final WgpuMemory memory;
     private final WgpuCompiler compiler;
     private final int batch;
+    private final ReplayChunks chunks;
 
-    WgpuBackend(WgpuDevice device, int batch) {
+    WgpuBackend(WgpuDevice device, int batch, ReplayChunks chunks) {
         this.device = device;
         this.batch = batch;
+        this.chunks = chunks;
         WgpuInstance.AdapterInfo a = device.adapter.info();
         String driver = a.backendName() + (a.description().isBlank() ? "" : ", " + a.description())
                 + (a.isCpu() ? ", CPU adapter" : "");
@@ -80,7 +83,7 @@ final class WgpuBackend implements Backend {
         device.lock.lock();
         try {
             device.checkUsable();
-            return new WgpuStream(device, batch);
+            return new WgpuStream(device, batch, chunks);
         } finally {
             device.lock.unlock();
         }

@@ -25,6 +25,8 @@ import java.util.Objects;
  *   <li>{@value #ADAPTER_OPTION}: {@code auto} (Vulkan, then OpenGL ES in compatibility mode), {@code vulkan},
  *       {@code gles}, {@code gl} or {@code any};</li>
  *   <li>{@value #BATCH_OPTION}: eager launches per submission (default {@value #DEFAULT_BATCH});</li>
+ *   <li>{@value #REPLAY_CHUNK_OPTION}: dispatches per submission of a graph replay, {@code auto} (default: sized
+ *       to the recording and the adapter, see {@link ReplayChunks}) or a positive count;</li>
  *   <li>{@value #BIND_GROUP_CACHE_OPTION}: bind groups kept (default {@value #DEFAULT_BIND_GROUP_CACHE});</li>
  *   <li>{@value DriverEnvironment#OPTION}: {@code false} stops the backend from completing the driver
  *       environment itself (see {@link DriverEnvironment}).</li>
@@ -41,6 +43,7 @@ public final class WgpuBackendProvider implements BackendProvider {
     public static final String LIBRARY_OPTION = LibraryLocator.OPTION;
     public static final String ADAPTER_OPTION = "wgpu.backend";
     public static final String BATCH_OPTION = "wgpu.batch";
+    public static final String REPLAY_CHUNK_OPTION = "wgpu.replayChunk";
     public static final String BIND_GROUP_CACHE_OPTION = "wgpu.bindGroupCache";
     static final int DEFAULT_BATCH = 32;
     static final int DEFAULT_BIND_GROUP_CACHE = 4096;
@@ -117,7 +120,9 @@ public final class WgpuBackendProvider implements BackendProvider {
         WgpuInstance.Adapter adapter = null;
         try {
             adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION), DriverEnvironment.enabled(merged));
-            return new WgpuBackend(WgpuDevice.open(instance, adapter, cache), batch);
+            ReplayChunks chunks = ReplayChunks.parse(REPLAY_CHUNK_OPTION, merged.get(REPLAY_CHUNK_OPTION),
+                    adapter.info().isCpu());
+            return new WgpuBackend(WgpuDevice.open(instance, adapter, cache), batch, chunks);
         } catch (RuntimeException e) {
             if (adapter != null) {
                 lockAndRelease(instance, adapter);

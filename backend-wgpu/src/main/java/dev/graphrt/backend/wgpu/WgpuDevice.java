@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.api.DriverException;
+import dev.graphrt.api.LaunchDims;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     /** Opens a device on {@code adapter} with the adapter's own limits (the most it offers). */
     static WgpuDevice open(WgpuInstance instance, WgpuInstance.Adapter adapter, int bindGroupCacheSize) {
         DeviceEventsRelay relay = new DeviceEventsRelay();
-        long key = Callbacks.registerDevice(relay);
+        long key = instance.callbacks.registerDevice(relay);
         Callbacks.Completion c;
         long future;
         instance.lock.lock();
@@ -81,16 +82,18 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
             d.set(JAVA_INT, WebGpuHeader.DD_LOST_MODE, WebGpuHeader.CALLBACK_MODE_ALLOW_SPONTANEOUS);
             d.set(ADDRESS, WebGpuHeader.DD_LOST_CALLBACK, Callbacks.deviceLostStub());
             d.set(ADDRESS, WebGpuHeader.DD_LOST_USERDATA1, MemorySegment.ofAddress(key));
+            d.set(ADDRESS, WebGpuHeader.DD_LOST_USERDATA2, MemorySegment.ofAddress(instance.callbacks.id()));
             d.set(ADDRESS, WebGpuHeader.DD_ERROR_CALLBACK, Callbacks.uncapturedErrorStub());
             d.set(ADDRESS, WebGpuHeader.DD_ERROR_USERDATA1, MemorySegment.ofAddress(key));
-            c = Callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.REQUEST);
+            d.set(ADDRESS, WebGpuHeader.DD_ERROR_USERDATA2, MemorySegment.ofAddress(instance.callbacks.id()));
+            c = instance.prepare(Callbacks.Kind.REQUEST);
             future = Wgpu.adapterRequestDevice(instance.futureSlot(), adapter.handle(), d, instance.callbackInfo());
         } finally {
             instance.lock.unlock();
         }
         instance.await(c, future);
         if (!c.succeeded() || c.object.address() == 0) {
-            Callbacks.unregisterDevice(key);
+            instance.callbacks.unregisterDevice(key);
             throw new DriverException("wgpuAdapterRequestDevice", c.status, "RequestDeviceFailed", c.message);
         }
         instance.lock.lock();
@@ -194,6 +197,19 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
         return streams;
     }
 
+    /**
+     * Refuses a grid this device cannot dispatch before anything is encoded: WebGPU would only report it
+     * asynchronously, at the submit, as a validation error of the whole submission.
+     */
+    void checkGrid(LaunchDims dims) {
+        int max = limits.maxWorkgroupsPerDimension();
+        if (dims.gridX() > max || dims.gridY() > max || dims.gridZ() > max) {
+            throw new IllegalArgumentException("dims: grid " + dims.gridX() + "x" + dims.gridY() + "x" + dims.gridZ()
+                    + " exceeds this device's " + max + " workgroups per dimension (maxComputeWorkgroupsPerDimension);"
+                    + " spread the launch over gridY or use larger workgroups");
+        }
+    }
+
     // ---- submission and host copies ------------------------------------------------------------------------
 
     /** Finishes {@code encoder} and submits it; releases both. Caller holds the lock. */
@@ -215,7 +231,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
 
     /** A work-done future for everything submitted so far. Caller holds the lock. */
     WgpuFence fence() {
-        Callbacks.Completion c = Callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.WORK_DONE);
+        Callbacks.Completion c = instance.prepare(Callbacks.Kind.WORK_DONE);
         long future = Wgpu.queueOnSubmittedWorkDone(instance.futureSlot(), queue, instance.callbackInfo());
         return new WgpuFence(future, c, submitSerial);
     }
@@ -267,7 +283,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     /** Maps {@code staging} (already holding the bytes once submitted work finishes) and copies them out. */
     void mapAndCopy(MemorySegment staging, long size, MemorySegment dst) {
         currentCall = "wgpuBufferMapAsync";
-        Callbacks.Completion c = Callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.MAP);
+        Callbacks.Completion c = instance.prepare(Callbacks.Kind.MAP);
         long future = Wgpu.bufferMapAsync(instance.futureSlot(), staging, WebGpuHeader.MAP_MODE_READ, 0, size,
                 instance.callbackInfo());
         awaitUnlocked(c, future);
@@ -346,7 +362,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     List<ScopedError> popErrorScopes(int count) {
         List<ScopedError> errors = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Callbacks.Completion c = Callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.POP_ERROR_SCOPE);
+            Callbacks.Completion c = instance.prepare(Callbacks.Kind.POP_ERROR_SCOPE);
             long future = Wgpu.devicePopErrorScope(instance.futureSlot(), device, instance.callbackInfo());
             instance.await(c, future);
             if (c.status == WebGpuHeader.STATUS_SUCCESS && c.errorType != WebGpuHeader.ERROR_TYPE_NO_ERROR) {
@@ -383,7 +399,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
             lock.unlock();
         }
         instance.close();
-        Callbacks.unregisterDevice(eventsKey);
+        instance.callbacks.unregisterDevice(eventsKey);
         arena.close();
     }
 

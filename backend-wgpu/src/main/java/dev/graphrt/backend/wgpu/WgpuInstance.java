@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * waiting on futures. Waits run in short slices, each under the lock, so a blocked stream never starves another
  * thread for longer than one slice. Instances are created with timed {@code wgpuInstanceWaitAny} when the
  * implementation offers it and fall back to polling otherwise.
+ *
+ * <p>The instance owns the {@link CallbackRegistry} its callbacks are routed through; closing the instance fails
+ * whatever is still outstanding there.
  */
 final class WgpuInstance implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuInstance.class);
@@ -30,6 +33,7 @@ final class WgpuInstance implements AutoCloseable {
     final MemorySegment handle;
     final boolean timedWait;
     final ReentrantLock lock = new ReentrantLock();
+    final CallbackRegistry callbacks = new CallbackRegistry();
     private final Arena arena = Arena.ofShared();
     private final MemorySegment waitInfo = arena.allocate(WebGpuHeader.FUTURE_WAIT_INFO);
     private final MemorySegment callbackInfo = arena.allocate(WebGpuHeader.CALLBACK_INFO);
@@ -62,6 +66,11 @@ final class WgpuInstance implements AutoCloseable {
     /** Scratch for a callback info struct; only while holding {@link #lock}. */
     MemorySegment callbackInfo() {
         return callbackInfo;
+    }
+
+    /** Prepares {@link #callbackInfo()} for a one-shot request of {@code kind}; only while holding {@link #lock}. */
+    Callbacks.Completion prepare(Callbacks.Kind kind) {
+        return callbacks.prepare(callbackInfo, kind);
     }
 
     /** Allocator for a returned {@code WGPUFuture}; only while holding {@link #lock}. */
@@ -143,7 +152,7 @@ final class WgpuInstance implements AutoCloseable {
             options.set(JAVA_INT, WebGpuHeader.RAO_FEATURE_LEVEL, request.featureLevel());
             options.set(JAVA_INT, WebGpuHeader.RAO_POWER_PREFERENCE, WebGpuHeader.POWER_PREFERENCE_HIGH_PERFORMANCE);
             options.set(JAVA_INT, WebGpuHeader.RAO_BACKEND_TYPE, request.backendType());
-            c = Callbacks.prepare(callbackInfo, Callbacks.Kind.REQUEST);
+            c = prepare(Callbacks.Kind.REQUEST);
             future = Wgpu.instanceRequestAdapter(futureSlot, handle, options, callbackInfo);
         } finally {
             lock.unlock();
@@ -190,6 +199,7 @@ final class WgpuInstance implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        callbacks.close(); // after the release, whose own callbacks still find their receivers
         arena.close();
     }
 

@@ -3,6 +3,7 @@ package dev.graphrt.backend.wgpu;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.spi.CompiledKernel;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * A compiled WGSL kernel: its compute pipeline and the explicit bind group layout built from the bindings it
@@ -22,6 +23,19 @@ final class WgpuKernel implements CompiledKernel {
         this.pipeline = pipeline;
         this.bindGroupLayout = bindGroupLayout;
         this.bindings = bindings;
+    }
+
+    /**
+     * {@code kernel} as a kernel of {@code device}.
+     *
+     * @throws IllegalArgumentException if another backend (or another wgpu device) compiled it
+     */
+    static WgpuKernel of(CompiledKernel kernel, WgpuDevice device) {
+        Objects.requireNonNull(kernel, "kernel");
+        if (!(kernel instanceof WgpuKernel k) || k.owner != device) {
+            throw new IllegalArgumentException("kernel: not compiled by this wgpu backend: " + kernel);
+        }
+        return k;
     }
 
     @Override

@@ -8,7 +8,6 @@ import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -23,15 +22,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * setting the pipeline and bind group only when they change, and submitted every {@code batch} launches or when
  * something needs the work on the queue (a write, a read, a fence, a replay, {@link #flush()}).
  *
- * <p><b>Software graph.</b> {@link #sealRecording} resolves every recorded launch once (pipelines, bind groups with
- * their own references, which of them change between launches). {@link #replay} encodes the whole recording into
- * the stream's encoder, in one compute pass, and submits once.
+ * <p><b>Software graph.</b> {@link #sealRecording} resolves a recording once into a {@link SealedGraph};
+ * {@link #replay} submits this stream's open work, then lets the graph encode and submit itself in chunks.
  *
  * <p>Every method takes the device lock; the core serialises calls per stream.
  */
 final class WgpuStream implements BackendStream {
     private final WgpuDevice device;
     private final int batch;
+    private final ReplayChunks chunks;
     private final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
     private final List<Bindings> encodedBindings = new ArrayList<>();
     private MemorySegment encoder;
@@ -44,9 +43,10 @@ final class WgpuStream implements BackendStream {
     private WgpuFence lastFence;
     private boolean closed;
 
-    WgpuStream(WgpuDevice device, int batch) {
+    WgpuStream(WgpuDevice device, int batch, ReplayChunks chunks) {
         this.device = device;
         this.batch = Math.max(1, batch);
+        this.chunks = Objects.requireNonNull(chunks, "chunks");
         device.register(this);
     }
 
@@ -54,10 +54,10 @@ final class WgpuStream implements BackendStream {
 
     @Override
     public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
-        WgpuKernel k = kernel(kernel);
+        WgpuKernel k = WgpuKernel.of(kernel, device);
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(bindings, "bindings");
-        checkGrid(dims);
+        device.checkGrid(dims);
         dispatchUnchecked(k, dims, bindings);
     }
 
@@ -219,52 +219,10 @@ final class WgpuStream implements BackendStream {
     @Override
     public BackendGraph sealRecording(RecordedLaunches recording) {
         Objects.requireNonNull(recording, "recording");
-        List<RecordedLaunch> launches = recording.launches();
-        int n = launches.size();
-        MemorySegment[] pipelines = new MemorySegment[n];
-        MemorySegment[] groups = new MemorySegment[n];
-        int[] workgroups = new int[3 * n];
-        List<MemorySegment> owned = new ArrayList<>();
         device.lock.lock();
         try {
             enter("sealRecording");
-            device.pushErrorScopes(WebGpuHeader.ERROR_FILTER_VALIDATION);
-            RuntimeException failure = null;
-            try {
-                long previousPipeline = 0;
-                long previousGroup = 0;
-                for (int i = 0; i < n; i++) {
-                    RecordedLaunch launch = launches.get(i);
-                    WgpuKernel k = kernel(launch.kernel());
-                    MemorySegment group = device.bindGroups.get(k, launch.bindings());
-                    if (group.address() != previousGroup) {
-                        Wgpu.bindGroupAddRef(group);
-                        owned.add(group);
-                        groups[i] = group;
-                        previousGroup = group.address();
-                    }
-                    if (k.pipeline().address() != previousPipeline) {
-                        pipelines[i] = k.pipeline();
-                        previousPipeline = k.pipeline().address();
-                    }
-                    LaunchDims d = launch.dims();
-                    checkGrid(d);
-                    workgroups[3 * i] = d.gridX();
-                    workgroups[3 * i + 1] = d.gridY();
-                    workgroups[3 * i + 2] = d.gridZ();
-                }
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-            List<WgpuDevice.ScopedError> scoped = device.popErrorScopes(1);
-            if (failure == null && !scoped.isEmpty()) {
-                failure = scoped.getFirst().toException("wgpuDeviceCreateBindGroup");
-            }
-            if (failure != null) {
-                owned.forEach(Wgpu::bindGroupRelease);
-                throw failure;
-            }
-            return new SealedGraph(this, pipelines, groups, workgroups, owned.toArray(MemorySegment[]::new));
+            return SealedGraph.seal(this, device, recording, chunks);
         } finally {
             leave();
         }
@@ -289,29 +247,8 @@ final class WgpuStream implements BackendStream {
             if (g.isReleased()) {
                 throw new IllegalArgumentException("graph: already destroyed");
             }
-            if (g.nodeCount() == 0) {
-                return;
-            }
-            openPass();
-            MemorySegment[] pipelines = g.pipelines;
-            MemorySegment[] groups = g.bindGroups;
-            int[] wg = g.workgroups;
-            MemorySegment p = pass;
-            // the sealed form sets both at the first launch, then only where they change
-            for (int i = 0, n = pipelines.length; i < n; i++) {
-                MemorySegment pipeline = pipelines[i];
-                if (pipeline != null) {
-                    Wgpu.computePassSetPipeline(p, pipeline);
-                }
-                MemorySegment group = groups[i];
-                if (group != null) {
-                    Wgpu.computePassSetBindGroup(p, 0, group);
-                }
-                Wgpu.computePassDispatch(p, wg[3 * i], wg[3 * i + 1], wg[3 * i + 2]);
-            }
-            boundPipeline = 0;
-            boundGroup = 0;
-            submitOpen();
+            submitOpen(); // this stream's earlier launches go first
+            g.replay();
         } finally {
             leave();
         }
@@ -330,19 +267,6 @@ final class WgpuStream implements BackendStream {
             }
         } finally {
             device.lock.unlock();
-        }
-    }
-
-    /**
-     * Refuses a grid the device cannot dispatch before anything is encoded: WebGPU would only report it
-     * asynchronously, at the submit, as a validation error of the whole batch.
-     */
-    private void checkGrid(LaunchDims dims) {
-        int max = device.limits.maxWorkgroupsPerDimension();
-        if (dims.gridX() > max || dims.gridY() > max || dims.gridZ() > max) {
-            throw new IllegalArgumentException("dims: grid " + dims.gridX() + "x" + dims.gridY() + "x" + dims.gridZ()
-                    + " exceeds this device's " + max + " workgroups per dimension (maxComputeWorkgroupsPerDimension);"
-                    + " spread the launch over gridY or use larger workgroups");
         }
     }
 
@@ -531,14 +455,6 @@ final class WgpuStream implements BackendStream {
         throw primary;
     }
 
-    private WgpuKernel kernel(CompiledKernel kernel) {
-        Objects.requireNonNull(kernel, "kernel");
-        if (!(kernel instanceof WgpuKernel k) || k.owner() != device) {
-            throw new IllegalArgumentException("kernel: not compiled by this wgpu backend: " + kernel);
-        }
-        return k;
-    }
-
     private WgpuAllocation allocation(DeviceSlice slice, String argument) {
         if (!(slice.allocation() instanceof WgpuAllocation a) || a.owner() != device) {
             throw new IllegalArgumentException(argument + ": not an allocation of this wgpu backend: "
@@ -559,7 +475,7 @@ final class WgpuStream implements BackendStream {
     }
 
     private SealedGraph sealed(BackendGraph graph) {
-        if (!(graph instanceof SealedGraph g) || g.stream != this) {
+        if (!(graph instanceof SealedGraph g) || g.stream() != this) {
             throw new IllegalArgumentException("graph: not sealed by this stream: " + graph);
         }
         return g;

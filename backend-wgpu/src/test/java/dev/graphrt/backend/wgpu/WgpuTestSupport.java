@@ -36,12 +36,17 @@ final class WgpuTestSupport {
     }
 
     static WgpuBackend open() {
+        return open(Map.of());
+    }
+
+    /** Opens the backend with {@code options} (for instance {@code wgpu.replayChunk}). */
+    static WgpuBackend open(Map<String, String> options) {
         assumeLibraryPresent();
-        Availability availability = new WgpuBackendProvider().probe();
+        Availability availability = new WgpuBackendProvider(options).probe();
         if (!availability.available()) {
             fail("webgpu library present but the backend is unavailable: " + availability.detail());
         }
-        Backend backend = new WgpuBackendProvider().open(BackendConfig.defaults());
+        Backend backend = new WgpuBackendProvider(options).open(BackendConfig.defaults());
         return (WgpuBackend) backend;
     }
 
