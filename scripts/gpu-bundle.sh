@@ -43,13 +43,15 @@ if [ ! -d .gpu/gl ] && command -v apt-get >/dev/null; then
     libopengl0 libgl1 libglx0 libgles2 >&2) || echo "warning: Vulkan loader packages not fetched" >&2
 fi
 git rev-parse --short HEAD > .gpu/commit
-if [ ! -f .gpu/jre.tar.xz ] || [ "$(cat .gpu/jre.modules 2>/dev/null)" != "$JAVA_HOME" ]; then
+# jdk.management: the cpu backend reads MaxDirectMemorySize and the physical memory for its ceiling.
+JRE_MODULES=java.base,java.logging,java.management,java.xml,jdk.jfr,jdk.unsupported,java.naming,jdk.management
+if [ ! -f .gpu/jre.tar.xz ] || [ "$(cat .gpu/jre.modules 2>/dev/null)" != "$JAVA_HOME $JRE_MODULES" ]; then
   rm -rf .gpu/jre
-  jlink --add-modules java.base,java.logging,java.management,java.xml,jdk.jfr,jdk.unsupported,java.naming \
+  jlink --add-modules "$JRE_MODULES" \
     --strip-debug --no-man-pages --no-header-files --compress=zip-9 --output .gpu/jre
   strip --strip-unneeded .gpu/jre/lib/server/libjvm.so .gpu/jre/lib/*.so 2>/dev/null || true
   tar -C .gpu -cJf .gpu/jre.tar.xz jre
   rm -rf .gpu/jre
-  echo "$JAVA_HOME" > .gpu/jre.modules
+  echo "$JAVA_HOME $JRE_MODULES" > .gpu/jre.modules
 fi
 du -sh .gpu/jre.tar.xz .gpu/lib .gpu/tests >&2

@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 scripts/setup-hip.sh
 scripts/setup-webgpu.sh >&2
 [ -f .natives/webgpu.env ] && . .natives/webgpu.env
-exec scripts/mvn.sh verify "$@"
+exec scripts/mvn.sh clean verify "$@"

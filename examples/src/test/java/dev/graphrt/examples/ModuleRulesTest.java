@@ -39,10 +39,12 @@ class ModuleRulesTest {
         }
     }
 
+    /** The JDK includes its supported management extension (com.sun.management): the cpu backend's memory ceiling. */
     @Test
     void backends_use_nothing_outside_the_jdk_slf4j_the_runtime_api_and_the_shared_driver_layer() {
         noClasses().that().resideInAPackage("dev.graphrt.backend..")
-                .should().dependOnClassesThat().resideOutsideOfPackages("java..", "javax..", "jdk..", "org.slf4j..",
+                .should().dependOnClassesThat().resideOutsideOfPackages("java..", "javax..", "jdk..",
+                        "com.sun.management..", "org.slf4j..",
                         "dev.graphrt.api..", "dev.graphrt.spi..", "dev.graphrt.driver..", "dev.graphrt.backend..")
                 .check(classes);
     }

@@ -2,9 +2,11 @@ package dev.graphrt.api;
 
 /**
  * A captured step that replays with one submission. {@link #replay()} enqueues and returns; errors
- * surface at the next sync or read of the stream as {@link ReplayFailedException}. Closing releases the
- * pinned memory after the in-flight replays finish (a fence, never a host sync of a recording stream);
- * closing twice is a no-op, and replaying a closed graph fails at once.
+ * surface at the next sync or read of the stream as {@link ReplayFailedException}. A graph retains every
+ * buffer its recorded operations touch, pre-existing ones (weights) included, so it replays correctly even
+ * after the user closed them. Closing never blocks: it releases the pinned memory and the retained buffers
+ * after the in-flight replays finish (a fence, never a host sync of a recording stream). Closing twice, or
+ * after the runtime closed, is a no-op; replaying a closed graph fails at once.
  */
 public interface Graph extends AutoCloseable {
     /** The graph's id within its runtime. */
