@@ -161,6 +161,15 @@ public final class CoreRuntime implements GraphRuntime {
             return;
         }
         List<RuntimeException> failures = new ArrayList<>();
+        // Every capture ends before any stream waits or frees: on a hardware backend a fence query or a host
+        // free while another stream of the context records is refused and would invalidate it.
+        for (CoreStream stream : new ArrayList<>(streams)) {
+            try {
+                stream.abandonCapture("the runtime is closing");
+            } catch (RuntimeException failure) {
+                failures.add(failure);
+            }
+        }
         for (CoreStream stream : new ArrayList<>(streams)) {
             try {
                 stream.close();

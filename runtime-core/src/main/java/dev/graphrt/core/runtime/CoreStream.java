@@ -604,13 +604,7 @@ final class CoreStream implements GpuStream {
                 return;
             }
             List<RuntimeException> failures = new ArrayList<>();
-            CaptureState was = lifecycle.current();
-            if (was != CaptureState.NO_CAPTURE) {
-                RuntimeException failure = lifecycle.abort(new IllegalStateException("stream #" + id
-                        + " closed inside a capture window"));
-                LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", id, was,
-                        failure.getSuppressed().length == 0 ? "cleanly" : "with suppressed errors");
-            }
+            abandonCapture("the stream is closing");
             Duration drainBound = waitTimeout;
             try {
                 awaitAll("its work before closing");
@@ -644,6 +638,23 @@ final class CoreStream implements GpuStream {
                 failures.stream().skip(1).forEach(first::addSuppressed);
                 throw first;
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends an open capture window by the abort path (the stream or its runtime is closing); never throws for it. */
+    void abandonCapture(String why) {
+        lock.lock();
+        try {
+            CaptureState was = lifecycle.current();
+            if (closed || was == CaptureState.NO_CAPTURE) {
+                return;
+            }
+            RuntimeException failure = lifecycle.abort(new IllegalStateException("stream #" + id
+                    + " left its capture window: " + why));
+            LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", id, was,
+                    failure.getSuppressed().length == 0 ? "cleanly" : "with suppressed errors");
         } finally {
             lock.unlock();
         }
