@@ -52,9 +52,8 @@ public final class CoreRuntime implements GraphRuntime {
     private final AtomicLong bufferIds = new AtomicLong();
     /** Epoch and recording stamps: unique across the runtime, and never equal to a buffer's initial stamp 0. */
     private final AtomicLong stamps = new AtomicLong();
-    private final AtomicLong closedWhileHeld = new AtomicLong();
+    private final RuntimeScope scope;
     private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
 
     public CoreRuntime(Backend backend, RuntimeOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -75,6 +74,7 @@ public final class CoreRuntime implements GraphRuntime {
         this.memory = new MemoryManager(backend.name(), backend.memory(),
                 new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment, options.poolReserveBytes(),
                         kind == GraphKind.SOFTWARE));
+        this.scope = new RuntimeScope(memory);
         LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
     }
 
@@ -157,7 +157,7 @@ public final class CoreRuntime implements GraphRuntime {
      */
     @Override
     public void close() {
-        if (closed) {
+        if (scope.isClosed()) {
             return;
         }
         List<RuntimeException> failures = new ArrayList<>();
@@ -168,7 +168,7 @@ public final class CoreRuntime implements GraphRuntime {
                 failures.add(failure);
             }
         }
-        closed = true;
+        scope.close();
         kernels.clear();
         liveGraphs.clear();
         try {
@@ -190,13 +190,13 @@ public final class CoreRuntime implements GraphRuntime {
     }
 
     boolean isClosed() {
-        return closed;
+        return scope.isClosed();
     }
 
     // ---- shared checks -----------------------------------------------------------------------------
 
     void checkOpen(String operation) {
-        if (closed) {
+        if (scope.isClosed()) {
             throw new IllegalStateException(operation + ": the " + backend.name() + " runtime is closed");
         }
     }
@@ -218,7 +218,7 @@ public final class CoreRuntime implements GraphRuntime {
 
     CoreBuffer checkBuffer(Buffer buffer, String argument) {
         Objects.requireNonNull(buffer, argument);
-        if (!(buffer instanceof CoreBuffer core) || core.runtime() != this) {
+        if (!(buffer instanceof CoreBuffer core) || core.scope() != scope) {
             throw new IllegalArgumentException(argument + ": " + buffer + " belongs to another runtime");
         }
         if (core.isClosed()) {
@@ -237,7 +237,7 @@ public final class CoreRuntime implements GraphRuntime {
 
     CoreGraph checkGraph(Graph graph, String argument) {
         Objects.requireNonNull(graph, argument);
-        if (!(graph instanceof CoreGraph core) || core.stream().runtime() != this) {
+        if (!(graph instanceof CoreGraph core) || core.scope() != scope) {
             throw new IllegalArgumentException(argument + ": " + graph + " belongs to another runtime");
         }
         return core;
@@ -259,13 +259,9 @@ public final class CoreRuntime implements GraphRuntime {
         return stamps.incrementAndGet();
     }
 
-    /** A buffer was closed by its user while an operation still held it: streams fence their epochs soon. */
-    void closedWhileHeld() {
-        closedWhileHeld.incrementAndGet();
-    }
-
-    long closedWhileHeldCount() {
-        return closedWhileHeld.get();
+    /** What buffers and graphs share with this runtime, in place of a reference to it. */
+    RuntimeScope scope() {
+        return scope;
     }
 
     long nextGraphId() {
