@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * Drives one stream's capture lifecycle: moves {@link StreamCaptureState} and calls the core's work and the
  * backend's hooks in the order of DESIGN.md section 2. Every failure after a transition runs the abort
  * path, which returns the stream to NO_CAPTURE able to capture again, keeps the first error as the primary
- * and suppresses later ones onto it. Not thread-safe: the owning stream serialises calls.
+ * and suppresses later ones onto it. The stream reaches the open window only through the operations here
+ * (allocate, record, hold, reject, check the caller), never through the window's session or recorder. Not
+ * thread-safe: the owning stream serialises calls.
  */
 public final class CaptureLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(CaptureLifecycle.class);

@@ -3,14 +3,11 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
-import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
-import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
-import dev.graphrt.api.ReplayFailedException;
 import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.core.events.ReplayEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
@@ -23,10 +20,8 @@ import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -44,7 +39,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CoreStream implements GpuStream, GraphOwner {
     private static final Logger LOG = LoggerFactory.getLogger(CoreStream.class);
-    private static final int MAX_TRACKED_REPLAYS = 8;
 
     private final CoreRuntime runtime;
     private final long id;
@@ -53,7 +47,7 @@ final class CoreStream implements GpuStream, GraphOwner {
     private final StreamMemory memory;
     private final CaptureLifecycle lifecycle;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Set<Long> replayedSinceSync = new LinkedHashSet<>();
+    private final ReplayBlame blame;
     private final Duration waitTimeout;
     private volatile boolean closed;
 
@@ -66,6 +60,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         this.memory = new StreamMemory(id, runtime, backend, (metadata, drops) -> new CaptureLifecycle(id, backend,
                 policy, runtime.memory(), metadata, drops, runtime::nextGraphId, runtime::nextStamp, waitTimeout));
         this.lifecycle = memory.lifecycle();
+        this.blame = new ReplayBlame(id);
     }
 
     @Override
@@ -196,7 +191,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             checkUsable("read");
             policy.checkHostSync(lifecycle.current(), "read", id);
             memory.hold(buffer, "src");
-            reportingReplayFailures(() -> {
+            blame.hostSync(() -> {
                 memory.awaitAll("the work before a read of " + buffer);
                 if (dst.byteSize() > 0) {
                     backend.read(buffer.slice().storage().prefix(dst.byteSize()), dst);
@@ -287,9 +282,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         event.begin();
         backend.replay(target.backendGraph());
         target.countReplay();
-        if (replayedSinceSync.size() < MAX_TRACKED_REPLAYS) {
-            replayedSinceSync.add(target.id());
-        }
+        blame.replayed(target.id());
         if (event.shouldCommit()) {
             event.graph = target.id();
             event.commit();
@@ -316,7 +309,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             checkUsable("synchronize");
             policy.checkHostSync(lifecycle.current(), "synchronize", id);
             memory.flushPoint();
-            reportingReplayFailures(() -> {
+            blame.hostSync(() -> {
                 memory.awaitAll("synchronize");
                 backend.synchronize();
             });
@@ -327,23 +320,6 @@ final class CoreStream implements GpuStream, GraphOwner {
         } finally {
             lock.unlock();
         }
-    }
-
-    private void reportingReplayFailures(Runnable hostSync) {
-        try {
-            hostSync.run();
-        } catch (RuntimeException raw) {
-            GraphRTException failure = raw instanceof GraphRTException known ? known
-                    : new DriverException("stream #" + id + " host synchronisation", raw);
-            if (replayedSinceSync.isEmpty() || failure instanceof WaitTimeoutException) {
-                throw failure;
-            }
-            List<String> graphs = replayedSinceSync.stream().map(g -> "graph #" + g).toList();
-            replayedSinceSync.clear();
-            throw new ReplayFailedException("stream #" + id + ": work failed after replays of " + graphs
-                    + ": " + failure.getMessage(), failure);
-        }
-        replayedSinceSync.clear();
     }
 
     // ---- capture -----------------------------------------------------------------------------------
