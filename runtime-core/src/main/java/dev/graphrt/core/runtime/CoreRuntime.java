@@ -125,7 +125,7 @@ public final class CoreRuntime implements GraphRuntime {
             throw new KernelCompilationException("kernel '" + source.entryPoint() + "' offers " + offered + " but the "
                     + backend.name() + " backend compiles only " + accepted, "");
         }
-        return new CoreKernel(this, backend.compiler().compile(source), Set.copyOf(offered));
+        return new CoreKernel(scope, backend.compiler().compile(source), Set.copyOf(offered));
     }
 
     /** Pool accounting plus the bytes of the distinct buffers live graphs retain. */
@@ -229,7 +229,7 @@ public final class CoreRuntime implements GraphRuntime {
 
     CoreKernel checkKernel(Kernel kernel) {
         Objects.requireNonNull(kernel, "kernel");
-        if (!(kernel instanceof CoreKernel core) || core.runtime() != this) {
+        if (!(kernel instanceof CoreKernel core) || core.scope() != scope) {
             throw new IllegalArgumentException("kernel: " + kernel + " was compiled by another runtime");
         }
         return core;
