@@ -31,6 +31,7 @@ final class FakeBackend implements Backend {
     final AtomicInteger replays = new AtomicInteger();
     final AtomicInteger destroyed = new AtomicInteger();
     final AtomicInteger openStreams = new AtomicInteger();
+    final AtomicInteger fences = new AtomicInteger();
     /** Replays a hardware capture recorded as child nodes (the driver's part of NESTED_GRAPHS). */
     final AtomicInteger childNodesRecorded = new AtomicInteger();
     private final GraphKind kind;
@@ -164,6 +165,7 @@ final class FakeBackend implements Backend {
 
             @Override
             public Fence recordFence() {
+                fences.incrementAndGet();
                 return new Fence() {
                 };
             }
