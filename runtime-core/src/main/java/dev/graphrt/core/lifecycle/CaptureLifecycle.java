@@ -12,12 +12,15 @@ import dev.graphrt.core.events.CaptureEvent;
 import dev.graphrt.core.memory.CaptureMemorySession;
 import dev.graphrt.core.memory.DropQueue;
 import dev.graphrt.core.memory.MemoryManager;
+import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.RecordedLaunch;
+import dev.graphrt.spi.RecordedLaunches;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * Drives one stream's capture lifecycle: moves {@link StreamCaptureState} and calls the core's work and the
  * backend's hooks in the order of DESIGN.md section 2. Every failure after a transition runs the abort
  * path, which returns the stream to NO_CAPTURE able to capture again, keeps the first error as the primary
- * and suppresses later ones onto it. Not thread-safe: the owning stream serialises calls.
+ * and suppresses later ones onto it. The stream reaches the open window only through the operations here
+ * (allocate, record, hold, reject, check the caller), never through the window's session or recorder. Not
+ * thread-safe: the owning stream serialises calls.
  */
 public final class CaptureLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(CaptureLifecycle.class);
@@ -39,6 +44,7 @@ public final class CaptureLifecycle {
      * warm-up need no driver allocation inside the capture.
      */
     static final int INFO_HEADROOM_SLICES = 32;
+    private static final RecordedLaunches EMPTY = new RecordedLaunches(List.of());
 
     private final long streamId;
     private final StreamCaptureState state = new StreamCaptureState();
@@ -80,9 +86,7 @@ public final class CaptureLifecycle {
      * where the window may not grow them); cache to CAPTURE mode; the backend's hook.
      */
     public void prepare() {
-        if (state.current() != CaptureState.NO_CAPTURE) {
-            state.prepare();
-        }
+        state.require(StreamCaptureState.Call.PREPARE);
         List<Throwable> queued = backend.drainErrors();
         if (!queued.isEmpty()) {
             GraphStateException failure = new GraphStateException("prepare: stream #" + streamId + " has "
@@ -131,9 +135,7 @@ public final class CaptureLifecycle {
      * and the recorded run must find the warm-up's closed slices free); end priming; open the recording.
      */
     public void beginCapture(CaptureOptions options) {
-        if (state.current() != CaptureState.PREPARE) {
-            state.begin();
-        }
+        state.require(StreamCaptureState.Call.BEGIN);
         policy.checkMode(options.mode());
         state.begin();
         LOG.debug("stream #{}: PREPARE -> CAPTURE ({})", streamId, options.mode());
@@ -159,17 +161,16 @@ public final class CaptureLifecycle {
 
     /** CAPTURE to NO_CAPTURE: move first, close the window, validate, pin, commit metadata, flush frees. */
     public SealedWindow endCapture() {
-        if (state.current() != CaptureState.CAPTURE) {
-            state.end();
-        }
-        policy.checkThread(CaptureState.CAPTURE, mode, owner, "endCapture", streamId);
+        state.require(StreamCaptureState.Call.END);
+        checkCaller("endCapture");
         state.end();
         BackendGraph graph = null;
         SealedWindow sealed;
         try {
+            RecordedLaunches recording = recorder.seal();
             graph = policy.graphKind() == GraphKind.HARDWARE
                     ? backend.closeCapture()
-                    : backend.sealRecording(recorder.seal());
+                    : backend.sealRecording(recording);
             validate();
             long graphId = graphIds.getAsLong();
             long pinned = session.pinTo(graphId);
@@ -177,13 +178,14 @@ public final class CaptureLifecycle {
             List<String> labels = recorder.labels();
             Duration took = Duration.ofNanos(System.nanoTime() - beganNanos);
             List<Retainable> retained = List.copyOf(windowHolds);
+            RecordedLaunches recorded = policy.graphKind() == GraphKind.SOFTWARE ? recording : EMPTY;
             session = null;
             recorder = null;
             windowHolds = new ArrayList<>();
             commitEvent(graphId, labels.size(), "sealed");
             LOG.debug("stream #{}: CAPTURE -> NO_CAPTURE, graph #{} ({} nodes, {} B pinned, {} buffers retained)",
                     streamId, graphId, labels.size(), pinned, retained.size());
-            sealed = new SealedWindow(graphId, graph, pinned, labels, took, retained);
+            sealed = new SealedWindow(graphId, graph, pinned, labels, took, retained, recorded);
         } catch (RuntimeException | Error failure) {
             if (graph != null) {
                 try {
@@ -205,9 +207,16 @@ public final class CaptureLifecycle {
      */
     private void flushAfterWindow() {
         try {
-            drops.flush(false);
+            flushReleases();
         } catch (RuntimeException failure) {
             LOG.warn("stream #{}: deferred releases wait for a later flush: {}", streamId, failure.toString());
+        }
+    }
+
+    /** Fences and reclaims deferred releases where the policy allows it in the current state. */
+    private void flushReleases() {
+        if (policy.release(state.current()) == OperationPolicy.ReleaseAction.FENCE_AND_RECLAIM) {
+            drops.flush();
         }
     }
 
@@ -225,12 +234,8 @@ public final class CaptureLifecycle {
 
     /** PREPARE or CAPTURE to NO_CAPTURE by the user's choice; a failing backend hook is reported after cleanup. */
     public void cancelCapture() {
-        if (state.current() == CaptureState.NO_CAPTURE) {
-            state.cancel();
-        }
-        if (state.isRecording()) {
-            policy.checkThread(CaptureState.CAPTURE, mode, owner, "cancelCapture", streamId);
-        }
+        state.require(StreamCaptureState.Call.CANCEL);
+        checkCaller("cancelCapture");
         LOG.debug("stream #{}: {} -> NO_CAPTURE (cancelled)", streamId, state.current());
         RuntimeException hookFailure = cleanUp(null);
         if (hookFailure != null) {
@@ -270,7 +275,7 @@ public final class CaptureLifecycle {
         }
         recorder = null;
         lazyRejections.clear();
-        first = attempt(first, () -> drops.flush(false));
+        first = attempt(first, this::flushReleases);
         commitEvent(0, 0, primary == null ? "cancelled" : "aborted");
         if (first == null || first == primary) {
             return null;
@@ -330,21 +335,40 @@ public final class CaptureLifecycle {
         return state.isRecording();
     }
 
-    /** The capture-memory session of the open window (PREPARE or CAPTURE), else null. */
-    public CaptureMemorySession session() {
-        return session;
+    /**
+     * Serves an allocation inside the window (PREPARE or CAPTURE) from the persistent pool: primed during the
+     * warm-up, pinned to the graph at the end.
+     */
+    public PoolSlice allocate(long bytes) {
+        if (session == null) {
+            throw new IllegalStateException("stream #" + streamId + " has no capture window to allocate in");
+        }
+        return session.allocate(bytes);
     }
 
-    /** The recorder of the open recording (CAPTURE), else null. */
-    public LaunchRecorder recorder() {
+    /** Records a launch into the open recording (the graph's own, for a software graph; a label for hardware). */
+    public void recordLaunch(RecordedLaunch launch) {
+        openRecorder().add(launch);
+    }
+
+    /**
+     * Records the replay of a graph this stream sealed earlier into the open recording: for a software graph its
+     * launches become the new graph's, for a hardware graph the driver recorded the child (the core keeps a
+     * label). The caller holds the child and its buffers in the window first.
+     */
+    public void recordChild(SealedWindow child) {
+        openRecorder().addChild(child.graphId(), child.graph().nodeCount(), child.recording());
+    }
+
+    private LaunchRecorder openRecorder() {
+        if (recorder == null) {
+            throw new IllegalStateException("stream #" + streamId + " is not recording");
+        }
         return recorder;
     }
 
-    public CaptureMode mode() {
-        return mode;
-    }
-
-    public Thread owner() {
-        return owner;
+    /** Refuses the calling thread while recording, unless it is the capturing one or the mode is RELAXED. */
+    public void checkCaller(String operation) {
+        policy.checkThread(state.current(), mode, owner, operation, streamId);
     }
 }

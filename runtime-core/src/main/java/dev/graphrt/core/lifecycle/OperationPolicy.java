@@ -22,6 +22,12 @@ public final class OperationPolicy {
     /** What a host-to-device write does. */
     public enum WriteAction { RUN, RECORD, DEFER_REJECTION }
 
+    /** What replaying another graph does. */
+    public enum ReplayAction { RUN, RECORD_IN_DRIVER, RECORD_IN_CORE, DEFER_REJECTION }
+
+    /** What a flush point does with the releases deferred behind the stream's work. */
+    public enum ReleaseAction { FENCE_AND_RECLAIM, KEEP_UNTIL_THE_WINDOW_ENDS }
+
     /** Where an allocation comes from. */
     public enum AllocationSource { DYNAMIC_POOL, PERSISTENT_PRIMED, PERSISTENT_WINDOW }
 
@@ -71,12 +77,35 @@ public final class OperationPolicy {
         }
     }
 
-    /** Replaying another graph inside a window is recorded only with NESTED_GRAPHS; else rejected lazily. */
-    public boolean nestedReplayAllowed() {
-        return capabilities.contains(Capability.NESTED_GRAPHS);
+    /**
+     * Replaying another graph runs outside a recording. While recording it becomes part of the new graph where
+     * the backend declares NESTED_GRAPHS (a hardware driver records it as a child node; for a software graph the
+     * core records the child's launches); otherwise it is rejected lazily and {@code endCapture} names it.
+     */
+    public ReplayAction replay(CaptureState state) {
+        if (state != CaptureState.CAPTURE) {
+            return ReplayAction.RUN;
+        }
+        if (!capabilities.contains(Capability.NESTED_GRAPHS)) {
+            return ReplayAction.DEFER_REJECTION;
+        }
+        return graphKind == GraphKind.HARDWARE ? ReplayAction.RECORD_IN_DRIVER : ReplayAction.RECORD_IN_CORE;
     }
 
-    /** While recording, only the capturing thread may use the stream unless the mode is RELAXED. */
+    /**
+     * Frees and buffer closes are always deferred; a flush point fences and reclaims them except while
+     * recording, when a fence would be captured (or a host query invalidate a hardware capture): they wait for
+     * the end of the window.
+     */
+    public ReleaseAction release(CaptureState state) {
+        return state == CaptureState.CAPTURE ? ReleaseAction.KEEP_UNTIL_THE_WINDOW_ENDS
+                : ReleaseAction.FENCE_AND_RECLAIM;
+    }
+
+    /**
+     * Outside a recording any thread may use a stream. While recording, only the capturing thread ({@code owner})
+     * may, unless the mode is RELAXED.
+     */
     public void checkThread(CaptureState state, CaptureMode mode, Thread owner, String operation, long streamId) {
         if (state == CaptureState.CAPTURE && mode != CaptureMode.RELAXED && owner != Thread.currentThread()) {
             throw new CaptureRejectedException(operation + ": stream #" + streamId + " is recording in " + mode

@@ -1,15 +1,17 @@
 package dev.graphrt.core.lifecycle;
 
-import dev.graphrt.spi.BackendGraph;
-import java.time.Duration;
 import dev.graphrt.core.memory.Retainable;
+import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.RecordedLaunches;
+import java.time.Duration;
 import java.util.List;
 
 /**
  * What a successful {@code endCapture} produced, before the stream wraps it as a user-facing graph: the
- * backend's graph, the bytes pinned to it, and the buffers its recorded operations touched (one hold each,
- * which the graph lets go when it is released).
+ * backend's graph, the bytes pinned to it, the buffers its recorded operations touched (one hold each, which
+ * the graph lets go when it is released) and, for a software graph, the core's recording (empty for hardware),
+ * which a later capture that replays this graph records as its own launches.
  */
 public record SealedWindow(long graphId, BackendGraph graph, long pinnedBytes, List<String> nodeLabels,
-                           Duration captureDuration, List<Retainable> retained) {
+                           Duration captureDuration, List<Retainable> retained, RecordedLaunches recording) {
 }

@@ -18,45 +18,70 @@ public final class StreamCaptureState {
         return state;
     }
 
+    /** The four user calls that move the state; each knows the states it starts from. */
+    public enum Call {
+        PREPARE("prepare"), BEGIN("beginCapture"), END("endCapture"), CANCEL("cancelCapture");
+
+        private final String method;
+
+        Call(String method) {
+            this.method = method;
+        }
+
+        public String method() {
+            return method;
+        }
+    }
+
+    /**
+     * Refuses {@code call} from the current state, changing nothing: a {@link GraphStateException} naming the
+     * call, the state and the fix. Callers check first and then do work before moving the state.
+     */
+    public void require(Call call) {
+        String fix = refusal(call);
+        if (fix != null) {
+            throw new GraphStateException(call.method() + ": the stream is in " + state + "; " + fix);
+        }
+    }
+
+    /** The fix to suggest when {@code call} is refused in the current state; null when it is allowed. */
+    private String refusal(Call call) {
+        return switch (call) {
+            case PREPARE -> state == CaptureState.NO_CAPTURE ? null : state == CaptureState.PREPARE
+                    ? "it is already prepared: call beginCapture() or cancelCapture()"
+                    : "a capture is recording: call endCapture() or cancelCapture() first";
+            case BEGIN -> state == CaptureState.PREPARE ? null : state == CaptureState.NO_CAPTURE
+                    ? "call prepare() before starting a capture"
+                    : "a capture is already recording: call endCapture() or cancelCapture() first";
+            case END -> state == CaptureState.CAPTURE ? null : state == CaptureState.PREPARE
+                    ? "call beginCapture() first, or cancelCapture() to leave the warm-up"
+                    : "there is no capture to end: call prepare() and beginCapture() first";
+            case CANCEL -> state != CaptureState.NO_CAPTURE ? null
+                    : "there is nothing to cancel (call prepare() to start a capture)";
+        };
+    }
+
     /** NO_CAPTURE to PREPARE. */
     public void prepare() {
-        if (state != CaptureState.NO_CAPTURE) {
-            throw new GraphStateException("prepare: the stream is in " + state + "; "
-                    + (state == CaptureState.PREPARE
-                    ? "it is already prepared: call beginCapture() or cancelCapture()"
-                    : "a capture is recording: call endCapture() or cancelCapture() first"));
-        }
+        require(Call.PREPARE);
         state = CaptureState.PREPARE;
     }
 
     /** PREPARE to CAPTURE. */
     public void begin() {
-        if (state != CaptureState.PREPARE) {
-            throw new GraphStateException("beginCapture: the stream is in " + state + "; "
-                    + (state == CaptureState.NO_CAPTURE
-                    ? "call prepare() before starting a capture"
-                    : "a capture is already recording: call endCapture() or cancelCapture() first"));
-        }
+        require(Call.BEGIN);
         state = CaptureState.CAPTURE;
     }
 
     /** CAPTURE to NO_CAPTURE. */
     public void end() {
-        if (state != CaptureState.CAPTURE) {
-            throw new GraphStateException("endCapture: the stream is in " + state + "; "
-                    + (state == CaptureState.PREPARE
-                    ? "call beginCapture() first, or cancelCapture() to leave the warm-up"
-                    : "there is no capture to end: call prepare() and beginCapture() first"));
-        }
+        require(Call.END);
         state = CaptureState.NO_CAPTURE;
     }
 
     /** PREPARE or CAPTURE to NO_CAPTURE, for the user's {@code cancelCapture()}. */
     public void cancel() {
-        if (state == CaptureState.NO_CAPTURE) {
-            throw new GraphStateException("cancelCapture: the stream is in NO_CAPTURE; there is nothing to "
-                    + "cancel (call prepare() to start a capture)");
-        }
+        require(Call.CANCEL);
         state = CaptureState.NO_CAPTURE;
     }
 

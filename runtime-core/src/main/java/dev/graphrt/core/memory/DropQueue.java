@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
  * What one stream's work keeps alive, and what it releases once that work is done: deferred releases (closed
  * graphs, evicted info buffers) and the holds of the current epoch (every buffer an operation of this stream
  * used since the last fence). A fence recorded behind them turns both into an in-flight batch; the batch runs
- * when the fence completes. No fence is recorded while the stream records a capture (a fence then would be
- * captured, or let memory the window names be reused); the batch waits for the end of the window.
+ * when the fence completes. The stream flushes only where its operation policy allows a fence (never while it
+ * records a capture: a fence then would be captured, or let memory the window names be reused).
  *
  * <p>Each release runs on its own: a failing one never keeps the others from running. Failures are kept and
  * handed to the stream ({@link #takeFailures}) to report at its next synchronize or close. Every wait is
@@ -112,11 +112,11 @@ public final class DropQueue {
         }
     }
 
-    /** Fences what is worth fencing (unless recording) and reclaims what is done; never blocks. */
-    public void flush(boolean recording) {
-        if (recording) {
-            return;
-        }
+    /**
+     * Fences what is worth fencing and reclaims what is done; never blocks. Only where a fence is allowed: the
+     * stream asks {@code OperationPolicy.release} first (never while recording).
+     */
+    public void flush() {
         if (worthFencing()) {
             fencePending();
         }

@@ -25,6 +25,18 @@ public final class LaunchRecorder {
         labels.add(label(launch));
     }
 
+    /**
+     * Adds a replayed child graph: a software recording takes the child's launches as its own (the child's
+     * recording); a hardware one, where the driver recorded the child, keeps one label for it.
+     */
+    public void addChild(long childId, int childNodes, RecordedLaunches childRecording) {
+        if (keepLaunches) {
+            childRecording.launches().forEach(this::add);
+        } else {
+            labels.add("graph #" + childId + " (" + childNodes + " nodes)");
+        }
+    }
+
     private static String label(RecordedLaunch launch) {
         var d = launch.dims();
         return launch.kernel().entryPoint() + " grid " + d.gridX() + "x" + d.gridY() + "x" + d.gridZ()

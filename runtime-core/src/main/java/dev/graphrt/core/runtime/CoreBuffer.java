@@ -5,6 +5,7 @@ import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A user buffer: a pooled slice plus the requested size, and a count of who holds the storage. The user's
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * may close a buffer while the host waits); the slice goes back to the pool when the last hold goes.
  */
 final class CoreBuffer implements Buffer, Retainable {
-    private final CoreRuntime runtime;
+    private final RuntimeScope scope;
     private final long id;
     private final PoolSlice slice;
     private final long byteSize;
@@ -22,8 +23,8 @@ final class CoreBuffer implements Buffer, Retainable {
     /** The epoch or recording that last took a hold: a stream skips the hold when it already has one. */
     private volatile long stamp;
 
-    CoreBuffer(CoreRuntime runtime, long id, PoolSlice slice, long byteSize) {
-        this.runtime = runtime;
+    CoreBuffer(RuntimeScope scope, long id, PoolSlice slice, long byteSize) {
+        this.scope = scope;
         this.id = id;
         this.slice = slice;
         this.byteSize = byteSize;
@@ -37,22 +38,18 @@ final class CoreBuffer implements Buffer, Retainable {
     /** True once the user closed it, or once its runtime is closed (the handle can no longer be used). */
     @Override
     public boolean isClosed() {
-        return closed.get() || runtime.isClosed();
+        return closed.get() || scope.isClosed();
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             if (holds.decrementAndGet() == 0) {
-                runtime.memory().release(slice);
+                scope.free(slice);
             } else {
-                runtime.closedWhileHeld();
+                scope.closedWhileHeld();
             }
         }
-    }
-
-    boolean isClosedByUser() {
-        return closed.get();
     }
 
     @Override
@@ -69,7 +66,7 @@ final class CoreBuffer implements Buffer, Retainable {
     public void release() {
         int left = holds.decrementAndGet();
         if (left == 0) {
-            runtime.memory().release(slice);
+            scope.free(slice);
         } else if (left < 0) {
             throw new IllegalStateException(this + " released more often than retained");
         }
@@ -85,7 +82,7 @@ final class CoreBuffer implements Buffer, Retainable {
      * already gone (the buffer was closed and every holder let go), so the caller must refuse the operation.
      * Callers hold their stream's lock; two streams racing on the stamp only take an extra hold each.
      */
-    boolean holdFor(long by, java.util.function.Consumer<Retainable> holder) {
+    boolean holdFor(long by, Consumer<Retainable> holder) {
         if (stamp == by) {
             return true;
         }
@@ -97,16 +94,13 @@ final class CoreBuffer implements Buffer, Retainable {
         return true;
     }
 
-    int holdCount() {
-        return holds.get();
-    }
-
     PoolSlice slice() {
         return slice;
     }
 
-    CoreRuntime runtime() {
-        return runtime;
+    /** The runtime scope it belongs to: a stream refuses buffers of another runtime. */
+    RuntimeScope scope() {
+        return scope;
     }
 
     long id() {

@@ -8,21 +8,31 @@ import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.GraphKind;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A user-facing graph: the backend's sealed graph, what it pins, the buffers it retains (one hold each, taken
  * while recording, so a buffer the user closes stays valid for every replay) and its counters.
+ *
+ * <p>A graph is itself held: by its user's handle, and by every graph whose recording replayed it (a parent
+ * replays the child's work, so it keeps the child's pins and buffers). {@link #close()} ends the handle at once
+ * (later replays are refused) and, like a buffer's close, never blocks; the owner releases the graph when the
+ * last holder lets go.
  */
-final class CoreGraph implements Graph {
-    private final CoreStream stream;
+final class CoreGraph implements Graph, Retainable {
+    private final GraphOwner owner;
+    private final RuntimeScope scope;
     private final SealedWindow window;
     private final GraphKind kind;
     private final AtomicLong replays = new AtomicLong();
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicInteger holds = new AtomicInteger(1);
 
-    CoreGraph(CoreStream stream, SealedWindow window, GraphKind kind) {
-        this.stream = stream;
+    CoreGraph(GraphOwner owner, RuntimeScope scope, SealedWindow window, GraphKind kind) {
+        this.owner = owner;
+        this.scope = scope;
         this.window = window;
         this.kind = kind;
     }
@@ -34,7 +44,7 @@ final class CoreGraph implements Graph {
 
     @Override
     public void replay() {
-        stream.replay(this);
+        owner.replay(this);
     }
 
     @Override
@@ -51,25 +61,45 @@ final class CoreGraph implements Graph {
     /** True once closed by the user, by its stream's close, or by its runtime's close. */
     @Override
     public boolean isClosed() {
-        return closed || stream.runtime().isClosed();
+        return closed.get() || scope.isClosed();
     }
 
     @Override
     public void close() {
-        stream.closeGraph(this);
-    }
-
-    /** Marks closed; returns false if it already was. Called by the stream under its lock. */
-    boolean markClosed() {
-        if (closed) {
-            return false;
+        if (closed.compareAndSet(false, true)) {
+            release();
         }
-        closed = true;
-        return true;
     }
 
-    boolean closedByUser() {
-        return closed;
+    /** Marks closed without letting the user's hold go: the closing stream releases the graph itself. */
+    void markClosed() {
+        closed.set(true);
+    }
+
+    @Override
+    public boolean retain() {
+        for (int now = holds.get(); now > 0; now = holds.get()) {
+            if (holds.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void release() {
+        int left = holds.decrementAndGet();
+        if (left == 0) {
+            owner.unused(this);
+        } else if (left < 0) {
+            throw new IllegalStateException(this + " released more often than retained");
+        }
+    }
+
+    /** Nothing of its own: what it pins counts as pinned, and its buffers count through their own holds. */
+    @Override
+    public long retainedBytes() {
+        return 0;
     }
 
     void countReplay() {
@@ -80,17 +110,26 @@ final class CoreGraph implements Graph {
         return window.graph();
     }
 
-    /** The buffers this graph holds; released after its last replay finished. */
+    /** What endCapture sealed: a later capture replaying this graph records it from here. */
+    SealedWindow window() {
+        return window;
+    }
+
+    /** The buffers (and child graphs) this graph holds; released after its last replay finished. */
     List<Retainable> retained() {
         return window.retained();
     }
 
-    CoreStream stream() {
-        return stream;
+    GraphOwner owner() {
+        return owner;
+    }
+
+    RuntimeScope scope() {
+        return scope;
     }
 
     @Override
     public String toString() {
-        return "graph #" + id() + " (" + window.graph().nodeCount() + " nodes, stream #" + stream.id() + ")";
+        return "graph #" + id() + " (" + window.graph().nodeCount() + " nodes, stream #" + owner.id() + ")";
     }
 }

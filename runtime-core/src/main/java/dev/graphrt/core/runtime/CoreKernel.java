@@ -5,8 +5,8 @@ import dev.graphrt.api.Kernel;
 import dev.graphrt.spi.CompiledKernel;
 import java.util.Set;
 
-/** A compiled kernel bound to the runtime that compiled it. */
-record CoreKernel(CoreRuntime runtime, CompiledKernel compiled, Set<Dialect> offered) implements Kernel {
+/** A compiled kernel bound to the runtime that compiled it (by its scope: a kernel never reaches the runtime). */
+record CoreKernel(RuntimeScope scope, CompiledKernel compiled, Set<Dialect> offered) implements Kernel {
     @Override
     public String entryPoint() {
         return compiled.entryPoint();

@@ -52,9 +52,8 @@ public final class CoreRuntime implements GraphRuntime {
     private final AtomicLong bufferIds = new AtomicLong();
     /** Epoch and recording stamps: unique across the runtime, and never equal to a buffer's initial stamp 0. */
     private final AtomicLong stamps = new AtomicLong();
-    private final AtomicLong closedWhileHeld = new AtomicLong();
+    private final RuntimeScope scope;
     private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
 
     public CoreRuntime(Backend backend, RuntimeOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -75,6 +74,7 @@ public final class CoreRuntime implements GraphRuntime {
         this.memory = new MemoryManager(backend.name(), backend.memory(),
                 new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment, options.poolReserveBytes(),
                         kind == GraphKind.SOFTWARE));
+        this.scope = new RuntimeScope(memory);
         LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
     }
 
@@ -125,7 +125,7 @@ public final class CoreRuntime implements GraphRuntime {
             throw new KernelCompilationException("kernel '" + source.entryPoint() + "' offers " + offered + " but the "
                     + backend.name() + " backend compiles only " + accepted, "");
         }
-        return new CoreKernel(this, backend.compiler().compile(source), Set.copyOf(offered));
+        return new CoreKernel(scope, backend.compiler().compile(source), Set.copyOf(offered));
     }
 
     /** Pool accounting plus the bytes of the distinct buffers live graphs retain. */
@@ -157,7 +157,7 @@ public final class CoreRuntime implements GraphRuntime {
      */
     @Override
     public void close() {
-        if (closed) {
+        if (scope.isClosed()) {
             return;
         }
         List<RuntimeException> failures = new ArrayList<>();
@@ -177,7 +177,7 @@ public final class CoreRuntime implements GraphRuntime {
                 failures.add(failure);
             }
         }
-        closed = true;
+        scope.close();
         kernels.clear();
         liveGraphs.clear();
         try {
@@ -199,13 +199,13 @@ public final class CoreRuntime implements GraphRuntime {
     }
 
     boolean isClosed() {
-        return closed;
+        return scope.isClosed();
     }
 
     // ---- shared checks -----------------------------------------------------------------------------
 
     void checkOpen(String operation) {
-        if (closed) {
+        if (scope.isClosed()) {
             throw new IllegalStateException(operation + ": the " + backend.name() + " runtime is closed");
         }
     }
@@ -227,7 +227,7 @@ public final class CoreRuntime implements GraphRuntime {
 
     CoreBuffer checkBuffer(Buffer buffer, String argument) {
         Objects.requireNonNull(buffer, argument);
-        if (!(buffer instanceof CoreBuffer core) || core.runtime() != this) {
+        if (!(buffer instanceof CoreBuffer core) || core.scope() != scope) {
             throw new IllegalArgumentException(argument + ": " + buffer + " belongs to another runtime");
         }
         if (core.isClosed()) {
@@ -238,7 +238,7 @@ public final class CoreRuntime implements GraphRuntime {
 
     CoreKernel checkKernel(Kernel kernel) {
         Objects.requireNonNull(kernel, "kernel");
-        if (!(kernel instanceof CoreKernel core) || core.runtime() != this) {
+        if (!(kernel instanceof CoreKernel core) || core.scope() != scope) {
             throw new IllegalArgumentException("kernel: " + kernel + " was compiled by another runtime");
         }
         return core;
@@ -246,7 +246,7 @@ public final class CoreRuntime implements GraphRuntime {
 
     CoreGraph checkGraph(Graph graph, String argument) {
         Objects.requireNonNull(graph, argument);
-        if (!(graph instanceof CoreGraph core) || core.stream().runtime() != this) {
+        if (!(graph instanceof CoreGraph core) || core.scope() != scope) {
             throw new IllegalArgumentException(argument + ": " + graph + " belongs to another runtime");
         }
         return core;
@@ -268,13 +268,9 @@ public final class CoreRuntime implements GraphRuntime {
         return stamps.incrementAndGet();
     }
 
-    /** A buffer was closed by its user while an operation still held it: streams fence their epochs soon. */
-    void closedWhileHeld() {
-        closedWhileHeld.incrementAndGet();
-    }
-
-    long closedWhileHeldCount() {
-        return closedWhileHeld.get();
+    /** What buffers and graphs share with this runtime, in place of a reference to it. */
+    RuntimeScope scope() {
+        return scope;
     }
 
     long nextGraphId() {

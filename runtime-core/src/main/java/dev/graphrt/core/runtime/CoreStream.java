@@ -3,40 +3,25 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
-import dev.graphrt.api.DeviceOutOfMemoryException;
-import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
-import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
-import dev.graphrt.api.ReplayFailedException;
 import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.core.events.ReplayEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.lifecycle.SealedWindow;
-import dev.graphrt.core.memory.DropQueue;
-import dev.graphrt.core.memory.MemoryManager;
-import dev.graphrt.core.memory.PoolSlice;
-import dev.graphrt.core.memory.Retainable;
-import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
-import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -44,85 +29,43 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The core's stream: every user operation checks its input, asks {@link OperationPolicy} what the current
- * capture state allows, resolves buffers and info words to device slices, and hands the backend exactly
- * what it must do. One lock serialises the stream; other threads are refused while it records (unless
- * RELAXED).
+ * capture state allows (the thread rule included), resolves buffers and info words to device slices, and hands
+ * the backend exactly what it must do. One lock serialises the stream.
  *
- * <p>Every buffer an operation uses is held, under the lock, before the backend sees its storage: by the
- * open recording while capturing (and then by the graph), else by the current epoch of this stream's work
- * until a fence behind it completes. A buffer whose storage is already gone makes the call fail as closed;
- * no call can reach storage another buffer owns. Every wait for the device is bounded by
- * {@code RuntimeOptions.waitTimeout}. Deferred releases that fail are reported at the next synchronize or close.
+ * <p>What the stream's work keeps alive is {@link StreamMemory}'s job: every buffer an operation uses is held
+ * there, under the lock, before the backend sees its storage, so no call can reach storage another buffer
+ * owns. Every wait for the device is bounded by {@code RuntimeOptions.waitTimeout}. Deferred releases that fail
+ * are reported at the next synchronize or close.
  */
-final class CoreStream implements GpuStream {
+final class CoreStream implements GpuStream, GraphOwner {
     private static final Logger LOG = LoggerFactory.getLogger(CoreStream.class);
-    private static final int MAX_TRACKED_REPLAYS = 8;
 
     private final CoreRuntime runtime;
     private final long id;
     private final BackendStream backend;
-    private final DeviceMemory device;
-    private final MemoryManager memory;
     private final OperationPolicy policy;
-    private final DropQueue drops;
-    private final MetadataCache metadata;
+    private final StreamMemory memory;
     private final CaptureLifecycle lifecycle;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Set<CoreGraph> liveGraphs = new LinkedHashSet<>();
-    private final Set<Long> replayedSinceSync = new LinkedHashSet<>();
-    /** Graph closes that found the lock busy (say, a Java kernel closing one while the host waits): run at the next flush point. */
-    private final ConcurrentLinkedQueue<CoreGraph> closedGraphs = new ConcurrentLinkedQueue<>();
+    private final ReplayBlame blame;
     private final Duration waitTimeout;
-    private final long stagingLimit;
-    private long stagedBytes;
     private volatile boolean closed;
 
     CoreStream(CoreRuntime runtime, long id, BackendStream backend) {
         this.runtime = runtime;
         this.id = id;
         this.backend = backend;
-        this.device = runtime.backend().memory();
-        this.memory = runtime.memory();
         this.policy = runtime.policy();
         this.waitTimeout = runtime.options().waitTimeout();
-        this.stagingLimit = runtime.options().stagingBytes();
-        this.drops = new DropQueue(backend, "stream #" + id, runtime::nextStamp, runtime::closedWhileHeldCount);
-        this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
-                runtime.options().metadataMaxEntryBytes(), new MetadataStorage());
-        this.lifecycle = new CaptureLifecycle(id, backend, policy, memory, metadata, drops, runtime::nextGraphId,
-                runtime::nextStamp, waitTimeout);
-    }
-
-    /** Info buffers come from the same state-aware allocator as user buffers and leave through the drop queue. */
-    private final class MetadataStorage implements MetadataCache.Storage {
-        @Override
-        public PoolSlice allocate(long bytes) {
-            return allocateSlice(bytes, "info buffer");
-        }
-
-        @Override
-        public void upload(PoolSlice slice, int[] words) {
-            device.upload(slice.storage().prefix(words.length * 4L), MemorySegment.ofArray(words));
-        }
-
-        @Override
-        public void deferFree(PoolSlice slice) {
-            drops.defer("an info buffer", () -> memory.release(slice));
-        }
-
-        @Override
-        public void freeUnused(PoolSlice slice) {
-            memory.release(slice);
-        }
+        this.memory = new StreamMemory(id, runtime, backend, (metadata, drops) -> new CaptureLifecycle(id, backend,
+                policy, runtime.memory(), metadata, drops, runtime::nextGraphId, runtime::nextStamp, waitTimeout));
+        this.lifecycle = memory.lifecycle();
+        this.blame = new ReplayBlame(id);
     }
 
     @Override
     public long id() {
         return id;
-    }
-
-    CoreRuntime runtime() {
-        return runtime;
     }
 
     // ---- memory ------------------------------------------------------------------------------------
@@ -133,20 +76,10 @@ final class CoreStream implements GpuStream {
         lock.lock();
         try {
             checkUsable("allocate");
-            return new CoreBuffer(runtime, runtime.nextBufferId(), allocateSlice(bytes, "allocate"), bytes);
+            return new CoreBuffer(runtime.scope(), runtime.nextBufferId(), memory.allocate(bytes), bytes);
         } finally {
             lock.unlock();
         }
-    }
-
-    private PoolSlice allocateSlice(long bytes, String operation) {
-        return switch (policy.allocation(lifecycle.current())) {
-            case DYNAMIC_POOL -> {
-                flushPoint();
-                yield memory.allocateDynamic(bytes);
-            }
-            case PERSISTENT_PRIMED, PERSISTENT_WINDOW -> lifecycle.session().allocate(bytes);
-        };
     }
 
     @Override
@@ -204,13 +137,13 @@ final class CoreStream implements GpuStream {
             DeviceSlice target = buffer.slice().storage().prefix(data.byteSize());
             switch (policy.write(lifecycle.current())) {
                 case RUN -> {
-                    applyBackPressure(data.byteSize());
-                    hold(buffer, "dst");
-                    stagedWrite(target, data);
+                    memory.beforeStagedWrite(data.byteSize());
+                    memory.hold(buffer, "dst");
+                    memory.stagedWrite(target, data);
                 }
                 case RECORD -> {
-                    hold(buffer, "dst");
-                    stagedWrite(target, data);
+                    memory.hold(buffer, "dst");
+                    memory.stagedWrite(target, data);
                 }
                 case DEFER_REJECTION -> lifecycle.rejectLazily("write of " + data.byteSize() + " bytes into " + buffer
                         + " (the " + policy.backend() + " backend lacks RECORDS_WRITES: write before prepare() or "
@@ -219,68 +152,6 @@ final class CoreStream implements GpuStream {
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * Bounds the host bytes queued behind the device: once {@code stagingBytes} were written since the stream
-     * last drained, the writer waits (bounded) for the work so far instead of staging more copies.
-     */
-    private void applyBackPressure(long bytes) {
-        stagedBytes += bytes;
-        if (stagedBytes > stagingLimit) {
-            awaitAll("queued writes to drain (more than " + stagingLimit + " bytes staged)");
-            stagedBytes = bytes;
-        }
-    }
-
-    private void stagedWrite(DeviceSlice target, MemorySegment data) {
-        try {
-            backend.write(target, data);
-        } catch (OutOfMemoryError exhausted) {
-            throw new DeviceOutOfMemoryException("write: stream #" + id + " could not stage " + data.byteSize()
-                    + " bytes of host data (the JVM is out of memory); synchronize() or lower "
-                    + "RuntimeOptions.stagingBytes", data.byteSize(), exhausted);
-        }
-    }
-
-    /** Waits, at most the wait timeout, for every operation enqueued so far. Never while recording. */
-    private void awaitAll(String waitingFor) {
-        Fence fence = backend.recordFence();
-        boolean done;
-        try {
-            done = backend.await(fence, waitTimeout);
-        } catch (GraphRTException failure) {
-            throw failure;
-        } catch (RuntimeException failure) {
-            throw new DriverException("stream #" + id + ": fence wait", failure);
-        }
-        if (!done) {
-            throw new WaitTimeoutException("stream #" + id + ": waited " + waitTimeout.toMillis() + " ms for "
-                    + waitingFor + " and the device did not finish; the stream's buffers stay held "
-                    + "(RuntimeOptions.waitTimeout sets the bound)", waitTimeout);
-        }
-        stagedBytes = 0;
-    }
-
-    /**
-     * Holds {@code buffer} for the operation being enqueued: in the open recording while capturing, else in
-     * this stream's current epoch. Refuses a buffer whose storage is already gone (closed concurrently).
-     */
-    private void hold(CoreBuffer buffer, String argument) {
-        boolean held = lifecycle.current() == CaptureState.CAPTURE
-                ? buffer.holdFor(lifecycle.windowStamp(), lifecycle::holdInWindow)
-                : buffer.holdFor(drops.epoch(), drops::hold);
-        if (!held) {
-            throw new IllegalArgumentException(argument + ": " + buffer + " is closed");
-        }
-    }
-
-    /** Runs graph closes that arrived while the lock was busy, and returns finished releases; never blocks. */
-    private void flushPoint() {
-        for (CoreGraph graph; (graph = closedGraphs.poll()) != null; ) {
-            releaseGraph(graph);
-        }
-        drops.flush(lifecycle.isRecording());
     }
 
     @Override
@@ -319,14 +190,14 @@ final class CoreStream implements GpuStream {
         try {
             checkUsable("read");
             policy.checkHostSync(lifecycle.current(), "read", id);
-            hold(buffer, "src");
-            reportingReplayFailures(() -> {
-                awaitAll("the work before a read of " + buffer);
+            memory.hold(buffer, "src");
+            blame.hostSync(() -> {
+                memory.awaitAll("the work before a read of " + buffer);
                 if (dst.byteSize() > 0) {
                     backend.read(buffer.slice().storage().prefix(dst.byteSize()), dst);
                 }
             });
-            drops.releaseAllAfterSync();
+            memory.afterSync();
         } finally {
             lock.unlock();
         }
@@ -352,30 +223,34 @@ final class CoreStream implements GpuStream {
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
             // are taken after it, so no fence can fall between them and the launch they protect.
             int[] words = args.infoWordsUnsafe();
-            DeviceSlice info = words.length == 0 ? null : metadata.lookup(words);
+            DeviceSlice info = memory.info(words);
             for (int i = 0; i < used.length; i++) {
-                hold(used[i], "args.buffers[" + i + "]");
+                memory.hold(used[i], "args.buffers[" + i + "]");
             }
             Bindings bindings = new Bindings(List.of(slices), info, words.length);
             switch (policy.launch(lifecycle.current())) {
                 case RUN -> backend.launch(compiled.compiled(), dims, bindings);
                 case RECORD_IN_DRIVER -> {
                     backend.launch(compiled.compiled(), dims, bindings);
-                    lifecycle.recorder().add(new RecordedLaunch(compiled.compiled(), dims, bindings));
+                    lifecycle.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
                 }
-                case RECORD_IN_CORE -> lifecycle.recorder().add(new RecordedLaunch(compiled.compiled(), dims, bindings));
+                case RECORD_IN_CORE -> lifecycle.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
             }
         } finally {
             lock.unlock();
         }
     }
 
+    /**
+     * Replays a graph this stream sealed. Inside a recording the policy decides: the replay becomes part of the
+     * new graph (which then holds the child and its buffers), or is rejected lazily.
+     */
     @Override
     public void replay(Graph graph) {
         CoreGraph target = runtime.checkGraph(graph, "graph");
-        if (target.stream() != this) {
+        if (target.owner() != this) {
             throw new IllegalArgumentException("graph: " + target + " was captured on stream #"
-                    + target.stream().id() + "; replay it there, not on stream #" + id);
+                    + target.owner().id() + "; replay it there, not on stream #" + id);
         }
         lock.lock();
         try {
@@ -383,24 +258,34 @@ final class CoreStream implements GpuStream {
             if (target.isClosed()) {
                 throw new IllegalStateException("graph: " + target + " is closed and cannot be replayed");
             }
-            if (lifecycle.current() == CaptureState.CAPTURE) {
-                lifecycle.rejectLazily("replay of " + target + " (the " + policy.backend()
+            switch (policy.replay(lifecycle.current())) {
+                case RUN -> replayNow(target);
+                case RECORD_IN_DRIVER -> {
+                    memory.holdChild(target);
+                    backend.replay(target.backendGraph());
+                    lifecycle.recordChild(target.window());
+                }
+                case RECORD_IN_CORE -> {
+                    memory.holdChild(target);
+                    lifecycle.recordChild(target.window());
+                }
+                case DEFER_REJECTION -> lifecycle.rejectLazily("replay of " + target + " (the " + policy.backend()
                         + " backend lacks NESTED_GRAPHS: replay it before prepare() or after endCapture())");
-                return;
-            }
-            ReplayEvent event = new ReplayEvent();
-            event.begin();
-            backend.replay(target.backendGraph());
-            target.countReplay();
-            if (replayedSinceSync.size() < MAX_TRACKED_REPLAYS) {
-                replayedSinceSync.add(target.id());
-            }
-            if (event.shouldCommit()) {
-                event.graph = target.id();
-                event.commit();
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void replayNow(CoreGraph target) {
+        ReplayEvent event = new ReplayEvent();
+        event.begin();
+        backend.replay(target.backendGraph());
+        target.countReplay();
+        blame.replayed(target.id());
+        if (event.shouldCommit()) {
+            event.graph = target.id();
+            event.commit();
         }
     }
 
@@ -411,7 +296,7 @@ final class CoreStream implements GpuStream {
             checkUsable("flush");
             policy.checkHostSync(lifecycle.current(), "flush", id);
             backend.flush();
-            flushPoint();
+            memory.flushPoint();
         } finally {
             lock.unlock();
         }
@@ -423,35 +308,18 @@ final class CoreStream implements GpuStream {
         try {
             checkUsable("synchronize");
             policy.checkHostSync(lifecycle.current(), "synchronize", id);
-            flushPoint();
-            reportingReplayFailures(() -> {
-                awaitAll("synchronize");
+            memory.flushPoint();
+            blame.hostSync(() -> {
+                memory.awaitAll("synchronize");
                 backend.synchronize();
             });
-            drops.releaseAllAfterSync();
-            drops.takeFailures().ifPresent(failure -> {
+            memory.afterSync();
+            memory.takeFailures().ifPresent(failure -> {
                 throw failure;
             });
         } finally {
             lock.unlock();
         }
-    }
-
-    private void reportingReplayFailures(Runnable hostSync) {
-        try {
-            hostSync.run();
-        } catch (RuntimeException raw) {
-            GraphRTException failure = raw instanceof GraphRTException known ? known
-                    : new DriverException("stream #" + id + " host synchronisation", raw);
-            if (replayedSinceSync.isEmpty() || failure instanceof WaitTimeoutException) {
-                throw failure;
-            }
-            List<String> graphs = replayedSinceSync.stream().map(g -> "graph #" + g).toList();
-            replayedSinceSync.clear();
-            throw new ReplayFailedException("stream #" + id + ": work failed after replays of " + graphs
-                    + ": " + failure.getMessage(), failure);
-        }
-        replayedSinceSync.clear();
     }
 
     // ---- capture -----------------------------------------------------------------------------------
@@ -513,8 +381,8 @@ final class CoreStream implements GpuStream {
         try {
             checkOpen("endCapture");
             SealedWindow window = lifecycle.endCapture();
-            CoreGraph graph = new CoreGraph(this, window, policy.graphKind());
-            liveGraphs.add(graph);
+            CoreGraph graph = new CoreGraph(this, runtime.scope(), window, policy.graphKind());
+            memory.adopt(graph);
             runtime.graphSealed(graph);
             return graph;
         } finally {
@@ -540,41 +408,23 @@ final class CoreStream implements GpuStream {
     // ---- graphs and closing ------------------------------------------------------------------------
 
     /**
-     * Closes a graph: its destroy, unpin and buffer releases run after a fence shows its replays finished. Never
-     * blocks on a busy stream: when another thread holds the lock (a host waiting while a Java kernel closes the
-     * graph), the close is queued and runs at the stream's next flush point. A no-op once the stream is closed.
+     * A graph's last holder let go: its destroy, unpin and buffer releases run after a fence shows its replays
+     * finished. Never blocks on a busy stream: when another thread holds the lock (a host waiting while a Java
+     * kernel closes the graph), or this thread is inside a release, the graph is queued for the next flush
+     * point. A no-op once the stream is closed (closing released every graph).
      */
-    void closeGraph(CoreGraph graph) {
-        if (!lock.tryLock()) {
-            if (graph.markClosed()) {
-                closedGraphs.add(graph);
-            }
+    @Override
+    public void unused(CoreGraph graph) {
+        memory.queueRelease(graph);
+        if (lock.isHeldByCurrentThread() || !lock.tryLock()) {
             return;
         }
         try {
-            if (closed || !graph.markClosed()) {
-                return;
+            if (!closed) {
+                memory.flushPoint();
             }
-            releaseGraph(graph);
-            flushPoint();
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** Defers a (marked closed) graph's release behind the stream's work so far. Under the lock. */
-    private void releaseGraph(CoreGraph graph) {
-        if (!liveGraphs.remove(graph)) {
-            return;
-        }
-        runtime.graphReleased(graph);
-        drops.defer("graph #" + graph.id() + " (destroy)", () -> backend.destroy(graph.backendGraph()));
-        drops.defer("graph #" + graph.id() + " (pins)", () -> {
-            memory.unpin(graph.id());
-            metadata.release(graph.id());
-        });
-        for (Retainable buffer : graph.retained()) {
-            drops.defer("graph #" + graph.id() + " (a retained buffer)", buffer::release);
         }
     }
 
@@ -583,7 +433,7 @@ final class CoreStream implements GpuStream {
         lock.lock();
         try {
             if (!closed) {
-                flushPoint();
+                memory.flushPoint();
             }
         } finally {
             lock.unlock();
@@ -607,7 +457,7 @@ final class CoreStream implements GpuStream {
             abandonCapture("the stream is closing");
             Duration drainBound = waitTimeout;
             try {
-                awaitAll("its work before closing");
+                memory.awaitAll("its work before closing");
                 backend.synchronize();
             } catch (WaitTimeoutException stuck) {
                 failures.add(stuck);
@@ -615,24 +465,11 @@ final class CoreStream implements GpuStream {
             } catch (RuntimeException failure) {
                 LOG.warn("stream #{}: outstanding work failed while closing: {}", id, failure.toString());
             }
-            for (CoreGraph graph : new ArrayList<>(liveGraphs)) {
-                graph.markClosed();
-                releaseGraph(graph);
-            }
-            for (CoreGraph graph; (graph = closedGraphs.poll()) != null; ) {
-                releaseGraph(graph);
-            }
-            // Graph releases unpin info entries, so the cache is cleared after they ran, then drained again.
-            Optional<RuntimeException> stuck = drops.drain(drainBound);
-            stuck.ifPresent(failures::add);
-            if (stuck.isEmpty()) {
-                attempt(failures, metadata::clearUnpinned);
-                drops.drain(drainBound).ifPresent(failures::add);
-            }
+            failures.addAll(memory.releaseEverything(drainBound));
             closed = true;
             attempt(failures, backend::close);
             runtime.streamClosed(this);
-            drops.takeFailures().ifPresent(failures::add);
+            memory.takeFailures().ifPresent(failures::add);
             if (!failures.isEmpty()) {
                 RuntimeException first = failures.get(0);
                 failures.stream().skip(1).forEach(first::addSuppressed);
@@ -679,11 +516,10 @@ final class CoreStream implements GpuStream {
         runtime.checkOpen(operation);
     }
 
+    /** Open, and the calling thread may use it in the current capture state (the policy's thread rule). */
     private void checkUsable(String operation) {
         checkOpen(operation);
-        if (lifecycle.current() == CaptureState.CAPTURE) {
-            policy.checkThread(CaptureState.CAPTURE, lifecycle.mode(), lifecycle.owner(), operation, id);
-        }
+        lifecycle.checkCaller(operation);
     }
 
     @Override

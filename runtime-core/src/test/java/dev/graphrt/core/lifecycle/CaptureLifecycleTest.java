@@ -71,7 +71,7 @@ class CaptureLifecycleTest {
             order.verify(f.session).doomed();
             order.verify(f.session).pinTo(window.graphId());
             order.verify(f.metadata).commit(window.graphId());
-            order.verify(f.drops).flush(false);
+            order.verify(f.drops).flush();
             assertThat(window.graph()).isSameAs(f.graph);
         }
 

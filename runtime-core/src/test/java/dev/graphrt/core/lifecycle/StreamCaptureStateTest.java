@@ -79,6 +79,30 @@ class StreamCaptureStateTest {
     }
 
     @Test
+    void require_throws_exactly_what_the_transition_would_and_never_moves_the_state() {
+        for (CaptureState from : CaptureState.values()) {
+            for (StreamCaptureState.Call call : StreamCaptureState.Call.values()) {
+                String name = switch (call) {
+                    case PREPARE -> "prepare";
+                    case BEGIN -> "begin";
+                    case END -> "end";
+                    case CANCEL -> "cancel";
+                };
+                StreamCaptureState state = in(from);
+                Throwable required = org.assertj.core.api.Assertions.catchThrowable(() -> state.require(call));
+                assertThat(state.current()).as("require(%s) from %s moves nothing", call, from).isEqualTo(from);
+                Throwable moved = org.assertj.core.api.Assertions.catchThrowable(() -> call(name).accept(state));
+                if (moved == null) {
+                    assertThat(required).as("require(%s) from %s", call, from).isNull();
+                } else {
+                    assertThat(required).as("require(%s) from %s", call, from).isInstanceOf(GraphStateException.class)
+                            .hasMessage(moved.getMessage()).hasMessageStartingWith(call.method() + ": ");
+                }
+            }
+        }
+    }
+
+    @Test
     void a_rejected_transition_changes_nothing() {
         StreamCaptureState state = in(PREPARE);
         assertThatThrownBy(state::prepare).isInstanceOf(GraphStateException.class);

@@ -53,7 +53,7 @@ class DropQueueTest {
         when(stream.recordFence()).thenReturn(fence);
         when(stream.isComplete(fence)).thenReturn(false);
         drops.defer("a", () -> released.add("a"));
-        drops.flush(false);
+        drops.flush();
         drops.reclaim();
         assertThat(released).isEmpty();
         when(stream.isComplete(fence)).thenReturn(true);
@@ -62,31 +62,11 @@ class DropQueueTest {
     }
 
     @Test
-    void nothing_fenced_is_flushed_while_recording() {
-        drops.defer("a", () -> released.add("a"));
-        drops.flush(true);
-        verify(stream, never()).recordFence();
-        verify(stream, never()).isComplete(any());
-        assertThat(drops.pendingCount()).isEqualTo(1);
-        assertThat(released).isEmpty();
-    }
-
-    @Test
-    void everything_deferred_is_freed_after_the_window_ends() {
-        when(stream.recordFence()).thenReturn(fence);
-        when(stream.isComplete(fence)).thenReturn(true);
-        drops.defer("a", () -> released.add("during capture"));
-        drops.flush(true);
-        drops.flush(false);
-        assertThat(released).containsExactly("during capture");
-    }
-
-    @Test
     void a_sync_makes_every_queued_release_and_hold_safe() {
         when(stream.recordFence()).thenReturn(fence);
         when(stream.isComplete(fence)).thenReturn(false);
         drops.defer("a", () -> released.add("fenced"));
-        drops.flush(false);
+        drops.flush();
         drops.defer("b", () -> released.add("pending"));
         drops.hold(held("buffer"));
         long epoch = drops.epoch();
@@ -103,7 +83,7 @@ class DropQueueTest {
             released.add("graph");
             drops.defer("info", () -> released.add("its info buffer"));
         });
-        drops.flush(false);
+        drops.flush();
         assertThat(drops.drain(BOUND)).isEmpty();
         verify(stream, org.mockito.Mockito.atLeastOnce()).await(fence, BOUND);
         assertThat(released).containsExactly("graph", "its info buffer");
@@ -116,7 +96,7 @@ class DropQueueTest {
         drops.hold(held("in"));
         drops.hold(held("out"));
         drops.defer("a closed buffer's handle", () -> released.add("handle"));
-        drops.flush(false);
+        drops.flush();
         assertThat(released).isEmpty();
         assertThat(drops.heldCount()).as("the holds moved into the fenced batch").isZero();
         when(stream.isComplete(fence)).thenReturn(true);
@@ -129,12 +109,12 @@ class DropQueueTest {
         when(stream.recordFence()).thenReturn(fence);
         when(stream.isComplete(fence)).thenReturn(true);
         drops.hold(held("in"));
-        drops.flush(false);
+        drops.flush();
         verify(stream, never()).recordFence();
         assertThat(released).isEmpty();
 
         closedWhileHeld.incrementAndGet();
-        drops.flush(false);
+        drops.flush();
         assertThat(released).containsExactly("in");
     }
 
@@ -150,7 +130,7 @@ class DropQueueTest {
         drops.defer("graph #4 (destroy)", () -> {
             throw new IllegalStateException("destroy failed again");
         });
-        drops.flush(false);
+        drops.flush();
 
         assertThat(released).containsExactly("pins", "buffer");
         ReleaseFailedException failure = drops.takeFailures().orElseThrow();
@@ -187,7 +167,7 @@ class DropQueueTest {
         when(stream.recordFence()).thenReturn(fence);
         when(stream.isComplete(fence)).thenThrow(new IllegalStateException("query broke"));
         drops.defer("a", () -> released.add("a"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> drops.flush(false))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> drops.flush())
                 .isInstanceOf(DriverException.class).hasRootCauseMessage("query broke");
         assertThat(drops.inFlightBatches()).as("the batch waits for a later query").isEqualTo(1);
     }

@@ -31,7 +31,27 @@ final class FakeBackend implements Backend {
     final AtomicInteger replays = new AtomicInteger();
     final AtomicInteger destroyed = new AtomicInteger();
     final AtomicInteger openStreams = new AtomicInteger();
+    final AtomicInteger fences = new AtomicInteger();
+    /** Replays a hardware capture recorded as child nodes (the driver's part of NESTED_GRAPHS). */
+    final AtomicInteger childNodesRecorded = new AtomicInteger();
+    private final GraphKind kind;
+    private final Set<Capability> capabilities;
     boolean closed;
+
+    /** A software backend that may grow the pool mid-capture. */
+    FakeBackend() {
+        this(GraphKind.SOFTWARE, Set.of(Capability.MID_CAPTURE_ALLOCATION, Capability.CAPTURE_MODE_THREAD_LOCAL));
+    }
+
+    /** A backend of {@code kind} declaring {@code capabilities}; a hardware one fakes the driver's capture. */
+    FakeBackend(GraphKind kind, Set<Capability> capabilities) {
+        this.kind = kind;
+        this.capabilities = Set.copyOf(capabilities);
+    }
+
+    /** A hardware graph as the fake driver recorded it. */
+    record DriverGraph(int nodeCount) implements BackendGraph {
+    }
 
     record Provider(FakeBackend backend) implements BackendProvider {
         @Override
@@ -74,12 +94,12 @@ final class FakeBackend implements Backend {
 
     @Override
     public Set<Capability> capabilities() {
-        return Set.of(Capability.MID_CAPTURE_ALLOCATION, Capability.CAPTURE_MODE_THREAD_LOCAL);
+        return capabilities;
     }
 
     @Override
     public GraphKind graphKind() {
-        return GraphKind.SOFTWARE;
+        return kind;
     }
 
     @Override
@@ -106,9 +126,32 @@ final class FakeBackend implements Backend {
     public BackendStream openStream() {
         openStreams.incrementAndGet();
         return new BackendStream() {
+            private int captured = -1;
+
             @Override
             public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
-                launches.incrementAndGet();
+                if (captured >= 0) {
+                    captured++;
+                } else {
+                    launches.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void openCapture(dev.graphrt.api.CaptureMode mode) {
+                captured = 0;
+            }
+
+            @Override
+            public BackendGraph closeCapture() {
+                BackendGraph graph = new DriverGraph(captured);
+                captured = -1;
+                return graph;
+            }
+
+            @Override
+            public void abortCapture() {
+                captured = -1;
             }
 
             @Override
@@ -122,6 +165,7 @@ final class FakeBackend implements Backend {
 
             @Override
             public Fence recordFence() {
+                fences.incrementAndGet();
                 return new Fence() {
                 };
             }
@@ -141,7 +185,12 @@ final class FakeBackend implements Backend {
 
             @Override
             public void replay(BackendGraph graph) {
-                replays.incrementAndGet();
+                if (captured >= 0) {
+                    captured++;
+                    childNodesRecorded.incrementAndGet();
+                } else {
+                    replays.incrementAndGet();
+                }
             }
 
             @Override

@@ -1,0 +1,51 @@
+package dev.graphrt.core.runtime;
+
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.GraphRTException;
+import dev.graphrt.api.ReplayFailedException;
+import dev.graphrt.api.WaitTimeoutException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The graphs one stream replayed since its last host synchronisation. Replays enqueue and return, so their
+ * errors surface at the next sync or read (DESIGN.md section 3); this names the graphs in that error, as a
+ * {@link ReplayFailedException}. A timeout is not blamed on them: the work did not fail, it did not finish.
+ * Not thread-safe: the owning stream serialises calls.
+ */
+final class ReplayBlame {
+    /** More replays than this are all named by the first ones: the message stays short. */
+    private static final int MAX_TRACKED = 8;
+
+    private final long streamId;
+    private final Set<Long> replayedSinceSync = new LinkedHashSet<>();
+
+    ReplayBlame(long streamId) {
+        this.streamId = streamId;
+    }
+
+    void replayed(long graphId) {
+        if (replayedSinceSync.size() < MAX_TRACKED) {
+            replayedSinceSync.add(graphId);
+        }
+    }
+
+    /** Runs a host synchronisation; a failure of it names the graphs replayed since the previous one. */
+    void hostSync(Runnable sync) {
+        try {
+            sync.run();
+        } catch (RuntimeException raw) {
+            GraphRTException failure = raw instanceof GraphRTException known ? known
+                    : new DriverException("stream #" + streamId + " host synchronisation", raw);
+            if (replayedSinceSync.isEmpty() || failure instanceof WaitTimeoutException) {
+                throw failure;
+            }
+            List<String> graphs = replayedSinceSync.stream().map(g -> "graph #" + g).toList();
+            replayedSinceSync.clear();
+            throw new ReplayFailedException("stream #" + streamId + ": work failed after replays of " + graphs
+                    + ": " + failure.getMessage(), failure);
+        }
+        replayedSinceSync.clear();
+    }
+}

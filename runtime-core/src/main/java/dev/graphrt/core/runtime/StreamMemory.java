@@ -1,0 +1,290 @@
+package dev.graphrt.core.runtime;
+
+import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.DeviceOutOfMemoryException;
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.GraphRTException;
+import dev.graphrt.api.ReleaseFailedException;
+import dev.graphrt.api.WaitTimeoutException;
+import dev.graphrt.core.lifecycle.CaptureLifecycle;
+import dev.graphrt.core.lifecycle.OperationPolicy;
+import dev.graphrt.core.memory.DropQueue;
+import dev.graphrt.core.memory.MemoryManager;
+import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.core.memory.Retainable;
+import dev.graphrt.core.metadata.MetadataCache;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.DeviceMemory;
+import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.Fence;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * One stream's memory (DESIGN.md section 4): where its allocations come from in each capture state, the storage
+ * of its info buffers, what its operations hold (buffers, and the graphs a recording replays) until the work
+ * using them is done, the graphs it sealed until their release, and back-pressure on staged writes.
+ *
+ * <p>The memory-safety rules live here: a hold is taken before the backend sees the storage, and after anything
+ * that can allocate (an allocation is a flush point that fences the epoch); every wait is bounded by the wait
+ * timeout; deferred releases fail one at a time and are reported later. Not thread-safe: the stream calls it
+ * under its lock, except {@link #queueRelease}, which any thread may call.
+ */
+final class StreamMemory {
+
+    /** Builds the stream's capture lifecycle over this memory's metadata cache and drop queue. */
+    @FunctionalInterface
+    interface LifecycleFactory {
+        CaptureLifecycle create(MetadataCache metadata, DropQueue drops);
+    }
+
+    private final long streamId;
+    private final CoreRuntime runtime;
+    private final BackendStream backend;
+    private final DeviceMemory device;
+    private final MemoryManager memory;
+    private final OperationPolicy policy;
+    private final DropQueue drops;
+    private final MetadataCache metadata;
+    private final CaptureLifecycle lifecycle;
+    private final Set<CoreGraph> liveGraphs = new LinkedHashSet<>();
+    /** Graphs whose last holder let go while the lock was busy (a Java kernel closing one): released at the next flush point. */
+    private final ConcurrentLinkedQueue<CoreGraph> unusedGraphs = new ConcurrentLinkedQueue<>();
+    private final Duration waitTimeout;
+    private final long stagingLimit;
+    private long stagedBytes;
+
+    StreamMemory(long streamId, CoreRuntime runtime, BackendStream backend, LifecycleFactory lifecycles) {
+        this.streamId = streamId;
+        this.runtime = runtime;
+        this.backend = backend;
+        this.device = runtime.backend().memory();
+        this.memory = runtime.memory();
+        this.policy = runtime.policy();
+        this.waitTimeout = runtime.options().waitTimeout();
+        this.stagingLimit = runtime.options().stagingBytes();
+        this.drops = new DropQueue(backend, "stream #" + streamId, runtime::nextStamp,
+                runtime.scope()::closedWhileHeldCount);
+        this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
+                runtime.options().metadataMaxEntryBytes(), new InfoStorage());
+        this.lifecycle = lifecycles.create(metadata, drops);
+    }
+
+    /** Info buffers come from the same state-aware allocator as user buffers and leave through the drop queue. */
+    private final class InfoStorage implements MetadataCache.Storage {
+        @Override
+        public PoolSlice allocate(long bytes) {
+            return StreamMemory.this.allocate(bytes);
+        }
+
+        @Override
+        public void upload(PoolSlice slice, int[] words) {
+            device.upload(slice.storage().prefix(words.length * 4L), MemorySegment.ofArray(words));
+        }
+
+        @Override
+        public void deferFree(PoolSlice slice) {
+            drops.defer("an info buffer", () -> memory.release(slice));
+        }
+
+        @Override
+        public void freeUnused(PoolSlice slice) {
+            memory.release(slice);
+        }
+    }
+
+    CaptureLifecycle lifecycle() {
+        return lifecycle;
+    }
+
+    // ---- allocation --------------------------------------------------------------------------------
+
+    /** A slice from the pool the capture state selects; outside a window a flush point comes first. */
+    PoolSlice allocate(long bytes) {
+        return switch (policy.allocation(lifecycle.current())) {
+            case DYNAMIC_POOL -> {
+                flushPoint();
+                yield memory.allocateDynamic(bytes);
+            }
+            case PERSISTENT_PRIMED, PERSISTENT_WINDOW -> lifecycle.allocate(bytes);
+        };
+    }
+
+    /** The device slice holding a launch's info words (cached); null when there are none. May allocate. */
+    DeviceSlice info(int[] words) {
+        return words.length == 0 ? null : metadata.lookup(words);
+    }
+
+    // ---- holds -------------------------------------------------------------------------------------
+
+    /**
+     * Holds {@code buffer} for the operation being enqueued: in the open recording while capturing, else in
+     * this stream's current epoch. Refuses a buffer whose storage is already gone (closed concurrently). Take it
+     * after anything that may allocate, so no fence falls between the hold and the operation it protects.
+     */
+    void hold(CoreBuffer buffer, String argument) {
+        boolean held = lifecycle.current() == CaptureState.CAPTURE
+                ? buffer.holdFor(lifecycle.windowStamp(), lifecycle::holdInWindow)
+                : buffer.holdFor(drops.epoch(), drops::hold);
+        if (!held) {
+            throw new IllegalArgumentException(argument + ": " + buffer + " is closed");
+        }
+    }
+
+    /**
+     * Holds a graph the open recording replays, and every buffer (or graph) it holds: the new graph replays the
+     * child's work, so it keeps the child's storage, pins and info buffers for as long as it lives.
+     */
+    void holdChild(CoreGraph child) {
+        if (!child.retain()) {
+            throw new IllegalStateException("graph: " + child + " is closed and cannot be replayed");
+        }
+        lifecycle.holdInWindow(child);
+        for (Retainable held : child.retained()) {
+            if (!held.retain()) {
+                throw new IllegalStateException("graph: " + child + " lost storage it retains");
+            }
+            lifecycle.holdInWindow(held);
+        }
+    }
+
+    // ---- back-pressure and waits -------------------------------------------------------------------
+
+    /**
+     * Bounds the host bytes queued behind the device: once {@code stagingBytes} were written since the stream
+     * last drained, the writer waits (bounded) for the work so far instead of staging more copies.
+     */
+    void beforeStagedWrite(long bytes) {
+        stagedBytes += bytes;
+        if (stagedBytes > stagingLimit) {
+            awaitAll("queued writes to drain (more than " + stagingLimit + " bytes staged)");
+            stagedBytes = bytes;
+        }
+    }
+
+    /** Enqueues a host-to-device copy, turning the JVM running out of staging memory into a typed error. */
+    void stagedWrite(DeviceSlice target, MemorySegment data) {
+        try {
+            backend.write(target, data);
+        } catch (OutOfMemoryError exhausted) {
+            throw new DeviceOutOfMemoryException("write: stream #" + streamId + " could not stage " + data.byteSize()
+                    + " bytes of host data (the JVM is out of memory); synchronize() or lower "
+                    + "RuntimeOptions.stagingBytes", data.byteSize(), exhausted);
+        }
+    }
+
+    /** Waits, at most the wait timeout, for every operation enqueued so far. Never while recording. */
+    void awaitAll(String waitingFor) {
+        Fence fence = backend.recordFence();
+        boolean done;
+        try {
+            done = backend.await(fence, waitTimeout);
+        } catch (GraphRTException failure) {
+            throw failure;
+        } catch (RuntimeException failure) {
+            throw new DriverException("stream #" + streamId + ": fence wait", failure);
+        }
+        if (!done) {
+            throw new WaitTimeoutException("stream #" + streamId + ": waited " + waitTimeout.toMillis() + " ms for "
+                    + waitingFor + " and the device did not finish; the stream's buffers stay held "
+                    + "(RuntimeOptions.waitTimeout sets the bound)", waitTimeout);
+        }
+        stagedBytes = 0;
+    }
+
+    // ---- releases ----------------------------------------------------------------------------------
+
+    /**
+     * Releases graphs nobody holds any more and, where the policy allows a fence, returns finished releases to
+     * the pools; never blocks. A release that lets a child graph go queues the child, so this repeats until
+     * no graph is queued.
+     */
+    void flushPoint() {
+        do {
+            releaseUnusedGraphs();
+            if (policy.release(lifecycle.current()) == OperationPolicy.ReleaseAction.FENCE_AND_RECLAIM) {
+                drops.flush();
+            }
+        } while (!unusedGraphs.isEmpty() && !lifecycle.isRecording());
+    }
+
+    /** The stream was just synchronised: everything queued and held is done with, graphs let go included. */
+    void afterSync() {
+        drops.releaseAllAfterSync();
+        while (!unusedGraphs.isEmpty()) {
+            releaseUnusedGraphs();
+            drops.releaseAllAfterSync();
+        }
+    }
+
+    /** The releases that failed since the last call, as one error; empty when none did. */
+    Optional<ReleaseFailedException> takeFailures() {
+        return drops.takeFailures();
+    }
+
+    // ---- graphs ------------------------------------------------------------------------------------
+
+    /** A graph this stream sealed: released when its last holder lets go, or when the stream closes. */
+    void adopt(CoreGraph graph) {
+        liveGraphs.add(graph);
+    }
+
+    /** Queues a graph nobody holds any more; any thread may call this, and it never blocks. */
+    void queueRelease(CoreGraph graph) {
+        unusedGraphs.add(graph);
+    }
+
+    private void releaseUnusedGraphs() {
+        for (CoreGraph graph; (graph = unusedGraphs.poll()) != null; ) {
+            release(graph);
+        }
+    }
+
+    /** Defers a graph's destroy, unpin and releases behind the stream's work so far. Once per graph. */
+    private void release(CoreGraph graph) {
+        if (!liveGraphs.remove(graph)) {
+            return;
+        }
+        runtime.graphReleased(graph);
+        drops.defer("graph #" + graph.id() + " (destroy)", () -> backend.destroy(graph.backendGraph()));
+        drops.defer("graph #" + graph.id() + " (pins)", () -> {
+            memory.unpin(graph.id());
+            metadata.release(graph.id());
+        });
+        for (Retainable held : graph.retained()) {
+            drops.defer("graph #" + graph.id() + " (a retained buffer or graph)", held::release);
+        }
+    }
+
+    /**
+     * The stream is closing and its work is done (or timed out: then {@code drainBound} is tiny): releases every
+     * graph whatever holds it, runs every deferred release, and clears the info cache. Never throws; returns
+     * what failed. Memory whose work did not finish stays held until the runtime frees all its memory.
+     */
+    List<RuntimeException> releaseEverything(Duration drainBound) {
+        List<RuntimeException> failures = new ArrayList<>();
+        for (CoreGraph graph : new ArrayList<>(liveGraphs)) {
+            graph.markClosed();
+            release(graph);
+        }
+        releaseUnusedGraphs();
+        // Graph releases unpin info entries, so the cache is cleared after they ran, then drained again.
+        Optional<RuntimeException> stuck = drops.drain(drainBound);
+        stuck.ifPresent(failures::add);
+        if (stuck.isEmpty()) {
+            try {
+                metadata.clearUnpinned();
+            } catch (RuntimeException failure) {
+                failures.add(failure);
+            }
+            drops.drain(drainBound).ifPresent(failures::add);
+        }
+        return failures;
+    }
+}
