@@ -646,6 +646,25 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
     return report("hipStreamDestroy", cuStreamDestroy(reinterpret_cast<CUstream>(stream)));
 }
 
+hipError_t hipDeviceSynchronize(void) {
+    HIP_ON_CUDA_CONTEXT("hipDeviceSynchronize");
+    return report("hipDeviceSynchronize", cuCtxSynchronize());
+}
+
+/** HIP's process-wide device context is CUDA's primary context: resetting it clears a sticky error. */
+hipError_t hipDeviceReset(void) {
+    HIP_ON_CUDA_CONTEXT("hipDeviceReset");
+    CUdevice device;
+    CUresult rc = cuCtxGetDevice(&device);
+    if (rc == CUDA_SUCCESS) {
+        rc = cuDevicePrimaryCtxReset(device);
+    }
+    if (rc == CUDA_SUCCESS) {
+        rc = cuCtxSetCurrent(g_primary[t_device]); // the retained handle stays valid; bind it again
+    }
+    return report("hipDeviceReset", rc);
+}
+
 hipError_t hipStreamSynchronize(hipStream_t stream) {
     HIP_ON_CUDA_CONTEXT("hipStreamSynchronize");
     return report("hipStreamSynchronize", cuStreamSynchronize(reinterpret_cast<CUstream>(stream)));

@@ -1,6 +1,7 @@
 package dev.graphrt.driver;
 
 import dev.graphrt.api.CaptureInvalidatedException;
+import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphRTException;
@@ -22,6 +23,9 @@ import java.util.function.IntFunction;
  *   <li>900-910 → {@link CaptureInvalidatedException} with the driver code, caused by a {@link DriverException};</li>
  *   <li>401 from a begin-capture call → {@link GraphStateException} (the stream already captures);</li>
  *   <li>2 → {@link DeviceOutOfMemoryException};</li>
+ *   <li>sticky device errors (700 illegal address, 702 launch timeout, 710 device assert, 714-719 hardware stack,
+ *       illegal instruction, misaligned or invalid address, invalid PC, launch failure) → {@link DeviceLostException}:
+ *       the context is unusable until it is reset, so the runtime is lost, not the call;</li>
  *   <li>anything else → {@link DriverException} with the call, code and code name.</li>
  * </ul>
  */
@@ -38,6 +42,9 @@ public final class HardwareGraphErrors {
     public static final int FIRST_CAPTURE_CODE = 900;
     /** Last code of the stream-capture family. */
     public static final int LAST_CAPTURE_CODE = 910;
+
+    /** Codes after which the context (CUDA) or device (HIP) is unusable until reset; both number them alike. */
+    private static final java.util.Set<Integer> STICKY = java.util.Set.of(700, 702, 710, 714, 715, 716, 717, 718, 719);
 
     private final IntFunction<String> codeNames;
 
@@ -68,6 +75,11 @@ public final class HardwareGraphErrors {
         return code >= FIRST_CAPTURE_CODE && code <= LAST_CAPTURE_CODE;
     }
 
+    /** Whether {@code code} is a sticky device error: the context must be reset before the device works again. */
+    public static boolean isSticky(int code) {
+        return STICKY.contains(code);
+    }
+
     /** The symbolic name of {@code code} as this backend spells it. */
     public String name(int code) {
         String name = codeNames.apply(code);
@@ -85,6 +97,9 @@ public final class HardwareGraphErrors {
      */
     public GraphRTException toException(String call, int code, long requestedBytes) {
         String name = name(code);
+        if (isSticky(code)) {
+            return new DeviceLostException(call, code, name);
+        }
         DriverException driver = new DriverException(call, code, name);
         if (isCaptureFailure(code)) {
             return new CaptureInvalidatedException(call + " failed: " + code + " " + name + ": "

@@ -10,6 +10,7 @@ import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphNotRelaunchableException;
@@ -929,6 +930,50 @@ public abstract class CaptureConformanceKit {
             assertThatThrownBy(stream::endCapture).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("closed");
             assertThatThrownBy(graph::replay).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    // ---- 21 -----------------------------------------------------------------------------------------
+
+    @Nested
+    @DisplayName("21. Device loss")
+    class DeviceLoss {
+        @Test
+        void a_trapping_kernel_loses_only_the_runtime_and_a_new_runtime_computes_or_no_trap_is_offered_as_declared() {
+            int[] x = KitKernels.pattern(N, 47);
+            if (!declares(Capability.DEVICE_LOSS_RECOVERY)) {
+                assertThatThrownBy(() -> runtime.compile(KitKernels.TRAP))
+                        .isInstanceOf(dev.graphrt.api.KernelCompilationException.class).hasMessageContaining("trap_kernel");
+                Buffer in = upload(x);
+                Buffer out = poisoned();
+                launch(stream, addOne, in, out);
+                assertThat(read(out)).as("the runtime is untouched").isEqualTo(KitKernels.addOne(x));
+                return;
+            }
+            Kernel trap = runtime.compile(KitKernels.TRAP);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            launch(stream, trap, in, out);
+            Throwable lost = catchThrowable(stream::synchronize);
+            assertThat(lost).as("the trap surfaces at the next sync").isInstanceOf(DeviceLostException.class);
+            assertThatThrownBy(() -> stream.allocate(BYTES)).isInstanceOf(DeviceLostException.class)
+                    .hasMessageContaining("lost earlier");
+            assertThatThrownBy(runtime::openStream).isInstanceOf(DeviceLostException.class);
+            GraphRuntime lostRuntime = runtime;
+            GpuStream lostStream = stream;
+            in.close();
+            out.close();
+            lostStream.close();
+            lostRuntime.close();
+
+            runtime = openRuntime();
+            stream = runtime.openStream();
+            addOne = runtime.compile(KitKernels.ADD_ONE);
+            Buffer again = track(stream.upload(x));
+            Buffer result = track(stream.upload(KitKernels.poison(N)));
+            launch(stream, addOne, again, result);
+            assertThat(stream.readInts(result)).as("a new runtime on the same device works")
+                    .isEqualTo(KitKernels.addOne(x));
         }
     }
 }

@@ -70,6 +70,17 @@ public final class KitKernels {
             .wgsl(wgsl("ping_pong", "dst[i] = src[i] * 3u + i + info[1];"))
             .java(java((v, i, s) -> v * 3 + i + s));
 
+    /**
+     * A kernel that traps ({@code __trap()}), leaving the device with a sticky error: for backends that declare
+     * {@code DEVICE_LOSS_RECOVERY}. CUDA C only (HIP takes the same text); other backends cannot compile it.
+     */
+    public static final KernelSource TRAP = KernelSource.named("trap_kernel")
+            .cuda("extern \"C\" __global__ void trap_kernel(const unsigned int* src, unsigned int* dst, "
+                    + "const unsigned int* info) {\n"
+                    + "    if (blockIdx.x == 0 && threadIdx.x == 0) { __trap(); }\n"
+                    + "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    + "    if (i < info[0]) { dst[i] = src[i]; }\n}\n");
+
     /** Host-side model of {@link #ADD_ONE}. */
     public static int[] addOne(int[] x) {
         int[] y = x.clone();

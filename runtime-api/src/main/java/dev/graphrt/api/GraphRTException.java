@@ -9,7 +9,7 @@ public abstract sealed class GraphRTException extends RuntimeException
         permits GraphStateException, CaptureRejectedException, CaptureInvalidatedException,
                 GraphNotRelaunchableException, ReplayFailedException, UnsupportedCapabilityException,
                 BackendUnavailableException, DriverException, DeviceOutOfMemoryException,
-                KernelCompilationException, WaitTimeoutException, ReleaseFailedException {
+                KernelCompilationException, WaitTimeoutException, ReleaseFailedException, DeviceLostException {
 
     protected GraphRTException(String message) {
         super(message);

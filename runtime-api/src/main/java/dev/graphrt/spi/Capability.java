@@ -23,5 +23,10 @@ public enum Capability {
     /** {@code toDot()} comes from the driver's own dump. */
     DOT_EXPORT,
     /** One capture may span several streams (fork/join). */
-    MULTI_STREAM_CAPTURE
+    MULTI_STREAM_CAPTURE,
+    /**
+     * A sticky device error (CUDA/HIP: a trapping kernel, an illegal address) is reported as
+     * {@code DeviceLostException}, loses only the runtime, and a new runtime on the device works.
+     */
+    DEVICE_LOSS_RECOVERY
 }

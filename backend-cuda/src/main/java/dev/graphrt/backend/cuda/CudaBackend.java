@@ -25,7 +25,10 @@ import org.slf4j.LoggerFactory;
  *       {@code cuStreamBeginCapture_v2} as they are;</li>
  *   <li>{@link Capability#DOT_EXPORT}: {@code cuGraphDebugDotPrint} of the captured graph;</li>
  *   <li>{@link Capability#RECORDS_WRITES}: a write while capturing is recorded as a memcpy node from a pinned
- *       copy that the graph owns and frees when it is destroyed (or at once when the capture aborts).</li>
+ *       copy that the graph owns and frees when it is destroyed (or at once when the capture aborts);</li>
+ *   <li>{@link Capability#DEVICE_LOSS_RECOVERY}: sticky errors (700-class) become {@code DeviceLostException};
+ *       each runtime retains the primary context and releases it at close, and the last release resets it, so
+ *       a new runtime starts on a clean context.</li>
  * </ul>
  * Not declared: {@code MID_CAPTURE_ALLOCATION} ({@code cuMemAlloc_v2} invalidates GLOBAL and THREAD_LOCAL
  * captures), {@code NESTED_GRAPHS} ({@code cuGraphLaunch} on a capturing stream returns 900),
@@ -38,7 +41,8 @@ final class CudaBackend {
             Capability.RECORDS_WRITES,
             Capability.CAPTURE_MODE_THREAD_LOCAL,
             Capability.CAPTURE_MODE_RELAXED,
-            Capability.DOT_EXPORT));
+            Capability.DOT_EXPORT,
+            Capability.DEVICE_LOSS_RECOVERY));
 
     private CudaBackend() {
     }

@@ -99,10 +99,23 @@ class HardwareGraphErrorsTest {
 
     @Test
     void a_known_ordinary_failure_becomes_a_DriverException_with_its_name() {
-        GraphRTException e = errors.toException("cuLaunchKernel", 700);
+        GraphRTException e = errors.toException("cuModuleGetFunction", 500);
 
         assertThat(e).isInstanceOf(DriverException.class);
-        assertThat(e.getMessage()).isEqualTo("cuLaunchKernel failed: 700 CUDA_ERROR_ILLEGAL_ADDRESS");
+        assertThat(e.getMessage()).isEqualTo("cuModuleGetFunction failed: 500 CUDA_ERROR_NOT_FOUND");
+    }
+
+    @Test
+    void a_sticky_error_becomes_a_DeviceLostException_naming_the_call_and_code() {
+        for (int code : new int[] {700, 702, 710, 714, 715, 716, 717, 718, 719}) {
+            assertThat(HardwareGraphErrors.isSticky(code)).as("code %d", code).isTrue();
+        }
+        assertThat(HardwareGraphErrors.isSticky(701)).as("too many resources is not sticky").isFalse();
+        GraphRTException e = errors.toException("cuStreamSynchronize", 700);
+
+        assertThat(e).isInstanceOf(dev.graphrt.api.DeviceLostException.class)
+                .hasMessageStartingWith("cuStreamSynchronize failed: 700 CUDA_ERROR_ILLEGAL_ADDRESS: a sticky device error");
+        assertThat(((dev.graphrt.api.DeviceLostException) e).operation()).isEqualTo("cuStreamSynchronize");
     }
 
     @Test

@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Capability#RECORDS_WRITES}: a write while capturing is recorded as a memcpy node from a pinned
  *       copy that the graph owns and frees when it is destroyed, exactly as in the cuda backend (the same
  *       {@code dev.graphrt.driver} code);</li>
- *   <li>{@link Capability#DOT_EXPORT}: only when the runtime exports {@code hipGraphDebugDotPrint} (ROCm 5.5+).</li>
+ *   <li>{@link Capability#DOT_EXPORT}: only when the runtime exports {@code hipGraphDebugDotPrint} (ROCm 5.5+);</li>
+ *   <li>{@link Capability#DEVICE_LOSS_RECOVERY}: sticky errors become {@code DeviceLostException}, and a backend
+ *       closing on a device that reports one resets it ({@code hipDeviceReset}).</li>
  * </ul>
  * Not declared, as for cuda: {@code MID_CAPTURE_ALLOCATION}, {@code NESTED_GRAPHS}, {@code GRAPH_UPDATE},
  * {@code MULTI_STREAM_CAPTURE}.
@@ -42,7 +44,7 @@ final class HipBackend {
     /** What this backend declares, given whether the runtime can dump graphs as DOT. */
     static Set<Capability> capabilities(boolean dotExport) {
         EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
+                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY);
         if (dotExport) {
             set.add(Capability.DOT_EXPORT);
         }
@@ -76,7 +78,8 @@ final class HipBackend {
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
                 description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()), streams,
                 new DriverDeviceMemory(streams, HipDeviceMemory.INSTANCE),
-                new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))), () -> { }));
+                new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))),
+                () -> HipRuntime.resetIfLost(device)));
         LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
                 config.deviceIndex(), HipLibrary.origin(), description.summary(),
                 HipRuntime.hasGraphUpload() ? "present" : "absent",

@@ -30,6 +30,8 @@ final class HipHandles {
     static final MethodHandle hipStreamCreateWithFlags = B.bind(Symbol.hipStreamCreateWithFlags);
     static final MethodHandle hipStreamDestroy = B.bind(Symbol.hipStreamDestroy);
     static final MethodHandle hipStreamSynchronize = B.bind(Symbol.hipStreamSynchronize);
+    static final MethodHandle hipDeviceSynchronize = B.bind(Symbol.hipDeviceSynchronize);
+    static final MethodHandle hipDeviceReset = B.bind(Symbol.hipDeviceReset);
     static final MethodHandle hipStreamQuery = B.bind(Symbol.hipStreamQuery);
     static final MethodHandle hipMalloc = B.bind(Symbol.hipMalloc);
     static final MethodHandle hipFree = B.bind(Symbol.hipFree);

@@ -83,6 +83,8 @@ final class HipNative {
         hipDeviceTotalMem(true, ADDRESS, JAVA_INT),                    // (size_t*, hipDevice_t)
         hipDeviceGetAttribute(true, ADDRESS, JAVA_INT, JAVA_INT),      // (int*, hipDeviceAttribute_t, int deviceId)
         hipThreadExchangeStreamCaptureMode(true, ADDRESS),             // (hipStreamCaptureMode*)
+        hipDeviceSynchronize(true),                                    // (void)
+        hipDeviceReset(true),                                          // (void)
         hipStreamCreateWithFlags(true, ADDRESS, JAVA_INT),             // (hipStream_t*, unsigned int flags)
         hipStreamDestroy(true, ADDRESS),                               // (hipStream_t)
         hipStreamSynchronize(true, ADDRESS),                           // (hipStream_t)

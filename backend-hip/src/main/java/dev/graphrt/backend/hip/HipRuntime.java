@@ -31,6 +31,7 @@ final class HipRuntime {
     static final HardwareGraphErrors ERRORS = HardwareGraphErrors.withNames(HipRuntime::resultName);
     /** The checked-call helpers over {@link #ERRORS}, for the backend's typed calls. */
     static final DriverCalls CALLS = new DriverCalls(ERRORS);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HipRuntime.class);
 
     /** The library's name for {@code code} ({@code hipGetErrorName}), or the table's when it has none. */
     static String resultName(int code) {
@@ -51,6 +52,26 @@ final class HipRuntime {
 
     static void check(String call, int rc) {
         CALLS.check(call, rc);
+    }
+
+    /**
+     * The last step of closing a backend: HIP keeps one device context for the process's life, so a sticky
+     * error (an illegal address, a trap) would poison every later runtime. When the device reports one, it is
+     * reset, and the next runtime starts on a clean device. A healthy device is left as it is.
+     */
+    static void resetIfLost(HipDevice device) {
+        device.makeCurrent();
+        int rc;
+        try {
+            rc = (int) hipDeviceSynchronize.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException("hipDeviceSynchronize failed to run", t);
+        }
+        if (HardwareGraphErrors.isSticky(rc)) {
+            LOG.warn("hip: the device reports a sticky error ({} {}): resetting it so later runtimes work", rc,
+                    ERRORS.name(rc));
+            CALLS.run("hipDeviceReset", () -> (int) hipDeviceReset.invokeExact());
+        }
     }
 
     /** Whether the library exports {@code hipGraphUpload} (ROCm 5.3+; not Debian's 5.2). */

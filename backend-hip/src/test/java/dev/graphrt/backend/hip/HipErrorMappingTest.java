@@ -73,7 +73,10 @@ class HipErrorMappingTest {
     @Test
     void ordinary_failures_are_DriverExceptions_with_HIPs_name_and_unknown_codes_get_a_generated_one() {
         assertThat(errors.toException("hipModuleLaunchKernel", 700))
-                .hasMessage("hipModuleLaunchKernel failed: 700 hipErrorIllegalAddress");
+                .as("an illegal address is sticky: the device, not the call, is lost")
+                .isInstanceOf(dev.graphrt.api.DeviceLostException.class)
+                .hasMessageStartingWith("hipModuleLaunchKernel failed: 700 hipErrorIllegalAddress: a sticky device error");
+        assertThat(errors.toException("hipModuleLaunchKernel", 719)).isInstanceOf(dev.graphrt.api.DeviceLostException.class);
         assertThat(errors.toException("hipStreamQuery", 600)).isInstanceOf(DriverException.class)
                 .hasMessage("hipStreamQuery failed: 600 hipErrorNotReady");
         assertThat(errors.toException("hipFree", 12345)).isInstanceOfSatisfying(DriverException.class,

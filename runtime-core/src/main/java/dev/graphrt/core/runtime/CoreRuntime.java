@@ -1,6 +1,7 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.Dialect;
@@ -54,6 +55,8 @@ public final class CoreRuntime implements GraphRuntime {
     private final AtomicLong stamps = new AtomicLong();
     private final RuntimeScope scope;
     private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
+    /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
+    private volatile DeviceLostException lost;
 
     public CoreRuntime(Backend backend, RuntimeOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -191,6 +194,11 @@ public final class CoreRuntime implements GraphRuntime {
             failures.add(failure);
         }
         LOG.debug("runtime on {} closed", backend.name());
+        if (lost != null) {
+            // Everything the device was asked while closing a lost runtime fails the same way: say it once.
+            failures.forEach(f -> LOG.warn("closing the lost {} runtime: {}", backend.name(), f.toString()));
+            return;
+        }
         if (!failures.isEmpty()) {
             RuntimeException first = failures.get(0);
             failures.stream().skip(1).forEach(first::addSuppressed);
@@ -208,6 +216,62 @@ public final class CoreRuntime implements GraphRuntime {
         if (scope.isClosed()) {
             throw new IllegalStateException(operation + ": the " + backend.name() + " runtime is closed");
         }
+        if (lost != null) {
+            throw lostError(operation);
+        }
+    }
+
+    /** Whether a sticky device error lost this runtime. */
+    boolean isLost() {
+        return lost != null;
+    }
+
+    private DeviceLostException lostError(String operation) {
+        DeviceLostException first = lost;
+        return new DeviceLostException(operation + ": the " + backend.name() + " device of this runtime was lost "
+                + "earlier, in " + first.operation() + " (" + first.getMessage() + "); close this runtime and open "
+                + "a new one", operation, first);
+    }
+
+    /**
+     * What to throw for {@code failure} of {@code operation}: when a sticky device error is in it (itself, a cause
+     * or a suppressed error), the runtime is lost from now on and a {@link DeviceLostException} naming the
+     * operation is thrown; any other failure is returned as it is.
+     */
+    RuntimeException failed(String operation, RuntimeException failure) {
+        DeviceLostException sticky = stickyIn(failure, 0);
+        if (sticky == null) {
+            return failure;
+        }
+        if (failure instanceof DeviceLostException known && known.operation().equals(operation)) {
+            return known;
+        }
+        DeviceLostException reported = new DeviceLostException(operation + ": " + failure.getMessage(), operation,
+                failure);
+        synchronized (this) {
+            if (lost == null) {
+                lost = reported;
+                LOG.warn("the {} runtime is lost: {} hit a sticky device error: {}", backend.name(), operation,
+                        sticky.getMessage());
+            }
+        }
+        return reported;
+    }
+
+    private static DeviceLostException stickyIn(Throwable failure, int depth) {
+        if (failure == null || depth > 8) {
+            return null;
+        }
+        if (failure instanceof DeviceLostException lostHere) {
+            return lostHere;
+        }
+        for (Throwable suppressed : failure.getSuppressed()) {
+            DeviceLostException found = stickyIn(suppressed, depth + 1);
+            if (found != null) {
+                return found;
+            }
+        }
+        return stickyIn(failure.getCause(), depth + 1);
     }
 
     /**

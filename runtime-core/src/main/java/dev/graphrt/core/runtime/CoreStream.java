@@ -3,6 +3,7 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.Kernel;
@@ -77,6 +78,8 @@ final class CoreStream implements GpuStream, GraphOwner {
         try {
             checkUsable("allocate");
             return new CoreBuffer(runtime.scope(), runtime.nextBufferId(), memory.allocate(bytes), bytes);
+        } catch (RuntimeException failure) {
+            throw runtime.failed("allocate on stream #" + id, failure);
         } finally {
             lock.unlock();
         }
@@ -149,6 +152,8 @@ final class CoreStream implements GpuStream, GraphOwner {
                         + " (the " + policy.backend() + " backend lacks RECORDS_WRITES: write before prepare() or "
                         + "between replays)");
             }
+        } catch (RuntimeException failure) {
+            throw runtime.failed("write on stream #" + id, failure);
         } finally {
             lock.unlock();
         }
@@ -198,6 +203,8 @@ final class CoreStream implements GpuStream, GraphOwner {
                 }
             });
             memory.afterSync();
+        } catch (RuntimeException failure) {
+            throw runtime.failed("read on stream #" + id, failure);
         } finally {
             lock.unlock();
         }
@@ -236,6 +243,8 @@ final class CoreStream implements GpuStream, GraphOwner {
                 }
                 case RECORD_IN_CORE -> lifecycle.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
             }
+        } catch (RuntimeException failure) {
+            throw runtime.failed("launch of " + compiled + " on stream #" + id, failure);
         } finally {
             lock.unlock();
         }
@@ -272,6 +281,8 @@ final class CoreStream implements GpuStream, GraphOwner {
                 case DEFER_REJECTION -> lifecycle.rejectLazily("replay of " + target + " (the " + policy.backend()
                         + " backend lacks NESTED_GRAPHS: replay it before prepare() or after endCapture())");
             }
+        } catch (RuntimeException failure) {
+            throw runtime.failed("replay of " + target, failure);
         } finally {
             lock.unlock();
         }
@@ -297,6 +308,8 @@ final class CoreStream implements GpuStream, GraphOwner {
             policy.checkHostSync(lifecycle.current(), "flush", id);
             backend.flush();
             memory.flushPoint();
+        } catch (RuntimeException failure) {
+            throw runtime.failed("flush of stream #" + id, failure);
         } finally {
             lock.unlock();
         }
@@ -317,6 +330,8 @@ final class CoreStream implements GpuStream, GraphOwner {
             memory.takeFailures().ifPresent(failure -> {
                 throw failure;
             });
+        } catch (RuntimeException failure) {
+            throw runtime.failed("synchronize of stream #" + id, failure);
         } finally {
             lock.unlock();
         }
@@ -385,6 +400,8 @@ final class CoreStream implements GpuStream, GraphOwner {
             memory.adopt(graph);
             runtime.graphSealed(graph);
             return graph;
+        } catch (RuntimeException failure) {
+            throw runtime.failed("endCapture on stream #" + id, failure);
         } finally {
             lock.unlock();
         }
@@ -400,6 +417,8 @@ final class CoreStream implements GpuStream, GraphOwner {
         try {
             checkOpen(operation);
             action.run();
+        } catch (RuntimeException failure) {
+            throw runtime.failed(operation + " on stream #" + id, failure);
         } finally {
             lock.unlock();
         }
@@ -420,7 +439,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             return;
         }
         try {
-            if (!closed) {
+            if (!closed && !runtime.isLost()) {
                 memory.flushPoint();
             }
         } finally {
@@ -463,6 +482,9 @@ final class CoreStream implements GpuStream, GraphOwner {
                 failures.add(stuck);
                 drainBound = Duration.ofNanos(1);
             } catch (RuntimeException failure) {
+                if (runtime.failed("close of stream #" + id, failure) instanceof DeviceLostException) {
+                    drainBound = Duration.ofNanos(1);
+                }
                 LOG.warn("stream #{}: outstanding work failed while closing: {}", id, failure.toString());
             }
             failures.addAll(memory.releaseEverything(drainBound));
@@ -470,6 +492,10 @@ final class CoreStream implements GpuStream, GraphOwner {
             attempt(failures, backend::close);
             runtime.streamClosed(this);
             memory.takeFailures().ifPresent(failures::add);
+            if (runtime.isLost()) {
+                failures.forEach(f -> LOG.warn("stream #{} of a lost runtime closed: {}", id, f.toString()));
+                return;
+            }
             if (!failures.isEmpty()) {
                 RuntimeException first = failures.get(0);
                 failures.stream().skip(1).forEach(first::addSuppressed);

@@ -1,6 +1,7 @@
 package dev.graphrt.backend.cpu.safety;
 
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
 import dev.graphrt.spi.Backend;
@@ -51,6 +52,7 @@ final class FaultInjectingBackend implements Backend {
 
     private final Backend delegate;
     private final Map<Hook, Integer> armed = new EnumMap<>(Hook.class);
+    private final Map<Hook, Integer> sticky = new EnumMap<>(Hook.class);
     private final Map<Hook, AtomicInteger> calls = new EnumMap<>(Hook.class);
     private final AtomicLong allocations = new AtomicLong();
     private final AtomicLong frees = new AtomicLong();
@@ -78,8 +80,15 @@ final class FaultInjectingBackend implements Backend {
         armed.put(hook, calls.get(hook).get() + nth);
     }
 
+    /** From the {@code nth} call of {@code hook} on, every call of every hook fails with a sticky device error. */
+    synchronized void loseDeviceOn(Hook hook, int nth) {
+        sticky.put(hook, calls.get(hook).get() + nth);
+    }
+
     synchronized void disarm() {
         armed.clear();
+        sticky.clear();
+        lost = false;
         fencesStuck = false;
     }
 
@@ -93,9 +102,18 @@ final class FaultInjectingBackend implements Backend {
         fencesStuck = stuck;
     }
 
+    private boolean lost;
+
     private void enter(Hook hook) {
         int call = calls.get(hook).incrementAndGet();
         synchronized (this) {
+            Integer lostAt = sticky.get(hook);
+            if (lostAt != null && lostAt == call) {
+                lost = true;
+            }
+            if (lost && hook != Hook.STREAM_CLOSE && hook != Hook.BACKEND_CLOSE && hook != Hook.FREE) {
+                throw new DeviceLostException("injected " + hook, 700, "CUDA_ERROR_ILLEGAL_ADDRESS");
+            }
             Integer at = armed.get(hook);
             if (at != null && at == call) {
                 armed.remove(hook);
