@@ -29,7 +29,8 @@ final class DriverResidency {
     private static final Logger LOG = LoggerFactory.getLogger(DriverResidency.class);
     private static final Path MAPS = Path.of("/proc/self/maps");
     /** An executable mapping of a shared object: {@code addr perms offset dev inode path}. */
-    private static final Pattern LIBRARY = Pattern.compile("^\\S+\\s+..x.\\s+\\S+\\s+\\S+\\s+\\d+\\s+(/\\S*\\.so(?:\\.\\d+)*)$");
+    private static final Pattern LIBRARY =
+            Pattern.compile("^\\S+\\s+..x.\\s+\\S+\\s+\\S+\\s+\\d+\\s+(/\\S*\\.so(?:\\.\\d+)*)$");
 
     private DriverResidency() {
     }

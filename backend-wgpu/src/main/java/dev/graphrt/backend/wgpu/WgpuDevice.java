@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * the instance is the process's and outlives it ({@link WebGpuProcess}). {@link #close()} refuses new work, waits
  * (bounded by {@link #CLOSE_WAIT} and {@link #CALLBACK_SETTLE}) until the queue is idle and every callback it asked
  * for has fired, releases the device, waits for the device-lost callback the release delivers, and only then
- * closes the registry, failing whatever never answered. So no driver callback can reach a receiver that is gone, and the device is never
- * released under work the driver still runs.
+ * closes the registry, failing whatever never answered. So no driver callback can reach a receiver that is gone,
+ * and the device is never released under work the driver still runs.
  */
 @SuppressWarnings("restricted") // raw native addresses and libraries are this class's job
 final class WgpuDevice implements Callbacks.DeviceEvents {
