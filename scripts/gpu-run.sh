@@ -10,8 +10,9 @@ OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
 [ -x .gpu/jre/bin/java ] || tar -C .gpu -xJf .gpu/jre.tar.xz
 JAVA="$PWD/.gpu/jre/bin/java"
-# Every runtime loads the Vulkan driver anew; NVIDIA's libnvidia-tls needs static TLS that glibc's default
-# surplus runs out of after a dozen loads in one process ("cannot allocate memory in static TLS block").
+# The wgpu backend loads the Vulkan driver once per JVM (one process-wide WebGPU instance, issue 13 §2); before
+# that every runtime loaded it anew and NVIDIA's libnvidia-tls ran glibc's static TLS surplus out after a dozen
+# loads ("cannot allocate memory in static TLS block"). The larger surplus stays as a margin for the other steps.
 export GLIBC_TUNABLES=glibc.rtld.optional_static_tls=65536
 COMMIT=$(cat .gpu/commit)
 steps=${*:-cuda wgpu hip floor bench wgpubench demo}
@@ -65,7 +66,11 @@ for step in $steps; do
       wgpu_env
       kit wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest dev.graphrt.backend.wgpu.WgpuLaunchTest \
         dev.graphrt.backend.wgpu.WgpuReplayTest dev.graphrt.backend.wgpu.WgpuChunkedReplayTest \
-        dev.graphrt.backend.wgpu.WgpuFenceAndErrorTest ;;
+        dev.graphrt.backend.wgpu.WgpuFenceAndErrorTest dev.graphrt.backend.wgpu.WgpuManyRuntimesTest \
+        dev.graphrt.backend.wgpu.WgpuProcessInstanceTest
+      # issue 13 §2 killed the JVM outright (no summary line): say so loudly, with the crash log if any
+      grep -q "tests successful" "$OUT/wgpu-tests.log" || echo "wgpu tests: NO SUMMARY - the JVM died; see wgpu-tests.log"
+      ls hs_err_pid*.log >/dev/null 2>&1 && { echo "wgpu: JVM crash log(s):"; mv hs_err_pid*.log "$OUT/"; } ;;
     hip)
       if [ -x backend-hip/src/test/native/build-hip-on-cuda.sh ] && [ -d .gpu/hip ]; then
         backend-hip/src/test/native/build-hip-on-cuda.sh .gpu/hip .gpu/hip-on-cuda > "$OUT/hip-build.log" 2>&1 \

@@ -8,20 +8,24 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The Java receivers of one {@link WgpuInstance}'s native callbacks: the one-shot completions still in flight and
- * the event receivers of its devices. A callback finds its receiver through the two userdata words it carries:
- * {@code userdata2} names this registry (see {@link Callbacks#registry}), {@code userdata1} the entry in it.
+ * The Java receivers of one owner's native callbacks: the one-shot completions still in flight and the event
+ * receivers of a device. The owner is one {@link WgpuDevice} (its requests, fences, maps and device events), or the
+ * process's {@link WgpuInstance} for its own adapter requests. A callback finds its receiver through the two
+ * userdata words it carries: {@code userdata2} names this registry (routed by {@link WebGpuProcess}),
+ * {@code userdata1} the entry in it.
  *
- * <p>The registry lives and dies with its instance. {@link #close()} fails every completion still outstanding (a
- * waiter sees it done, not succeeded, with a message saying why) and removes it, so nothing an instance asked
- * for outlives the instance.
+ * <p>A device's registry lives and dies with the device, while the instance they share lives on. {@link #close()}
+ * fails every completion still outstanding (a waiter sees it done, not succeeded, with a message saying why) and
+ * removes it, so nothing a runtime asked for outlives the runtime; a callback the driver delivers later (a
+ * cancellation, say) finds no registry and is dropped.
  */
 final class CallbackRegistry implements AutoCloseable {
-    /** The status a completion gets when its instance closes before the callback came. */
+    /** The status a completion gets when its owner closes before the callback came. */
     static final int STATUS_CLOSED = -1;
 
     private final long id;
@@ -31,7 +35,7 @@ final class CallbackRegistry implements AutoCloseable {
     private volatile boolean closed;
 
     CallbackRegistry() {
-        this.id = Callbacks.route(this);
+        this.id = WebGpuProcess.route(this);
     }
 
     /** The number {@code userdata2} carries to name this registry. */
@@ -47,9 +51,9 @@ final class CallbackRegistry implements AutoCloseable {
      */
     Callbacks.Completion prepare(MemorySegment info, Callbacks.Kind kind) {
         if (closed) {
-            throw new IllegalStateException("the webgpu instance is closed");
+            throw new IllegalStateException("the webgpu device is closed");
         }
-        Callbacks.Completion completion = new Callbacks.Completion();
+        Callbacks.Completion completion = new Callbacks.Completion(kind);
         long key = keys.getAndIncrement();
         pending.put(key, completion);
         info.fill((byte) 0);
@@ -86,13 +90,18 @@ final class CallbackRegistry implements AutoCloseable {
         return pending.size();
     }
 
+    /** The kinds of the completions still outstanding, for diagnostics. */
+    List<Callbacks.Kind> outstandingKinds() {
+        return pending.values().stream().map(c -> c.kind).toList();
+    }
+
     boolean isClosed() {
         return closed;
     }
 
     /**
      * Fails and removes every outstanding completion, forgets the devices and stops routing callbacks here. Call
-     * after the instance was released: callbacks the release itself delivers still reach their receivers.
+     * after the device was released: callbacks the release itself delivers still reach their receivers.
      */
     @Override
     public void close() {
@@ -103,11 +112,11 @@ final class CallbackRegistry implements AutoCloseable {
         for (Long key : pending.keySet()) {
             Callbacks.Completion c = pending.remove(key);
             if (c != null) {
-                c.fail(STATUS_CLOSED, "the webgpu instance was closed before this request completed");
+                c.fail(STATUS_CLOSED, "the webgpu device was closed before this request completed");
             }
         }
         devices.clear();
-        Callbacks.unroute(id);
+        WebGpuProcess.unroute(id);
     }
 
     @Override

@@ -23,36 +23,38 @@ import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The native callbacks: one upcall stub per callback signature for the JVM's life (an upcall stub must outlive
  * every native call that may still fire it), each finding its Java receiver through the userdata words:
- * {@code userdata2} names the {@link CallbackRegistry} of the instance that asked, {@code userdata1} the entry in
- * it. So any number of instances, requests, fences and devices can be in flight at once, and what an instance
- * registered goes away with it. The only static state is the routing table from registry number to registry,
- * one entry per open instance. An upcall never throws into native code: failures are logged.
+ * {@code userdata2} names the {@link CallbackRegistry} of the device (or the instance) that asked, {@code userdata1}
+ * the entry in it. So any number of requests, fences and devices can be in flight at once, and what a device
+ * registered goes away with it. The stubs are this class's only static state; the routing table they look
+ * registries up in is the process's ({@link WebGpuProcess}). An upcall never throws into native code: failures
+ * are logged.
  */
 @SuppressWarnings("restricted") // raw native addresses and libraries are this class's job
 final class Callbacks {
     private static final Logger LOG = LoggerFactory.getLogger(Callbacks.class);
-    private static final ConcurrentHashMap<Long, CallbackRegistry> ROUTES = new ConcurrentHashMap<>();
-    private static final AtomicLong REGISTRY_IDS = new AtomicLong(1);
 
     private Callbacks() {
     }
 
     /** What a one-shot asynchronous call reported; filled by the callback, read after {@link #done}. */
     static final class Completion {
+        final Kind kind;
         volatile boolean done;
         int status;
         int errorType;
         MemorySegment object = MemorySegment.NULL;
         String message = "";
         List<CompilationMessage> messages = List.of();
+
+        Completion(Kind kind) {
+            this.kind = kind;
+        }
 
         boolean succeeded() {
             return done && status == WebGpuHeader.STATUS_SUCCESS;
@@ -95,20 +97,9 @@ final class Callbacks {
         REQUEST, WORK_DONE, MAP, POP_ERROR_SCOPE, COMPILATION_INFO
     }
 
-    /** Adds {@code registry} to the routing table and returns the number callbacks will name it by. */
-    static long route(CallbackRegistry registry) {
-        long id = REGISTRY_IDS.getAndIncrement();
-        ROUTES.put(id, registry);
-        return id;
-    }
-
-    static void unroute(long id) {
-        ROUTES.remove(id);
-    }
-
-    /** The registry named by a callback's {@code userdata2}, or {@code null} once its instance is closed. */
+    /** The registry named by a callback's {@code userdata2}, or {@code null} once its device is closed. */
     static CallbackRegistry registry(MemorySegment userdata2) {
-        return ROUTES.get(userdata2.address());
+        return WebGpuProcess.registry(userdata2.address());
     }
 
     /** The stub for one-shot callbacks of {@code kind}. */
@@ -145,9 +136,15 @@ final class Callbacks {
 
     private static Completion take(MemorySegment userdata1, MemorySegment userdata2) {
         CallbackRegistry registry = registry(userdata2);
-        Completion c = registry == null ? null : registry.take(userdata1.address());
+        if (registry == null) {
+            // its device closed and failed its requests already; the driver's late cancellation is expected
+            LOG.debug("webgpu callback for request {} of registry {}, which is closed", userdata1.address(),
+                    userdata2.address());
+            return null;
+        }
+        Completion c = registry.take(userdata1.address());
         if (c == null) {
-            LOG.warn("webgpu callback for unknown request {} of instance {}", userdata1.address(), userdata2.address());
+            LOG.warn("webgpu callback for unknown request {} of {}", userdata1.address(), registry);
         }
         return c;
     }

@@ -25,15 +25,14 @@ import org.slf4j.LoggerFactory;
  *   <li>before the OpenGL ES fallback, {@code EGL_PLATFORM=surfaceless} when neither it nor a display is set
  *       (Mesa's EGL cannot initialise headless otherwise).</li>
  * </ul>
- * The process environment is changed through libc's {@code setenv}, once, before Dawn first reads it. Turned off
- * with the option {@value #OPTION}{@code =false}.
+ * The process environment is changed through libc's {@code setenv}, once, before Dawn first reads it: the
+ * process's one instance ({@link WebGpuProcess}, {@link WgpuInstance}) calls each preparation once, so this class
+ * keeps no state. Turned off with the option {@value #OPTION}{@code =false}.
  */
 @SuppressWarnings("restricted") // raw native addresses and libraries are this class's job
 final class DriverEnvironment {
     static final String OPTION = "wgpu.autoEnv";
     private static final Logger LOG = LoggerFactory.getLogger(DriverEnvironment.class);
-    private static boolean vulkanDone;
-    private static boolean eglDone;
 
     private DriverEnvironment() {
     }
@@ -43,11 +42,7 @@ final class DriverEnvironment {
     }
 
     /** Adds the private lavapipe found beside {@code library} ({@code <natives>/dawn/lib...}), if any. */
-    static synchronized void prepareVulkan(Path library) {
-        if (vulkanDone) {
-            return;
-        }
-        vulkanDone = true;
+    static void prepareVulkan(Path library) {
         if (isSet("VK_ICD_FILENAMES") || isSet("VK_DRIVER_FILES") || isSet("VK_ADD_DRIVER_FILES")) {
             return;
         }
@@ -77,11 +72,7 @@ final class DriverEnvironment {
     }
 
     /** Makes Mesa's EGL use its surfaceless platform when nothing says otherwise. */
-    static synchronized void prepareHeadlessEgl() {
-        if (eglDone) {
-            return;
-        }
-        eglDone = true;
+    static void prepareHeadlessEgl() {
         if (isSet("EGL_PLATFORM") || isSet("DISPLAY") || isSet("WAYLAND_DISPLAY")) {
             return;
         }

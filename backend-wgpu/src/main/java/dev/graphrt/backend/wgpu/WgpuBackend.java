@@ -9,6 +9,7 @@ import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,7 @@ final class WgpuBackend implements Backend {
     private final WgpuCompiler compiler;
     private final int batch;
     private final ReplayChunks chunks;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     WgpuBackend(WgpuDevice device, int batch, ReplayChunks chunks) {
         this.device = device;
@@ -103,9 +105,13 @@ final class WgpuBackend implements Backend {
         return device.adapter.info();
     }
 
+    /**
+     * Closes the streams, the kernels and the device, in that order; the process's WebGPU instance stays (see
+     * {@link WebGpuProcess}). Closing twice, or from two threads, closes once.
+     */
     @Override
     public void close() {
-        if (device.isClosed()) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
         for (WgpuStream stream : device.streams()) {

@@ -5,7 +5,6 @@ import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +30,10 @@ import java.util.Objects;
  *   <li>{@value DriverEnvironment#OPTION}: {@code false} stops the backend from completing the driver
  *       environment itself (see {@link DriverEnvironment}).</li>
  * </ul>
+ *
+ * <p>Every backend this provider opens (and every probe) uses the JVM's one WebGPU instance, which is never
+ * released, so the GPU driver is loaded once and stays loaded: adapters and devices come and go with runtimes
+ * ({@link WebGpuProcess} says why).
  *
  * <p>When the only adapter is a CPU one (lavapipe, llvmpipe, SwiftShader) the probe says available with priority
  * {@value #CPU_ADAPTER_PRIORITY}, below the pure-Java cpu backend, so automatic selection prefers that one; the
@@ -85,17 +88,16 @@ public final class WgpuBackendProvider implements BackendProvider {
             if (missing != null) {
                 return Availability.unavailable(missing);
             }
-            try (WgpuInstance instance = WgpuInstance.create()) {
-                WgpuInstance.Adapter adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION),
-                        DriverEnvironment.enabled(merged));
-                lockAndRelease(instance, adapter);
-                WgpuInstance.AdapterInfo info = adapter.info();
-                if (info.isCpu()) {
-                    return Availability.available(info + ": a CPU adapter, ranked below the cpu backend",
-                            CPU_ADAPTER_PRIORITY);
-                }
-                return Availability.available(info.toString());
+            WgpuInstance instance = instance(merged);
+            WgpuInstance.Adapter adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION),
+                    DriverEnvironment.enabled(merged));
+            lockAndRelease(instance, adapter);
+            WgpuInstance.AdapterInfo info = adapter.info();
+            if (info.isCpu()) {
+                return Availability.available(info + ": a CPU adapter, ranked below the cpu backend",
+                        CPU_ADAPTER_PRIORITY);
             }
+            return Availability.available(info.toString());
         } catch (Throwable t) {
             return Availability.unavailable(reason(t));
         }
@@ -116,7 +118,7 @@ public final class WgpuBackendProvider implements BackendProvider {
         }
         int batch = intOption(merged, BATCH_OPTION, DEFAULT_BATCH);
         int cache = intOption(merged, BIND_GROUP_CACHE_OPTION, DEFAULT_BIND_GROUP_CACHE);
-        WgpuInstance instance = WgpuInstance.create();
+        WgpuInstance instance = instance(merged);
         WgpuInstance.Adapter adapter = null;
         try {
             adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION), DriverEnvironment.enabled(merged));
@@ -127,7 +129,6 @@ public final class WgpuBackendProvider implements BackendProvider {
             if (adapter != null) {
                 lockAndRelease(instance, adapter);
             }
-            instance.close();
             throw e;
         }
     }
@@ -138,12 +139,12 @@ public final class WgpuBackendProvider implements BackendProvider {
         if (location.path().isEmpty()) {
             return location.searched();
         }
-        Path path = location.path().get();
-        String failure = NativeLibrary.load(path);
-        if (failure == null && DriverEnvironment.enabled(options)) {
-            DriverEnvironment.prepareVulkan(path);
-        }
-        return failure;
+        return NativeLibrary.load(location.path().get());
+    }
+
+    /** The process's instance (the library is loaded); see {@link WebGpuProcess} for why it is one. */
+    private static WgpuInstance instance(Map<String, String> options) {
+        return WebGpuProcess.instance(NativeLibrary.loadedPath(), DriverEnvironment.enabled(options));
     }
 
     private static void lockAndRelease(WgpuInstance instance, WgpuInstance.Adapter adapter) {

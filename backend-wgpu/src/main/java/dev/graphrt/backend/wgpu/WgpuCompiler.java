@@ -121,7 +121,7 @@ final class WgpuCompiler implements KernelCompiler {
     }
 
     private List<Callbacks.CompilationMessage> compilationMessages(MemorySegment module) {
-        Callbacks.Completion c = device.instance.prepare(Callbacks.Kind.COMPILATION_INFO);
+        Callbacks.Completion c = device.prepare(Callbacks.Kind.COMPILATION_INFO);
         long future = Wgpu.shaderModuleGetCompilationInfo(device.instance.futureSlot(), module,
                 device.instance.callbackInfo());
         device.instance.await(c, future);

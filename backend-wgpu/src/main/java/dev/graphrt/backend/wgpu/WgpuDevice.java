@@ -8,12 +8,15 @@ import dev.graphrt.api.DriverException;
 import dev.graphrt.api.LaunchDims;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,10 +32,25 @@ import org.slf4j.LoggerFactory;
  * surfaces at its next {@code synchronize}/{@code read}/{@code drainErrors}; memory and compiler calls use error
  * scopes instead and throw at once. An error that no stream caused (or a device loss) is delivered to every open
  * stream; with no stream open it waits for the next one that drains. None is lost.
+ *
+ * <p><b>Callbacks and teardown.</b> The device routes its callbacks through a {@link CallbackRegistry} of its own;
+ * the instance is the process's and outlives it ({@link WebGpuProcess}). {@link #close()} refuses new work, waits
+ * (bounded by {@link #CLOSE_WAIT} and {@link #CALLBACK_SETTLE}) until the queue is idle and every callback it asked
+ * for has fired, releases the device, waits for the device-lost callback the release delivers, and only then
+ * closes the registry, failing whatever never answered. So no driver callback can reach a receiver that is gone,
+ * and the device is never released under work the driver still runs.
  */
 @SuppressWarnings("restricted") // raw native addresses and libraries are this class's job
 final class WgpuDevice implements Callbacks.DeviceEvents {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuDevice.class);
+    /** How long {@link #close()} (and a stream's close) waits for the device's work to finish. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+    /**
+     * How long {@link #close()} then waits for callbacks still outstanding, and after the release for the
+     * device-lost callback. Once the queue is idle, a callback that is still missing is a request another thread
+     * has just made (it comes within microseconds) or one that will never come; two seconds covers the first.
+     */
+    static final Duration CALLBACK_SETTLE = Duration.ofSeconds(2);
 
     final WgpuInstance instance;
     final ReentrantLock lock;
@@ -41,7 +59,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     final MemorySegment queue;
     final Limits limits;
     final BindGroupCache bindGroups;
-    private final long eventsKey;
+    final CallbackRegistry callbacks;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment commandSlot = arena.allocate(ADDRESS);
     private MemorySegment scratch = arena.allocate(4096, 16);
@@ -51,15 +69,17 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     private String currentCall = "webgpu";
     private long submitSerial;
     private volatile DriverException lost;
-    private volatile boolean closing;
+    private volatile boolean retiring; // close() began: no new work
+    private volatile boolean closing; // the native device is released
+    private volatile boolean lostDelivered; // the device-lost callback came (the last one a device gets)
 
-    private WgpuDevice(WgpuInstance instance, WgpuInstance.Adapter adapter, MemorySegment device, long eventsKey,
-                       int bindGroupCacheSize) {
+    private WgpuDevice(WgpuInstance instance, WgpuInstance.Adapter adapter, MemorySegment device,
+                       CallbackRegistry callbacks, int bindGroupCacheSize) {
         this.instance = instance;
         this.lock = instance.lock;
         this.adapter = adapter;
         this.device = device;
-        this.eventsKey = eventsKey;
+        this.callbacks = callbacks;
         this.queue = Wgpu.deviceGetQueue(device);
         this.limits = Limits.read(device);
         this.bindGroups = new BindGroupCache(this, bindGroupCacheSize);
@@ -68,7 +88,8 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     /** Opens a device on {@code adapter} with the adapter's own limits (the most it offers). */
     static WgpuDevice open(WgpuInstance instance, WgpuInstance.Adapter adapter, int bindGroupCacheSize) {
         DeviceEventsRelay relay = new DeviceEventsRelay();
-        long key = instance.callbacks.registerDevice(relay);
+        CallbackRegistry callbacks = new CallbackRegistry();
+        long key = callbacks.registerDevice(relay);
         Callbacks.Completion c;
         long future;
         instance.lock.lock();
@@ -82,23 +103,23 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
             d.set(JAVA_INT, WebGpuHeader.DD_LOST_MODE, WebGpuHeader.CALLBACK_MODE_ALLOW_SPONTANEOUS);
             d.set(ADDRESS, WebGpuHeader.DD_LOST_CALLBACK, Callbacks.deviceLostStub());
             d.set(ADDRESS, WebGpuHeader.DD_LOST_USERDATA1, MemorySegment.ofAddress(key));
-            d.set(ADDRESS, WebGpuHeader.DD_LOST_USERDATA2, MemorySegment.ofAddress(instance.callbacks.id()));
+            d.set(ADDRESS, WebGpuHeader.DD_LOST_USERDATA2, MemorySegment.ofAddress(callbacks.id()));
             d.set(ADDRESS, WebGpuHeader.DD_ERROR_CALLBACK, Callbacks.uncapturedErrorStub());
             d.set(ADDRESS, WebGpuHeader.DD_ERROR_USERDATA1, MemorySegment.ofAddress(key));
-            d.set(ADDRESS, WebGpuHeader.DD_ERROR_USERDATA2, MemorySegment.ofAddress(instance.callbacks.id()));
-            c = instance.prepare(Callbacks.Kind.REQUEST);
+            d.set(ADDRESS, WebGpuHeader.DD_ERROR_USERDATA2, MemorySegment.ofAddress(callbacks.id()));
+            c = callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.REQUEST);
             future = Wgpu.adapterRequestDevice(instance.futureSlot(), adapter.handle(), d, instance.callbackInfo());
         } finally {
             instance.lock.unlock();
         }
         instance.await(c, future);
         if (!c.succeeded() || c.object.address() == 0) {
-            instance.callbacks.unregisterDevice(key);
+            callbacks.close();
             throw new DriverException("wgpuAdapterRequestDevice", c.status, "RequestDeviceFailed", c.message);
         }
         instance.lock.lock();
         try {
-            WgpuDevice opened = new WgpuDevice(instance, adapter, c.object, key, bindGroupCacheSize);
+            WgpuDevice opened = new WgpuDevice(instance, adapter, c.object, callbacks, bindGroupCacheSize);
             relay.target = opened;
             return opened;
         } finally {
@@ -140,6 +161,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
 
     @Override
     public void deviceLost(int reason, String message) {
+        lostDelivered = true;
         if (closing && (reason == WebGpuHeader.DEVICE_LOST_DESTROYED
                 || reason == WebGpuHeader.DEVICE_LOST_INSTANCE_DROPPED)) {
             LOG.debug("webgpu device released: {}", message);
@@ -175,14 +197,14 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
             throw new DriverException("webgpu", l.code(), "DeviceLost", "the device was lost earlier: "
                     + l.getMessage());
         }
-        if (closing) {
+        if (retiring) {
             throw new IllegalStateException("the wgpu backend is closed");
         }
     }
 
     /** Neither lost nor closed. */
     boolean isUsable() {
-        return lost == null && !closing;
+        return lost == null && !retiring;
     }
 
     void register(WgpuStream stream) {
@@ -229,9 +251,17 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
         return submitSerial;
     }
 
+    /**
+     * Prepares the instance's callback info for a one-shot request of {@code kind} of this device, routed through
+     * the device's own registry. Caller holds the lock.
+     */
+    Callbacks.Completion prepare(Callbacks.Kind kind) {
+        return callbacks.prepare(instance.callbackInfo(), kind);
+    }
+
     /** A work-done future for everything submitted so far. Caller holds the lock. */
     WgpuFence fence() {
-        Callbacks.Completion c = instance.prepare(Callbacks.Kind.WORK_DONE);
+        Callbacks.Completion c = prepare(Callbacks.Kind.WORK_DONE);
         long future = Wgpu.queueOnSubmittedWorkDone(instance.futureSlot(), queue, instance.callbackInfo());
         return new WgpuFence(future, c, submitSerial);
     }
@@ -283,7 +313,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     /** Maps {@code staging} (already holding the bytes once submitted work finishes) and copies them out. */
     void mapAndCopy(MemorySegment staging, long size, MemorySegment dst) {
         currentCall = "wgpuBufferMapAsync";
-        Callbacks.Completion c = instance.prepare(Callbacks.Kind.MAP);
+        Callbacks.Completion c = prepare(Callbacks.Kind.MAP);
         long future = Wgpu.bufferMapAsync(instance.futureSlot(), staging, WebGpuHeader.MAP_MODE_READ, 0, size,
                 instance.callbackInfo());
         awaitUnlocked(c, future);
@@ -298,6 +328,14 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     /** Waits for {@code fence} with the lock released. */
     void await(WgpuFence fence) {
         awaitUnlocked(fence.completion(), fence.future());
+    }
+
+    /**
+     * Waits for {@code fence} until {@code bound} has passed; the caller does not hold the lock. Returns whether the
+     * fence completed.
+     */
+    boolean await(WgpuFence fence, Duration bound) {
+        return instance.await(fence.completion(), fence.future(), System.nanoTime() + bound.toNanos());
     }
 
     /**
@@ -362,7 +400,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     List<ScopedError> popErrorScopes(int count) {
         List<ScopedError> errors = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Callbacks.Completion c = instance.prepare(Callbacks.Kind.POP_ERROR_SCOPE);
+            Callbacks.Completion c = prepare(Callbacks.Kind.POP_ERROR_SCOPE);
             long future = Wgpu.devicePopErrorScope(instance.futureSlot(), device, instance.callbackInfo());
             instance.await(c, future);
             if (c.status == WebGpuHeader.STATUS_SUCCESS && c.errorType != WebGpuHeader.ERROR_TYPE_NO_ERROR) {
@@ -381,13 +419,35 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
 
     // ---- teardown ------------------------------------------------------------------------------------------
 
-    /** Releases the device and its instance. Streams, allocations and kernels were released before. */
+    /**
+     * Releases the device. Streams, allocations and kernels were released before; the instance stays (it is the
+     * process's). Each wait below is bounded ({@link #CLOSE_WAIT}, {@link #CALLBACK_SETTLE}): a device that does not
+     * go idle, or a callback that never comes, is logged and closing goes on, since close() must complete.
+     */
     void close() {
+        WgpuFence idle = null;
         lock.lock();
         try {
-            if (closing) {
+            if (retiring) {
                 return;
             }
+            retiring = true;
+            if (lost == null) {
+                idle = fence();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (idle != null && !await(idle, CLOSE_WAIT)) {
+            LOG.warn("webgpu device {} still busy after {} ms; releasing it anyway", adapter.info().device(),
+                    CLOSE_WAIT.toMillis());
+        }
+        if (!settle(() -> callbacks.outstanding() == 0)) {
+            LOG.warn("webgpu device {}: callbacks {} still outstanding after {} ms; they are cancelled",
+                    adapter.info().device(), callbacks.outstandingKinds(), CALLBACK_SETTLE.toMillis());
+        }
+        lock.lock();
+        try {
             closing = true;
             bindGroups.clear();
             Wgpu.queueRelease(queue);
@@ -398,9 +458,35 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
         } finally {
             lock.unlock();
         }
-        instance.close();
-        instance.callbacks.unregisterDevice(eventsKey);
+        if (!settle(() -> lostDelivered)) {
+            LOG.debug("webgpu device {}: no device-lost callback within {} ms of its release",
+                    adapter.info().device(), CALLBACK_SETTLE.toMillis());
+        }
+        callbacks.close();
         arena.close();
+    }
+
+    /**
+     * Lets the instance deliver callbacks until {@code condition} holds or {@link #CALLBACK_SETTLE} has passed;
+     * the caller does not hold the lock. Returns whether the condition holds.
+     */
+    private boolean settle(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + CALLBACK_SETTLE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            lock.lock();
+            try {
+                instance.processEvents();
+            } finally {
+                lock.unlock();
+            }
+            if (!condition.getAsBoolean()) {
+                LockSupport.parkNanos(200_000L);
+            }
+        }
+        return true;
     }
 
     boolean isClosed() {

@@ -9,24 +9,32 @@ import dev.graphrt.api.DriverException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@code WGPUInstance}, the lock that serialises every native call made through it and its devices, and the
- * waiting on futures. Waits run in short slices, each under the lock, so a blocked stream never starves another
- * thread for longer than one slice. Instances are created with timed {@code wgpuInstanceWaitAny} when the
- * implementation offers it and fall back to polling otherwise.
+ * The process's one {@code WGPUInstance} (see {@link WebGpuProcess} for why there is one and why it is never
+ * released), the lock that serialises every native call made through it and its devices, and the waiting on
+ * futures. Waits run in short slices, each under the lock, so a blocked stream never starves another thread for
+ * longer than one slice. The instance is created with timed {@code wgpuInstanceWaitAny} when the implementation
+ * offers it and falls back to polling otherwise.
  *
- * <p>The instance owns the {@link CallbackRegistry} its callbacks are routed through; closing the instance fails
- * whatever is still outstanding there.
+ * <p>Callbacks: the instance's own requests (adapters) go through its own {@link CallbackRegistry}, which lives as
+ * long as the instance; each device has a registry of its own ({@link WgpuDevice}), closed with the device, so
+ * nothing a runtime asked for outlives the runtime. The scratch structs below are shared by every device and are
+ * only touched under {@link #lock}.
+ *
+ * <p>The first adapter request loads the driver; the libraries it loaded are then pinned for the JVM's life
+ * ({@link DriverResidency}).
  */
-final class WgpuInstance implements AutoCloseable {
+final class WgpuInstance {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuInstance.class);
     private static final long WAIT_SLICE_NS = 2_000_000L;
 
@@ -34,32 +42,37 @@ final class WgpuInstance implements AutoCloseable {
     final boolean timedWait;
     final ReentrantLock lock = new ReentrantLock();
     final CallbackRegistry callbacks = new CallbackRegistry();
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena = Arena.global(); // the instance lives as long as the JVM
     private final MemorySegment waitInfo = arena.allocate(WebGpuHeader.FUTURE_WAIT_INFO);
     private final MemorySegment callbackInfo = arena.allocate(WebGpuHeader.CALLBACK_INFO);
     private final SegmentAllocator futureSlot = SegmentAllocator.prefixAllocator(arena.allocate(WebGpuHeader.FUTURE));
-    private boolean closed;
+    private final Set<Path> librariesBeforeDriver;
+    private boolean driverPinned; // guarded by lock
+    private boolean eglPrepared; // guarded by lock
 
-    private WgpuInstance(MemorySegment handle, boolean timedWait) {
+    private WgpuInstance(MemorySegment handle, boolean timedWait, Set<Path> librariesBeforeDriver) {
         this.handle = handle;
         this.timedWait = timedWait;
+        this.librariesBeforeDriver = librariesBeforeDriver;
     }
 
+    /** Creates the instance; only {@link WebGpuProcess} calls this, once per JVM. */
     static WgpuInstance create() {
+        Set<Path> before = DriverResidency.mappedLibraries();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment descriptor = a.allocate(WebGpuHeader.INSTANCE_DESCRIPTOR);
             descriptor.set(JAVA_INT, WebGpuHeader.INSTANCE_TIMED_WAIT_ENABLE, 1);
             descriptor.set(JAVA_LONG, WebGpuHeader.INSTANCE_TIMED_WAIT_MAX_COUNT, 1L);
             MemorySegment instance = Wgpu.createInstance(descriptor);
             if (instance.address() != 0) {
-                return new WgpuInstance(instance, true);
+                return new WgpuInstance(instance, true, before);
             }
             LOG.debug("webgpu instance with timed WaitAny refused; waits will poll");
             instance = Wgpu.createInstance(MemorySegment.NULL);
             if (instance.address() == 0) {
                 throw new DriverException("wgpuCreateInstance", 0, "NULL", "the implementation returned no instance");
             }
-            return new WgpuInstance(instance, false);
+            return new WgpuInstance(instance, false, before);
         }
     }
 
@@ -68,7 +81,10 @@ final class WgpuInstance implements AutoCloseable {
         return callbackInfo;
     }
 
-    /** Prepares {@link #callbackInfo()} for a one-shot request of {@code kind}; only while holding {@link #lock}. */
+    /**
+     * Prepares {@link #callbackInfo()} for a one-shot request of {@code kind} of the instance itself; only while
+     * holding {@link #lock}. A device's requests go through {@link WgpuDevice#prepare} instead.
+     */
     Callbacks.Completion prepare(Callbacks.Kind kind) {
         return callbacks.prepare(callbackInfo, kind);
     }
@@ -78,15 +94,26 @@ final class WgpuInstance implements AutoCloseable {
         return futureSlot;
     }
 
-    /** Blocks until {@code completion} is done, waiting on {@code future} in slices. */
+    /**
+     * Blocks until {@code completion} is done, waiting on {@code future} in slices. A completion whose device
+     * closes meanwhile is failed by the device's registry, so this returns then too.
+     */
     void await(Callbacks.Completion completion, long future) {
+        await(completion, future, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #await(Callbacks.Completion, long)}, but gives up at {@code deadline} ({@link System#nanoTime}
+     * scale). Returns whether the completion is done.
+     */
+    boolean await(Callbacks.Completion completion, long future, long deadline) {
         int idle = 0;
         while (!completion.done) {
+            if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+                return false;
+            }
             lock.lock();
             try {
-                if (closed) {
-                    throw new DriverException("wgpuInstanceWaitAny", 0, "InstanceClosed", "the backend was closed");
-                }
                 if (!completion.done) {
                     waitOnce(future, timedWait ? WAIT_SLICE_NS : 0L);
                 }
@@ -101,6 +128,7 @@ final class WgpuInstance implements AutoCloseable {
                 }
             }
         }
+        return true;
     }
 
     /** Gives {@code future}'s callback a chance to run without blocking. Caller holds the lock. */
@@ -133,14 +161,40 @@ final class WgpuInstance implements AutoCloseable {
         List<String> failures = new ArrayList<>();
         for (AdapterRequest request : requests) {
             if (completeEnvironment && request.backendType() != WebGpuHeader.BACKEND_VULKAN) {
-                DriverEnvironment.prepareHeadlessEgl();
+                prepareHeadlessEglOnce();
             }
             MemorySegment adapter = requestOne(request, failures);
             if (adapter != null) {
+                keepDriverResident();
                 return new Adapter(adapter, request, adapterInfo(adapter));
             }
         }
         throw new DriverException("wgpuInstanceRequestAdapter", 0, "NoAdapter", String.join("; ", failures));
+    }
+
+    private void prepareHeadlessEglOnce() {
+        lock.lock();
+        try {
+            if (!eglPrepared) {
+                eglPrepared = true;
+                DriverEnvironment.prepareHeadlessEgl();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** After the first adapter, the driver is loaded: pins what it brought, once. */
+    private void keepDriverResident() {
+        lock.lock();
+        try {
+            if (!driverPinned) {
+                driverPinned = true;
+                DriverResidency.pinLoadedSince(librariesBeforeDriver);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     private MemorySegment requestOne(AdapterRequest request, List<String> failures) {
@@ -186,25 +240,9 @@ final class WgpuInstance implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            Wgpu.instanceProcessEvents(handle);
-            Wgpu.instanceRelease(handle);
-            closed = true;
-        } finally {
-            lock.unlock();
-        }
-        callbacks.close(); // after the release, whose own callbacks still find their receivers
-        arena.close();
-    }
-
     /** An adapter handle and how it was found. */
     record Adapter(MemorySegment handle, AdapterRequest request, AdapterInfo info) {
+        /** Releases the adapter; the caller holds the instance's lock. */
         void release() {
             Wgpu.adapterRelease(handle);
         }

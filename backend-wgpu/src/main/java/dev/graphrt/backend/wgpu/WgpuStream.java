@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A stream on the device's queue.
@@ -28,6 +30,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Every method takes the device lock; the core serialises calls per stream.
  */
 final class WgpuStream implements BackendStream {
+    private static final Logger LOG = LoggerFactory.getLogger(WgpuStream.class);
     private final WgpuDevice device;
     private final int batch;
     private final ReplayChunks chunks;
@@ -289,8 +292,9 @@ final class WgpuStream implements BackendStream {
             device.attribute(null, "webgpu");
             device.lock.unlock();
         }
-        if (last != null) {
-            device.await(last);
+        if (last != null && !device.await(last, WgpuDevice.CLOSE_WAIT)) {
+            LOG.warn("a wgpu stream's work did not finish within {} ms of its close; closing anyway",
+                    WgpuDevice.CLOSE_WAIT.toMillis());
         }
         device.lock.lock();
         try {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
 
-/** The per-instance callback registry; needs no webgpu library (the stubs do not depend on it). */
+/** A device's callback registry; needs no webgpu library (the stubs do not depend on it). */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CallbackRegistryTest {
 
