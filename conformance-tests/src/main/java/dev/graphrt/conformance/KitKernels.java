@@ -81,6 +81,24 @@ public final class KitKernels {
                     + "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                     + "    if (i < info[0]) { dst[i] = src[i]; }\n}\n");
 
+    /**
+     * Writes {@code info[1]} words of 7 into {@code dst} whatever its size: with a dst of 16 words and info[1] = 48
+     * it writes 128 bytes past the end (inside checked mode's 256-byte guard). WebGPU keeps such writes inside
+     * the binding; a Java kernel fails with an index error; CUDA and HIP write past the end.
+     */
+    public static final KernelSource OVERRUN = KernelSource.named("overrun")
+            .cuda("extern \"C\" __global__ void overrun(const unsigned int* src, unsigned int* dst, "
+                    + "const unsigned int* info) {\n"
+                    + "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    + "    if (i < info[1]) { dst[i] = 7u; }\n}\n")
+            .wgsl(wgsl("overrun", "").replace("if (i < info[0]) {  }", "if (i < info[1]) { dst[i] = 7u; }"))
+            .java((args, from, to) -> {
+                MemorySegment dst = args.buffer(1);
+                for (int i = from; i < Math.min(to, args.info(1)); i++) {
+                    dst.setAtIndex(ValueLayout.JAVA_INT, i, 7);
+                }
+            });
+
     /** Host-side model of {@link #ADD_ONE}. */
     public static int[] addOne(int[] x) {
         int[] y = x.clone();

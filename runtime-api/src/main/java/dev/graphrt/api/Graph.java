@@ -22,6 +22,14 @@ public interface Graph extends AutoCloseable {
 
     boolean isClosed();
 
+    /**
+     * Finds the launch that breaks this graph: runs its recorded launches eagerly, one at a time on its stream,
+     * with a synchronize after each (and in checked mode a check of the guards of the graph's buffers), and
+     * reports the first that fails. Writes recorded in the graph are not replayed. A debugging aid: it waits for
+     * the device after every launch. Refused while the stream records.
+     */
+    GraphDiagnosis diagnose();
+
     @Override
     void close();
 }

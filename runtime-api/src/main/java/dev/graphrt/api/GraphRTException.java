@@ -9,7 +9,8 @@ public abstract sealed class GraphRTException extends RuntimeException
         permits GraphStateException, CaptureRejectedException, CaptureInvalidatedException,
                 GraphNotRelaunchableException, ReplayFailedException, UnsupportedCapabilityException,
                 BackendUnavailableException, DriverException, DeviceOutOfMemoryException,
-                KernelCompilationException, WaitTimeoutException, ReleaseFailedException, DeviceLostException {
+                KernelCompilationException, WaitTimeoutException, ReleaseFailedException, DeviceLostException,
+                BufferOverrunException {
 
     protected GraphRTException(String message) {
         super(message);

@@ -26,11 +26,15 @@ import java.util.Optional;
  *                                 allocations go back to the device, oldest first
  * @param stagingBytes             bytes of host writes a stream may have queued before a write waits for the
  *                                 stream to drain (back-pressure instead of unbounded staging copies)
+ * @param checked                  checked mode, a debugging aid (default off, or {@code -Dgraphrt.checked=true}):
+ *                                 every buffer gets guard bytes holding a canary, verified when work completes
+ *                                 (synchronize, read, {@link Graph#diagnose()}); a changed guard throws
+ *                                 {@link BufferOverrunException} naming the buffer and the launches that used it
  */
 public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pageBytes, long maxPooledBytes,
                              int metadataCacheEntries, int metadataMaxEntryBytes,
                              Map<String, String> backendOptions, Duration waitTimeout, long poolReserveBytes,
-                             long stagingBytes) {
+                             long stagingBytes, boolean checked) {
 
     public RuntimeOptions {
         Objects.requireNonNull(backend, "backend");
@@ -66,32 +70,33 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
 
     /**
      * Best backend, device 0, 8 MiB pages, pooled up to 1 MiB, 1024 cached info blocks of up to 1 KiB, waits
-     * bounded at 60 s, 256 MiB of free exact-fit memory kept, 256 MiB of queued writes per stream.
+     * bounded at 60 s, 256 MiB of free exact-fit memory kept, 256 MiB of queued writes per stream, checked mode as
+     * {@code -Dgraphrt.checked} says (off unless set).
      */
     public static RuntimeOptions defaults() {
         return new RuntimeOptions(Optional.empty(), 0, 8L << 20, 1L << 20, 1024, 1024, Map.of(),
-                Duration.ofSeconds(60), 256L << 20, 256L << 20);
+                Duration.ofSeconds(60), 256L << 20, 256L << 20, Boolean.getBoolean("graphrt.checked"));
     }
 
     public RuntimeOptions backend(String name) {
         Objects.requireNonNull(name, "name");
         return new RuntimeOptions(Optional.of(name), deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes);
+                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
     }
 
     public RuntimeOptions deviceIndex(int index) {
         return new RuntimeOptions(backend, index, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes);
+                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
     }
 
     public RuntimeOptions pool(long newPageBytes, long newMaxPooledBytes) {
         return new RuntimeOptions(backend, deviceIndex, newPageBytes, newMaxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes);
+                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
     }
 
     public RuntimeOptions metadataCache(int entries, int maxEntryBytes) {
         return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, entries, maxEntryBytes,
-                backendOptions, waitTimeout, poolReserveBytes, stagingBytes);
+                backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
     }
 
     public RuntimeOptions backendOption(String key, String value) {
@@ -100,24 +105,30 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
         Map<String, String> copy = new HashMap<>(backendOptions);
         copy.put(key, value);
         return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, copy, waitTimeout, poolReserveBytes, stagingBytes);
+                metadataMaxEntryBytes, copy, waitTimeout, poolReserveBytes, stagingBytes, checked);
     }
 
     /** The bound of every wait for the device; see {@link WaitTimeoutException}. */
     public RuntimeOptions waitTimeout(Duration timeout) {
         return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, timeout, poolReserveBytes, stagingBytes);
+                metadataMaxEntryBytes, backendOptions, timeout, poolReserveBytes, stagingBytes, checked);
     }
 
     /** How much free exact-fit memory the pools may keep before returning unused allocations to the device. */
     public RuntimeOptions poolReserve(long bytes) {
         return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, bytes, stagingBytes);
+                metadataMaxEntryBytes, backendOptions, waitTimeout, bytes, stagingBytes, checked);
+    }
+
+    /** Checked mode on or off (guard bytes with a canary around every buffer; a debugging aid). */
+    public RuntimeOptions checked(boolean on) {
+        return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
+                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, on);
     }
 
     /** How many bytes of host writes a stream may queue before a write waits for it to drain. */
     public RuntimeOptions stagingLimit(long bytes) {
         return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, bytes);
+                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, bytes, checked);
     }
 }

@@ -44,7 +44,6 @@ public final class CaptureLifecycle {
      * warm-up need no driver allocation inside the capture.
      */
     static final int INFO_HEADROOM_SLICES = 32;
-    private static final RecordedLaunches EMPTY = new RecordedLaunches(List.of());
 
     private final long streamId;
     private final StreamCaptureState state = new StreamCaptureState();
@@ -178,7 +177,7 @@ public final class CaptureLifecycle {
             List<String> labels = recorder.labels();
             Duration took = Duration.ofNanos(System.nanoTime() - beganNanos);
             List<Retainable> retained = List.copyOf(windowHolds);
-            RecordedLaunches recorded = policy.graphKind() == GraphKind.SOFTWARE ? recording : EMPTY;
+            RecordedLaunches recorded = recording;
             session = null;
             recorder = null;
             windowHolds = new ArrayList<>();

@@ -6,22 +6,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the core keeps of a capture window: for a software graph every resolved launch (the graph itself),
- * for a hardware graph only a label per launch (for {@code toDot()} when the driver gives none).
+ * What the core keeps of a capture window: every resolved launch (for a software graph that is the graph
+ * itself; for a hardware graph it is what {@code Graph.diagnose()} re-runs), and a label per node for
+ * {@code toDot()} when the driver gives none.
  */
 public final class LaunchRecorder {
-    private final boolean keepLaunches;
+    private final boolean softwareGraph;
     private final List<RecordedLaunch> launches = new ArrayList<>();
     private final List<String> labels = new ArrayList<>();
 
-    public LaunchRecorder(boolean keepLaunches) {
-        this.keepLaunches = keepLaunches;
+    public LaunchRecorder(boolean softwareGraph) {
+        this.softwareGraph = softwareGraph;
     }
 
     public void add(RecordedLaunch launch) {
-        if (keepLaunches) {
-            launches.add(launch);
-        }
+        launches.add(launch);
         labels.add(label(launch));
     }
 
@@ -30,14 +29,16 @@ public final class LaunchRecorder {
      * recording); a hardware one, where the driver recorded the child, keeps one label for it.
      */
     public void addChild(long childId, int childNodes, RecordedLaunches childRecording) {
-        if (keepLaunches) {
+        if (softwareGraph) {
             childRecording.launches().forEach(this::add);
         } else {
+            launches.addAll(childRecording.launches());
             labels.add("graph #" + childId + " (" + childNodes + " nodes)");
         }
     }
 
-    private static String label(RecordedLaunch launch) {
+    /** How a launch is named in DOT output and diagnostics: kernel, grid and block. */
+    public static String label(RecordedLaunch launch) {
         var d = launch.dims();
         return launch.kernel().entryPoint() + " grid " + d.gridX() + "x" + d.gridY() + "x" + d.gridZ()
                 + " block " + d.blockX() + "x" + d.blockY() + "x" + d.blockZ();

@@ -3,6 +3,9 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
+import dev.graphrt.spi.DeviceSlice;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -17,7 +20,10 @@ final class CoreBuffer implements Buffer, Retainable {
     private final RuntimeScope scope;
     private final long id;
     private final PoolSlice slice;
+    private final DeviceSlice storage;
     private final long byteSize;
+    /** Checked mode only: the last launches that used it, newest first (for an overrun's message). */
+    private final ArrayDeque<String> launches;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicInteger holds = new AtomicInteger(1);
     /** The epoch or recording that last took a hold: a stream skips the hold when it already has one. */
@@ -28,6 +34,51 @@ final class CoreBuffer implements Buffer, Retainable {
         this.id = id;
         this.slice = slice;
         this.byteSize = byteSize;
+        this.storage = slice.storage();
+        this.launches = null;
+    }
+
+    /** A checked buffer: {@code slice} has guards on both sides of {@code storage}. */
+    CoreBuffer(RuntimeScope scope, long id, PoolSlice slice, DeviceSlice storage, long byteSize) {
+        this.scope = scope;
+        this.id = id;
+        this.slice = slice;
+        this.byteSize = byteSize;
+        this.storage = storage;
+        this.launches = new ArrayDeque<>();
+    }
+
+    /** The device storage operations use: the whole slice, or in checked mode the part between the guards. */
+    DeviceSlice storage() {
+        return storage;
+    }
+
+    boolean checked() {
+        return launches != null;
+    }
+
+    /** Checked mode: notes a launch that used this buffer (the last four are kept). */
+    void noteLaunch(String label) {
+        synchronized (launches) {
+            launches.addFirst(label);
+            if (launches.size() > 4) {
+                launches.removeLast();
+            }
+        }
+    }
+
+    List<String> lastLaunches() {
+        if (launches == null) {
+            return List.of();
+        }
+        synchronized (launches) {
+            return List.copyOf(launches);
+        }
+    }
+
+    /** Whether its storage is still held (not yet back in the pool). */
+    boolean alive() {
+        return holds.get() > 0;
     }
 
     @Override

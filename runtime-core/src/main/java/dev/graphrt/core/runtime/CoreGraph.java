@@ -1,6 +1,7 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphDiagnosis;
 import dev.graphrt.api.GraphInfo;
 import dev.graphrt.core.lifecycle.SealedWindow;
 import dev.graphrt.core.memory.Retainable;
@@ -111,6 +112,11 @@ final class CoreGraph implements Graph, Retainable {
     }
 
     /** What endCapture sealed: a later capture replaying this graph records it from here. */
+    @Override
+    public GraphDiagnosis diagnose() {
+        return owner.diagnose(this);
+    }
+
     SealedWindow window() {
         return window;
     }

@@ -55,6 +55,8 @@ public final class CoreRuntime implements GraphRuntime {
     private final AtomicLong stamps = new AtomicLong();
     private final RuntimeScope scope;
     private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
+    /** Checked mode's guards, or null when it is off. */
+    private final Guards guards;
     /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
     private volatile DeviceLostException lost;
 
@@ -77,6 +79,7 @@ public final class CoreRuntime implements GraphRuntime {
         this.memory = new MemoryManager(backend.name(), backend.memory(),
                 new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment, options.poolReserveBytes(),
                         kind == GraphKind.SOFTWARE));
+        this.guards = options.checked() ? new Guards(backend.memory(), alignment) : null;
         this.scope = new RuntimeScope(memory);
         LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
     }
@@ -326,6 +329,11 @@ public final class CoreRuntime implements GraphRuntime {
 
     void graphReleased(CoreGraph graph) {
         liveGraphs.remove(graph);
+    }
+
+    /** Checked mode's guards, or null when checked mode is off. */
+    Guards guards() {
+        return guards;
     }
 
     long nextStamp() {

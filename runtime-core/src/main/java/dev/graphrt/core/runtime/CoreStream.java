@@ -1,11 +1,16 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.BufferOverrunException;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.DeviceLostException;
+import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphDiagnosis;
+import dev.graphrt.api.GraphRTException;
+import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
@@ -14,6 +19,9 @@ import dev.graphrt.core.events.ReplayEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.lifecycle.SealedWindow;
+import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.core.memory.Retainable;
+import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
@@ -21,8 +29,12 @@ import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -49,6 +61,9 @@ final class CoreStream implements GpuStream, GraphOwner {
     private final CaptureLifecycle lifecycle;
     private final ReentrantLock lock = new ReentrantLock();
     private final ReplayBlame blame;
+    /** Checked mode: the guards, and the buffers this stream's work touched since it last looked at them. */
+    private final Guards guards;
+    private final Set<CoreBuffer> unchecked = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Duration waitTimeout;
     private volatile boolean closed;
 
@@ -62,6 +77,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                 policy, runtime.memory(), metadata, drops, runtime::nextGraphId, runtime::nextStamp, waitTimeout));
         this.lifecycle = memory.lifecycle();
         this.blame = new ReplayBlame(id);
+        this.guards = runtime.guards();
     }
 
     @Override
@@ -77,7 +93,16 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("allocate");
-            return new CoreBuffer(runtime.scope(), runtime.nextBufferId(), memory.allocate(bytes), bytes);
+            if (guards == null) {
+                return new CoreBuffer(runtime.scope(), runtime.nextBufferId(), memory.allocate(bytes), bytes);
+            }
+            PoolSlice slice = memory.allocate(bytes + guards.extra());
+            try {
+                return new CoreBuffer(runtime.scope(), runtime.nextBufferId(), slice, guards.arm(slice, bytes), bytes);
+            } catch (RuntimeException failure) {
+                runtime.memory().release(slice);
+                throw failure;
+            }
         } catch (RuntimeException failure) {
             throw runtime.failed("allocate on stream #" + id, failure);
         } finally {
@@ -137,7 +162,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("write");
-            DeviceSlice target = buffer.slice().storage().prefix(data.byteSize());
+            DeviceSlice target = buffer.storage().prefix(data.byteSize());
             switch (policy.write(lifecycle.current())) {
                 case RUN -> {
                     memory.beforeStagedWrite(data.byteSize());
@@ -199,10 +224,14 @@ final class CoreStream implements GpuStream, GraphOwner {
             blame.hostSync(() -> {
                 memory.awaitAll("the work before a read of " + buffer);
                 if (dst.byteSize() > 0) {
-                    backend.read(buffer.slice().storage().prefix(dst.byteSize()), dst);
+                    backend.read(buffer.storage().prefix(dst.byteSize()), dst);
                 }
             });
+            Optional<BufferOverrunException> overrun = checkGuards();
             memory.afterSync();
+            overrun.ifPresent(failure -> {
+                throw failure;
+            });
         } catch (RuntimeException failure) {
             throw runtime.failed("read on stream #" + id, failure);
         } finally {
@@ -222,7 +251,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         DeviceSlice[] slices = new DeviceSlice[used.length];
         for (int i = 0; i < used.length; i++) {
             used[i] = runtime.checkBuffer(buffers.get(i), "args.buffers[" + i + "]");
-            slices[i] = used[i].slice().storage();
+            slices[i] = used[i].storage();
         }
         lock.lock();
         try {
@@ -233,6 +262,13 @@ final class CoreStream implements GpuStream, GraphOwner {
             DeviceSlice info = memory.info(words);
             for (int i = 0; i < used.length; i++) {
                 memory.hold(used[i], "args.buffers[" + i + "]");
+            }
+            if (guards != null) {
+                String label = compiled.compiled().entryPoint() + " " + dims;
+                for (CoreBuffer buffer : used) {
+                    buffer.noteLaunch(label);
+                    unchecked.add(buffer);
+                }
             }
             Bindings bindings = new Bindings(List.of(slices), info, words.length);
             switch (policy.launch(lifecycle.current())) {
@@ -268,7 +304,17 @@ final class CoreStream implements GpuStream, GraphOwner {
                 throw new IllegalStateException("graph: " + target + " is closed and cannot be replayed");
             }
             switch (policy.replay(lifecycle.current())) {
-                case RUN -> replayNow(target);
+                case RUN -> {
+                    replayNow(target);
+                    if (guards != null) {
+                        for (Retainable held : target.retained()) {
+                            if (held instanceof CoreBuffer buffer && buffer.checked()) {
+                                buffer.noteLaunch("replay of graph #" + target.id());
+                                unchecked.add(buffer);
+                            }
+                        }
+                    }
+                }
                 case RECORD_IN_DRIVER -> {
                     memory.holdChild(target);
                     backend.replay(target.backendGraph());
@@ -326,7 +372,11 @@ final class CoreStream implements GpuStream, GraphOwner {
                 memory.awaitAll("synchronize");
                 backend.synchronize();
             });
+            Optional<BufferOverrunException> overrun = checkGuards();
             memory.afterSync();
+            overrun.ifPresent(failure -> {
+                throw failure;
+            });
             memory.takeFailures().ifPresent(failure -> {
                 throw failure;
             });
@@ -421,6 +471,91 @@ final class CoreStream implements GpuStream, GraphOwner {
             throw runtime.failed(operation + " on stream #" + id, failure);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Checked mode, after a host sync: reads the guards of every buffer this stream's work touched since the last
+     * look; the first overrun is returned (others are suppressed onto it). Empty when checked mode is off.
+     */
+    private Optional<BufferOverrunException> checkGuards() {
+        if (guards == null || unchecked.isEmpty()) {
+            return Optional.empty();
+        }
+        BufferOverrunException first = null;
+        for (CoreBuffer buffer : unchecked) {
+            if (!buffer.alive() || !buffer.checked()) {
+                continue;
+            }
+            Optional<BufferOverrunException> found = guards.check(buffer, backend);
+            if (found.isPresent()) {
+                if (first == null) {
+                    first = found.get();
+                } else {
+                    first.addSuppressed(found.get());
+                }
+            }
+        }
+        unchecked.clear();
+        return Optional.ofNullable(first);
+    }
+
+    /**
+     * Re-runs a graph's recorded launches eagerly, one at a time, each followed by a bounded wait, a synchronize
+     * and (checked mode) a look at the guards of the graph's buffers; the first that fails is reported.
+     */
+    @Override
+    public GraphDiagnosis diagnose(CoreGraph graph) {
+        lock.lock();
+        try {
+            checkUsable("diagnose");
+            if (lifecycle.current() != CaptureState.NO_CAPTURE) {
+                throw new GraphStateException("diagnose: stream #" + id + " is in " + lifecycle.current()
+                        + "; diagnose a graph between captures (after endCapture() or cancelCapture())");
+            }
+            if (graph.isClosed()) {
+                throw new IllegalStateException("diagnose: " + graph + " is closed");
+            }
+            memory.awaitAll("the work before a diagnosis");
+            backend.synchronize();
+            List<RecordedLaunch> launches = graph.window().recording().launches();
+            for (int i = 0; i < launches.size(); i++) {
+                RecordedLaunch step = launches.get(i);
+                GraphRTException failure = diagnoseStep(graph, step, i);
+                if (failure != null) {
+                    return new GraphDiagnosis(graph.id(), launches.size(), i, LaunchRecorder.label(step), failure);
+                }
+            }
+            return new GraphDiagnosis(graph.id(), launches.size(), -1, "", null);
+        } catch (RuntimeException failure) {
+            throw runtime.failed("diagnose of " + graph, failure);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private GraphRTException diagnoseStep(CoreGraph graph, RecordedLaunch step, int index) {
+        try {
+            backend.launch(step.kernel(), step.dims(), step.bindings());
+            memory.awaitAll("diagnosis step " + index + " of " + graph);
+            backend.synchronize();
+            if (guards != null) {
+                for (Retainable held : graph.retained()) {
+                    if (held instanceof CoreBuffer buffer && buffer.checked() && buffer.alive()) {
+                        buffer.noteLaunch("diagnosis step " + index + ": " + LaunchRecorder.label(step));
+                        Optional<BufferOverrunException> overrun = guards.check(buffer, backend);
+                        if (overrun.isPresent()) {
+                            return overrun.get();
+                        }
+                    }
+                }
+            }
+            return null;
+        } catch (GraphRTException failure) {
+            runtime.failed("diagnosis step " + index + " of " + graph, failure);
+            return failure;
+        } catch (RuntimeException raw) {
+            return new DriverException("diagnosis step " + index + " of " + graph, raw);
         }
     }
 

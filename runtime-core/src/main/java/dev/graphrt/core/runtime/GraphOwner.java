@@ -1,5 +1,7 @@
 package dev.graphrt.core.runtime;
 
+import dev.graphrt.api.GraphDiagnosis;
+
 import dev.graphrt.api.Graph;
 
 /**
@@ -19,4 +21,7 @@ interface GraphOwner {
      * blocks: when the stream is busy the release waits for the stream's next flush point.
      */
     void unused(CoreGraph graph);
+
+    /** Re-runs {@code graph}'s recorded launches one at a time and reports the first that fails. */
+    GraphDiagnosis diagnose(CoreGraph graph);
 }

@@ -59,6 +59,8 @@ final class FaultInjectingBackend implements Backend {
     private final AtomicLong liveBytes = new AtomicLong();
     private volatile boolean fencesStuck;
     private volatile boolean writesOutOfMemory;
+    private volatile String overrunKernel;
+    private volatile int overrunBytes;
     private final AtomicLong maxWrittenBetweenWaits = new AtomicLong();
     private final AtomicLong writtenSinceWait = new AtomicLong();
     private final Memory memory;
@@ -95,6 +97,15 @@ final class FaultInjectingBackend implements Backend {
     /** While set, staging a write throws the JVM's OutOfMemoryError, as a full heap or direct-memory limit would. */
     void failWritesWithOutOfMemory(boolean fail) {
         writesOutOfMemory = fail;
+    }
+
+    /**
+     * Every launch of the kernel named {@code entryPoint} is followed, in stream order, by a write of {@code bytes}
+     * garbage bytes just past its first buffer's end: what an out-of-bounds kernel does on a GPU.
+     */
+    void overrunAfter(String entryPoint, int bytes) {
+        overrunKernel = entryPoint;
+        overrunBytes = bytes;
     }
 
     /** While set, no fence completes: isComplete is false and a bounded await times out. */
@@ -234,6 +245,13 @@ final class FaultInjectingBackend implements Backend {
         public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
             enter(Hook.LAUNCH);
             real.launch(kernel, dims, bindings);
+            if (kernel.entryPoint().equals(overrunKernel) && !bindings.buffers().isEmpty()) {
+                DeviceSlice target = bindings.buffers().get(0);
+                byte[] garbage = new byte[overrunBytes];
+                java.util.Arrays.fill(garbage, (byte) 0x77);
+                real.write(new DeviceSlice(target.allocation(), target.offset() + target.length(), garbage.length),
+                        MemorySegment.ofArray(garbage));
+            }
         }
 
         @Override

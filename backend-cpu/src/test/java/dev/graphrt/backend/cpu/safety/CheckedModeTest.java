@@ -1,0 +1,126 @@
+package dev.graphrt.backend.cpu.safety;
+
+import static dev.graphrt.backend.cpu.safety.Rig.BYTES;
+import static dev.graphrt.backend.cpu.safety.Rig.N;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.BufferOverrunException;
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphDiagnosis;
+import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.RuntimeOptions;
+import dev.graphrt.conformance.KitKernels;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Checked mode and Graph.diagnose() (issue: device faults, section 3). The backend writes past a buffer's end
+ * after a chosen kernel, in stream order, as an out-of-bounds GPU kernel would; Java kernels themselves cannot.
+ */
+@DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
+class CheckedModeTest {
+    private static Rig checked() {
+        return new Rig(RuntimeOptions.defaults().checked(true));
+    }
+
+    @Test
+    void checked_mode_reports_a_write_past_a_buffers_end_naming_the_buffer_the_offset_and_the_kernel() {
+        try (Rig rig = checked()) {
+            GpuStream stream = rig.runtime.openStream();
+            Buffer victim = stream.upload(Rig.constant(1));
+            Buffer neighbour = stream.upload(Rig.constant(2));
+            rig.backend.overrunAfter("fill", 16);
+
+            Rig.fill(stream, rig.fill, victim, 9);
+            Throwable caught = catchThrowable(stream::synchronize);
+
+            assertThat(caught).isInstanceOf(BufferOverrunException.class);
+            BufferOverrunException overrun = (BufferOverrunException) caught;
+            assertThat(overrun.buffer()).isEqualTo(victim.toString());
+            assertThat(overrun.offset()).as("the first byte past its end").isEqualTo(BYTES);
+            assertThat(overrun.lastLaunches().get(0)).startsWith("fill");
+            assertThat(overrun).hasMessageContaining("past its end").hasMessageContaining("fill");
+            assertThat(stream.readInts(neighbour)).as("the guard took the overrun").isEqualTo(Rig.constant(2));
+            assertThat(stream.readInts(victim)).isEqualTo(Rig.constant(9));
+            assertThatCode(stream::synchronize).as("reported once, the guard restored").doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    void without_checked_mode_the_same_overrun_goes_unnoticed_which_is_why_the_mode_exists() {
+        try (Rig rig = new Rig()) {
+            GpuStream stream = rig.runtime.openStream();
+            Buffer victim = stream.upload(Rig.constant(1));
+            rig.backend.overrunAfter("fill", 16);
+            Rig.fill(stream, rig.fill, victim, 9);
+            assertThatCode(stream::synchronize).doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    void diagnose_runs_a_graph_launch_by_launch_and_names_the_first_that_fails() {
+        try (Rig rig = new Rig()) {
+            GpuStream stream = rig.runtime.openStream();
+            int[] x = KitKernels.pattern(N, 31);
+            Buffer in = stream.upload(x);
+            Buffer mid = stream.allocate(BYTES);
+            Buffer out = stream.allocate(BYTES);
+            AtomicBoolean explode = new AtomicBoolean();
+            var fragile = rig.hostKernel("fragile", () -> {
+                if (explode.get()) {
+                    throw new IllegalStateException("second step broke");
+                }
+            });
+            Graph graph = stream.capture(CaptureOptions.defaults(), s -> {
+                Rig.launch(s, rig.addOne, in, mid);
+                s.launch(fragile, Rig.ONCE, KernelArgs.of(mid));
+                Rig.launch(s, rig.mulTwo, mid, out);
+            });
+
+            GraphDiagnosis healthy = graph.diagnose();
+            assertThat(healthy.healthy()).isTrue();
+            assertThat(healthy.launches()).isEqualTo(3);
+            assertThat(stream.readInts(out)).as("the launches really ran").isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+
+            explode.set(true);
+            GraphDiagnosis broken = graph.diagnose();
+            assertThat(broken.failedAt()).isEqualTo(1);
+            assertThat(broken.failedLaunch()).startsWith("fragile grid 1x1x1");
+            assertThat(broken.failure()).isInstanceOf(DriverException.class).hasRootCauseMessage("second step broke");
+            explode.set(false);
+            graph.replay();
+            assertThat(stream.readInts(out)).as("the stream goes on").isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+        }
+    }
+
+    @Test
+    void in_checked_mode_diagnose_names_the_launch_that_wrote_outside_one_of_the_graphs_buffers() {
+        try (Rig rig = checked()) {
+            GpuStream stream = rig.runtime.openStream();
+            int[] x = KitKernels.pattern(N, 32);
+            Buffer in = stream.upload(x);
+            Buffer mid = stream.allocate(BYTES);
+            Buffer out = stream.allocate(BYTES);
+            Graph graph = stream.capture(CaptureOptions.defaults(), s -> {
+                Rig.launch(s, rig.addOne, in, mid);
+                Rig.fill(s, rig.fill, out, 5);
+                Rig.launch(s, rig.mulTwo, mid, out);
+            });
+            rig.backend.overrunAfter("fill", 8); // the wrapper sees eager launches, which is what diagnose runs
+
+            GraphDiagnosis diagnosis = graph.diagnose();
+            assertThat(diagnosis.failedAt()).as("the fill, not the launches around it").isEqualTo(1);
+            assertThat(diagnosis.failedLaunch()).startsWith("fill");
+            assertThat(diagnosis.failure()).isInstanceOf(BufferOverrunException.class)
+                    .hasMessageContaining(out.toString()).hasMessageContaining("diagnosis step 1");
+        }
+    }
+}
