@@ -210,6 +210,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         CoreKernel compiled = runtime.checkKernel(kernel);
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(args, "args");
+        LaunchArguments.check(compiled.compiled(), args);
         List<Buffer> buffers = args.buffers();
         CoreBuffer[] used = new CoreBuffer[buffers.size()];
         DeviceSlice[] slices = new DeviceSlice[used.length];
