@@ -210,7 +210,6 @@ final class CoreStream implements GpuStream, GraphOwner {
         CoreKernel compiled = runtime.checkKernel(kernel);
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(args, "args");
-        LaunchArguments.check(compiled.compiled(), args);
         List<Buffer> buffers = args.buffers();
         CoreBuffer[] used = new CoreBuffer[buffers.size()];
         DeviceSlice[] slices = new DeviceSlice[used.length];
@@ -218,6 +217,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             used[i] = runtime.checkBuffer(buffers.get(i), "args.buffers[" + i + "]");
             slices[i] = used[i].slice().storage();
         }
+        LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
         lock.lock();
         try {
             checkUsable("launch");
