@@ -4,6 +4,7 @@ import dev.graphrt.api.Dialect;
 import dev.graphrt.spi.CompiledKernel;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * A kernel compiled by a driver backend: its function handle ({@code CUfunction}, {@code hipFunction_t}) in a
@@ -13,7 +14,8 @@ import java.util.Objects;
  * @param dialect        the dialect it was compiled from
  * @param entryPoint     the kernel's name
  * @param function       the function handle
- * @param parameterCount parameters the kernel takes, or -1 when the driver cannot tell (HIP, CUDA before 12.4)
+ * @param parameterCount parameters the kernel takes, from the driver or else its parsed signature, or -1 when
+ *                       neither can tell
  */
 public record DriverKernel(String backend, Dialect dialect, String entryPoint, MemorySegment function,
         int parameterCount) implements CompiledKernel {
@@ -22,5 +24,11 @@ public record DriverKernel(String backend, Dialect dialect, String entryPoint, M
         Objects.requireNonNull(dialect, "dialect");
         Objects.requireNonNull(entryPoint, "entryPoint");
         Objects.requireNonNull(function, "function");
+    }
+
+    /** {@link #parameterCount()}, which the core checks every launch against; empty when it is -1. */
+    @Override
+    public OptionalInt declaredParameters() {
+        return parameterCount >= 0 ? OptionalInt.of(parameterCount) : OptionalInt.empty();
     }
 }

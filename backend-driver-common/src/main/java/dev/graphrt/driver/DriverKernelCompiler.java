@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The kernel compiler of a driver backend: source text, then the backend's {@link KernelToolchain} (compile,
- * load the module, find the function, check its parameters), to a {@link DriverKernel}.
+ * load the module, find the function, check its parameters), to a {@link DriverKernel}. Its parameter count is the
+ * driver's where the driver can tell ({@code cuFuncGetParamInfo}), else the one of the {@code extern "C"
+ * __global__} declaration in the text ({@link CKernelSignature}; hip, older CUDA), else unknown.
  *
  * <p>Modules are cached by source text ({@link LoadedModules}), so several kernels of one text share a module;
  * all are unloaded when the backend closes. Thread-safe: one compilation at a time, since compilation is rare
@@ -51,7 +53,12 @@ public final class DriverKernelCompiler implements KernelCompiler {
         MemorySegment module = modules.module(text, t -> toolchain.loadModule(entry, toolchain.compile(entry, t)));
         MemorySegment function = toolchain.function(module, entry);
         int parameterCount = toolchain.parameterCount(entry, function);
-        LOG.debug("{}: compiled kernel '{}' ({} parameters)", backend, entry, parameterCount);
+        String from = "the driver";
+        if (parameterCount < 0) {
+            parameterCount = CKernelSignature.parameterCount(text, entry).orElse(-1);
+            from = "its signature";
+        }
+        LOG.debug("{}: compiled kernel '{}' ({} parameters, from {})", backend, entry, parameterCount, from);
         return new DriverKernel(backend, toolchain.dialect(), entry, function, parameterCount);
     }
 

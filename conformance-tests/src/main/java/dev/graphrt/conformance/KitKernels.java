@@ -1,6 +1,7 @@
 package dev.graphrt.conformance;
 
 import dev.graphrt.api.JavaKernel;
+import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.KernelSource;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -52,23 +53,26 @@ public final class KitKernels {
         };
     }
 
+    /** What every kit kernel takes, in every dialect: {@code (src, dst, info)}. */
+    public static final JavaParameters SRC_DST_INFO = JavaParameters.buffersAndInfo(2);
+
     /** {@code dst[i] = src[i] + 1}. */
     public static final KernelSource ADD_ONE = KernelSource.named("add_one")
             .cuda(cuda("add_one", "dst[i] = src[i] + 1u;"))
             .wgsl(wgsl("add_one", "dst[i] = src[i] + 1u;"))
-            .java(java((v, i, s) -> v + 1));
+            .java(java((v, i, s) -> v + 1), SRC_DST_INFO);
 
     /** {@code dst[i] = src[i] * 2}. */
     public static final KernelSource MUL_TWO = KernelSource.named("mul_two")
             .cuda(cuda("mul_two", "dst[i] = src[i] * 2u;"))
             .wgsl(wgsl("mul_two", "dst[i] = src[i] * 2u;"))
-            .java(java((v, i, s) -> v * 2));
+            .java(java((v, i, s) -> v * 2), SRC_DST_INFO);
 
     /** {@code dst[i] = src[i] * 3 + i + info[1]}: the ping-pong step, reading its length and step from info. */
     public static final KernelSource PING_PONG = KernelSource.named("ping_pong")
             .cuda(cuda("ping_pong", "dst[i] = src[i] * 3u + i + info[1];"))
             .wgsl(wgsl("ping_pong", "dst[i] = src[i] * 3u + i + info[1];"))
-            .java(java((v, i, s) -> v * 3 + i + s));
+            .java(java((v, i, s) -> v * 3 + i + s), SRC_DST_INFO);
 
     /**
      * A kernel that traps ({@code __trap()}), leaving the device with a sticky error: for backends that declare
@@ -97,7 +101,7 @@ public final class KitKernels {
                 for (int i = from; i < Math.min(to, args.info(1)); i++) {
                     dst.setAtIndex(ValueLayout.JAVA_INT, i, 7);
                 }
-            });
+            }, SRC_DST_INFO);
 
     /** Host-side model of {@link #ADD_ONE}. */
     public static int[] addOne(int[] x) {

@@ -5,6 +5,7 @@ import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.KernelSource;
@@ -54,7 +55,7 @@ public final class DecodeLoopDemo {
             dst.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i,
                     src.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) * a + b);
         }
-    });
+    }, JavaParameters.buffersAndInfo(2));
 
     private DecodeLoopDemo() {
     }

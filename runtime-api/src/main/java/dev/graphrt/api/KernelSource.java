@@ -15,11 +15,14 @@ public final class KernelSource {
     private final String entryPoint;
     private final Map<Dialect, String> texts;
     private final JavaKernel javaKernel;
+    private final JavaParameters javaParameters;
 
-    private KernelSource(String entryPoint, Map<Dialect, String> texts, JavaKernel javaKernel) {
+    private KernelSource(String entryPoint, Map<Dialect, String> texts, JavaKernel javaKernel,
+                         JavaParameters javaParameters) {
         this.entryPoint = entryPoint;
         this.texts = texts;
         this.javaKernel = javaKernel;
+        this.javaParameters = javaParameters;
     }
 
     /** Starts a kernel whose entry point (function name in every text dialect) is {@code entryPoint}. */
@@ -28,7 +31,7 @@ public final class KernelSource {
         if (!entryPoint.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new IllegalArgumentException("entryPoint must be a C identifier, was '" + entryPoint + "'");
         }
-        return new KernelSource(entryPoint, Map.of(), null);
+        return new KernelSource(entryPoint, Map.of(), null, null);
     }
 
     public KernelSource cuda(String text) {
@@ -43,8 +46,23 @@ public final class KernelSource {
         return withText(Dialect.WGSL, text);
     }
 
+    /**
+     * The Java implementation, with undeclared parameters: the cpu backend cannot tell how many buffers it reads,
+     * so its launches are <em>not</em> checked at the call (too few buffers then fail inside the kernel when the
+     * stream next synchronises, too many are ignored). Prefer {@link #java(JavaKernel, JavaParameters)}.
+     */
     public KernelSource java(JavaKernel kernel) {
-        return new KernelSource(entryPoint, texts, Objects.requireNonNull(kernel, "kernel"));
+        return new KernelSource(entryPoint, texts, Objects.requireNonNull(kernel, "kernel"), null);
+    }
+
+    /**
+     * The Java implementation and the parameters it takes: every launch of it whose buffers (and info buffer)
+     * differ from {@code parameters} is refused at the call with {@code IllegalArgumentException}, as a CUDA or
+     * WGSL kernel's launches are checked against its signature.
+     */
+    public KernelSource java(JavaKernel kernel, JavaParameters parameters) {
+        return new KernelSource(entryPoint, texts, Objects.requireNonNull(kernel, "kernel"),
+                Objects.requireNonNull(parameters, "parameters"));
     }
 
     private KernelSource withText(Dialect dialect, String text) {
@@ -55,7 +73,7 @@ public final class KernelSource {
         Map<Dialect, String> copy = new EnumMap<>(Dialect.class);
         copy.putAll(texts);
         copy.put(dialect, text);
-        return new KernelSource(entryPoint, Map.copyOf(copy), javaKernel);
+        return new KernelSource(entryPoint, Map.copyOf(copy), javaKernel, javaParameters);
     }
 
     public String entryPoint() {
@@ -75,21 +93,29 @@ public final class KernelSource {
         return Optional.ofNullable(javaKernel);
     }
 
+    /** The parameters the Java kernel declared; empty when it was given without them (its launches are unchecked). */
+    public Optional<JavaParameters> javaParameters() {
+        return Optional.ofNullable(javaParameters);
+    }
+
     /** Whether this source can be compiled in {@code dialect}. */
     public boolean has(Dialect dialect) {
         return dialect == Dialect.JAVA ? javaKernel != null : text(dialect).isPresent();
     }
 
-    /** Equal when the entry point, every text and the Java kernel (by identity) are equal: the compile-cache key. */
+    /**
+     * Equal when the entry point, every text, the Java kernel (by identity) and its declared parameters are equal:
+     * the compile-cache key.
+     */
     @Override
     public boolean equals(Object other) {
         return other instanceof KernelSource k && k.entryPoint.equals(entryPoint) && k.texts.equals(texts)
-                && k.javaKernel == javaKernel;
+                && k.javaKernel == javaKernel && Objects.equals(k.javaParameters, javaParameters);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(entryPoint, texts, System.identityHashCode(javaKernel));
+        return Objects.hash(entryPoint, texts, System.identityHashCode(javaKernel), javaParameters);
     }
 
     @Override

@@ -2,17 +2,24 @@ package dev.graphrt.backend.cpu;
 
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.JavaKernel;
+import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.List;
+import java.util.OptionalInt;
 
 /** "Compiles" JAVA-dialect kernels: takes the {@link JavaKernel} of the source. */
 final class CpuCompiler implements KernelCompiler {
 
-    /** A Java kernel ready to run. */
-    record CpuKernel(String entryPoint, JavaKernel body) implements CompiledKernel {
+    /**
+     * A Java kernel ready to run.
+     *
+     * @param declaredParameters what its source declared ({@link KernelSource#java(JavaKernel, JavaParameters)}),
+     *                           or empty: a Java kernel has no signature to read, so undeclared launches are unchecked
+     */
+    record CpuKernel(String entryPoint, JavaKernel body, OptionalInt declaredParameters) implements CompiledKernel {
         @Override
         public Dialect dialect() {
             return Dialect.JAVA;
@@ -28,6 +35,7 @@ final class CpuCompiler implements KernelCompiler {
     public CompiledKernel compile(KernelSource source) {
         JavaKernel body = source.javaKernel().orElseThrow(() -> new KernelCompilationException("kernel '"
                 + source.entryPoint() + "' has no JAVA implementation, the only dialect the cpu backend runs", ""));
-        return new CpuKernel(source.entryPoint(), body);
+        OptionalInt declared = source.javaParameters().map(p -> OptionalInt.of(p.count())).orElse(OptionalInt.empty());
+        return new CpuKernel(source.entryPoint(), body, declared);
     }
 }

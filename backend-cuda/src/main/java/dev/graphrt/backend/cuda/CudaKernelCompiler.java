@@ -131,7 +131,11 @@ final class CudaKernelCompiler implements KernelToolchain {
         }
     }
 
-    /** The parameter count, after checking every parameter is a pointer (docs/kernels.md); -1 if unknown. */
+    /**
+     * The parameter count from {@code cuFuncGetParamInfo} (CUDA 12.4+, bound as an optional symbol), after checking
+     * every parameter is a pointer (docs/kernels.md); -1 when the driver lacks it, and {@code DriverKernelCompiler}
+     * then counts the {@code extern "C" __global__} declaration in the source.
+     */
     @Override
     public int parameterCount(String entry, MemorySegment function) {
         if (!CudaDriver.hasParameterInfo()) {

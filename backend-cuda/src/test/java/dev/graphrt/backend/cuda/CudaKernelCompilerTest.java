@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
+import dev.graphrt.conformance.KitKernels;
+import dev.graphrt.driver.CKernelSignature;
 import dev.graphrt.driver.DriverKernelCompiler;
+import java.util.List;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
@@ -30,5 +33,13 @@ class CudaKernelCompilerTest {
                 .isInstanceOf(KernelCompilationException.class)
                 .hasMessageContaining("add_one")
                 .hasMessageContaining("CUDA_C");
+    }
+
+    @Test
+    void every_kit_kernel_text_declares_src_dst_and_info_so_its_launches_are_checked() {
+        for (KernelSource kernel : List.of(KitKernels.ADD_ONE, KitKernels.MUL_TWO, KitKernels.PING_PONG)) {
+            assertThat(CKernelSignature.parameterCount(kernel.text(Dialect.CUDA_C).orElseThrow(), kernel.entryPoint()))
+                    .as(kernel.entryPoint()).hasValue(3);
+        }
     }
 }

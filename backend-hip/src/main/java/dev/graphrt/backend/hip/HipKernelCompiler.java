@@ -90,7 +90,10 @@ final class HipKernelCompiler implements KernelToolchain {
         }
     }
 
-    /** HIP cannot tell a function's parameters: -1, and docs/kernels.md's layout is the contract. */
+    /**
+     * HIP cannot tell a function's parameters (ROCm 5.2 has no query): -1, so {@code DriverKernelCompiler} counts
+     * them from the {@code extern "C" __global__} declaration in the source instead.
+     */
     @Override
     public int parameterCount(String entry, MemorySegment function) {
         return -1;

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
+import dev.graphrt.conformance.KitKernels;
+import dev.graphrt.driver.CKernelSignature;
 import dev.graphrt.driver.DriverKernelCompiler;
+import java.util.List;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
@@ -38,5 +41,19 @@ class HipKernelCompilerTest {
         KernelSource cudaOnly = KernelSource.named("k").cuda("extern \"C\" __global__ void k(float* x) {}");
 
         assertThat(cudaOnly.text(Dialect.HIP_C)).contains("extern \"C\" __global__ void k(float* x) {}");
+    }
+
+    @Test
+    void hip_cannot_tell_a_functions_parameters_so_the_compiler_reads_the_signature_instead() {
+        assertThat(new HipKernelCompiler(null).parameterCount("add_one", java.lang.foreign.MemorySegment.NULL))
+                .isEqualTo(-1);
+    }
+
+    @Test
+    void every_kit_kernel_text_declares_src_dst_and_info_so_its_launches_are_checked() {
+        for (KernelSource kernel : List.of(KitKernels.ADD_ONE, KitKernels.MUL_TWO, KitKernels.PING_PONG)) {
+            assertThat(CKernelSignature.parameterCount(kernel.text(Dialect.HIP_C).orElseThrow(), kernel.entryPoint()))
+                    .as(kernel.entryPoint()).hasValue(3);
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.graphrt.api.Dialect;
 import dev.graphrt.spi.CompiledKernel;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * A compiled WGSL kernel: its compute pipeline and the explicit bind group layout built from the bindings it
@@ -46,6 +47,16 @@ final class WgpuKernel implements CompiledKernel {
     @Override
     public Dialect dialect() {
         return Dialect.WGSL;
+    }
+
+    /**
+     * The bindings the WGSL declares, from which the bind group layout was built: buffer i at binding i, then the
+     * info buffer (docs/kernels.md). The core refuses a launch that passes another count; without that, an extra
+     * buffer would move the info buffer out of the layout and the shader would read the extra buffer as its info.
+     */
+    @Override
+    public OptionalInt declaredParameters() {
+        return OptionalInt.of(bindings.length);
     }
 
     WgpuDevice owner() {

@@ -42,6 +42,21 @@ class WgpuKernelCompilationTest {
     }
 
     @Test
+    void a_kernel_declares_as_many_parameters_as_its_wgsl_declares_bindings() {
+        KernelSource three = KernelSource.named("scale").wgsl("""
+                @group(0) @binding(0) var<storage, read_write> src: array<f32>;
+                @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+                @group(0) @binding(2) var<storage, read_write> info: array<u32>;
+                @compute @workgroup_size(64)
+                fn scale(@builtin(global_invocation_id) id: vec3<u32>) {
+                    if (id.x < info[0]) { dst[id.x] = src[id.x] * 2.0; }
+                }
+                """);
+
+        assertThat(backend.compiler().compile(three).declaredParameters()).hasValue(3);
+    }
+
+    @Test
     void a_broken_kernel_fails_with_the_compiler_message() {
         KernelSource broken = KernelSource.named("broken").wgsl("""
                 @group(0) @binding(0) var<storage, read_write> data: array<f32>;

@@ -5,6 +5,7 @@ import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.KernelSource;
@@ -71,7 +72,7 @@ public final class DecodeBench {
             y.setAtIndex(ValueLayout.JAVA_FLOAT, i, a * x.getAtIndex(ValueLayout.JAVA_FLOAT, i)
                     + y.getAtIndex(ValueLayout.JAVA_FLOAT, i));
         }
-    });
+    }, JavaParameters.buffersAndInfo(2));
 
     /** The grid of one launch: linear, or for wgpu over 65,535 workgroups a 2D grid the WGSL kernel unfolds. */
     static LaunchDims dims(GraphRuntime runtime, int n) {

@@ -253,6 +253,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             used[i] = runtime.checkBuffer(buffers.get(i), "args.buffers[" + i + "]");
             slices[i] = used[i].storage();
         }
+        LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
         lock.lock();
         try {
             checkUsable("launch");

@@ -75,7 +75,8 @@ final class FakeBackend implements Backend {
         }
     }
 
-    record Kernel(String entryPoint) implements CompiledKernel {
+    /** A kernel declaring the parameters its Java source declared (none: unchecked). */
+    record Kernel(String entryPoint, java.util.OptionalInt declaredParameters) implements CompiledKernel {
         @Override
         public Dialect dialect() {
             return Dialect.JAVA;
@@ -117,7 +118,8 @@ final class FakeBackend implements Backend {
 
             @Override
             public CompiledKernel compile(KernelSource source) {
-                return new Kernel(source.entryPoint());
+                return new Kernel(source.entryPoint(), source.javaParameters()
+                        .map(p -> java.util.OptionalInt.of(p.count())).orElse(java.util.OptionalInt.empty()));
             }
         };
     }

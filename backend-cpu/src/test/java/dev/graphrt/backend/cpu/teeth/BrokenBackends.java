@@ -26,6 +26,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -225,7 +226,14 @@ enum BrokenBackends {
                 }
             };
         }
-    });
+    }),
+
+    /** Reports one parameter more than each kernel declares, so the core refuses every correct launch. */
+    REPORTS_ONE_PARAMETER_TOO_MANY(cpu -> new MisreportingBackend(cpu,
+            declared -> OptionalInt.of(declared.orElse(0) + 1))),
+
+    /** Reports no parameter count at all, so launches with too few or too many buffers reach the device. */
+    REPORTS_NO_PARAMETER_COUNT(cpu -> new MisreportingBackend(cpu, declared -> OptionalInt.empty()));
 
     private final Function<Backend, Backend> breaker;
 

@@ -88,4 +88,18 @@ final class BrokenKits {
             return open(BrokenBackends.ABORT_CAPTURE_THROWS);
         }
     }
+
+    static class ReportsOneParameterTooMany extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.REPORTS_ONE_PARAMETER_TOO_MANY);
+        }
+    }
+
+    static class ReportsNoParameterCount extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.REPORTS_NO_PARAMETER_COUNT);
+        }
+    }
 }

@@ -36,6 +36,8 @@ class KitHasTeethTest {
             case FENCE_RETURNS_BEFORE_THE_WORK_IS_DONE -> BrokenKits.FenceReturnsBeforeTheWorkIsDone.class;
             case DECLARES_MID_CAPTURE_ALLOCATION_BUT_CANNOT -> BrokenKits.DeclaresMidCaptureAllocationButCannot.class;
             case ABORT_CAPTURE_THROWS -> BrokenKits.AbortCaptureThrows.class;
+            case REPORTS_ONE_PARAMETER_TOO_MANY -> BrokenKits.ReportsOneParameterTooMany.class;
+            case REPORTS_NO_PARAMETER_COUNT -> BrokenKits.ReportsNoParameterCount.class;
         };
     }
 
