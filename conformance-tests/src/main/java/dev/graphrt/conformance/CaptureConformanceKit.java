@@ -1003,7 +1003,12 @@ public abstract class CaptureConformanceKit {
 
         private void inFreshRuntimes(Order order) throws Exception {
             for (int round = 0; round < ROUNDS; round++) {
-                order.closeIn(CloseOrderScene.open(openRuntime(), seed++));
+                CloseOrderScene scene = CloseOrderScene.open(openRuntime(), seed++);
+                try {
+                    order.closeIn(scene);
+                } finally {
+                    scene.runtime.close(); // a failed order must not leave a capture open for the next test
+                }
             }
             CloseOrderScene next = CloseOrderScene.open(openRuntime(), seed++);
             assertThat(CloseOrderScene.closeAll(List.of(next.graph, next.in, next.out, next.stream))).isNull();

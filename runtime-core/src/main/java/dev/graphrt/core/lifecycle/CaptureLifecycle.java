@@ -61,8 +61,8 @@ public final class CaptureLifecycle {
     private List<Retainable> windowHolds = new ArrayList<>();
     private long windowStamp;
     private final List<String> lazyRejections = new ArrayList<>();
-    private CaptureMode mode = CaptureMode.THREAD_LOCAL;
-    private Thread owner;
+    private volatile CaptureMode mode = CaptureMode.THREAD_LOCAL;
+    private volatile Thread owner;
     private long beganNanos;
     private CaptureEvent event;
 
@@ -328,6 +328,16 @@ public final class CaptureLifecycle {
 
     public CaptureState current() {
         return state.current();
+    }
+
+    /**
+     * Whether this window forbids device calls (fence queries, frees) from {@code thread} on other streams of the
+     * context: a hardware capture in GLOBAL mode forbids them from every thread, one in THREAD_LOCAL mode from
+     * its own thread; RELAXED forbids nothing. The driver refuses such a call and invalidates the capture.
+     */
+    public boolean blocksDeviceCallsFrom(Thread thread) {
+        return state.current() == CaptureState.CAPTURE && policy.graphKind() == GraphKind.HARDWARE
+                && (mode == CaptureMode.GLOBAL || (mode == CaptureMode.THREAD_LOCAL && owner == thread));
     }
 
     public boolean isRecording() {

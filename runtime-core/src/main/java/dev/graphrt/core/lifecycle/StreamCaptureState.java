@@ -12,7 +12,8 @@ import dev.graphrt.core.metadata.CacheMode;
  * Not thread-safe: the owning stream serialises calls.
  */
 public final class StreamCaptureState {
-    private CaptureState state = CaptureState.NO_CAPTURE;
+    /** Volatile: other streams read it (without this stream's lock) to know whether device calls are allowed. */
+    private volatile CaptureState state = CaptureState.NO_CAPTURE;
 
     public CaptureState current() {
         return state;

@@ -55,6 +55,8 @@ public final class CoreRuntime implements GraphRuntime {
     private final AtomicLong stamps = new AtomicLong();
     private final RuntimeScope scope;
     private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
+    /** Streams closed while another capture forbade device calls: their close completes when it ends. */
+    private final Set<CoreStream> deferredCloses = ConcurrentHashMap.newKeySet();
     /** Checked mode's guards, or null when it is off. */
     private final Guards guards;
     /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
@@ -317,6 +319,42 @@ public final class CoreRuntime implements GraphRuntime {
             throw new IllegalArgumentException(argument + ": " + graph + " belongs to another runtime");
         }
         return core;
+    }
+
+    /**
+     * Whether another stream's hardware capture forbids device calls from this thread now (see
+     * {@code CaptureLifecycle.blocksDeviceCallsFrom}): a flush point then fences nothing and a stream's close
+     * waits for that capture to end. Always false on software-graph backends.
+     */
+    boolean anotherCaptureForbidsDeviceCalls(long streamId) {
+        if (policy.graphKind() != GraphKind.HARDWARE) {
+            return false;
+        }
+        Thread current = Thread.currentThread();
+        for (CoreStream stream : streams) {
+            if (stream.id() != streamId && stream.forbidsDeviceCallsFrom(current)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A stream's close found another capture forbidding device calls: it completes when that capture ends. */
+    void closeLater(CoreStream stream) {
+        deferredCloses.add(stream);
+    }
+
+    /** A capture ended somewhere: the closes that waited for it run now, where device calls are allowed again. */
+    void captureEnded() {
+        for (CoreStream stream : new ArrayList<>(deferredCloses)) {
+            if (!anotherCaptureForbidsDeviceCalls(stream.id()) && deferredCloses.remove(stream)) {
+                try {
+                    stream.close();
+                } catch (RuntimeException failure) {
+                    LOG.warn("stream #{}: its deferred close failed: {}", stream.id(), failure.toString());
+                }
+            }
+        }
     }
 
     void streamClosed(CoreStream stream) {

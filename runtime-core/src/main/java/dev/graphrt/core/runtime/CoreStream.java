@@ -66,6 +66,8 @@ final class CoreStream implements GpuStream, GraphOwner {
     private final Set<CoreBuffer> unchecked = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Duration waitTimeout;
     private volatile boolean closed;
+    /** Closed by its user while another capture forbade device calls; torn down when that capture ends. */
+    private volatile boolean closeDeferred;
 
     CoreStream(CoreRuntime runtime, long id, BackendStream backend) {
         this.runtime = runtime;
@@ -455,6 +457,9 @@ final class CoreStream implements GpuStream, GraphOwner {
             throw runtime.failed("endCapture on stream #" + id, failure);
         } finally {
             lock.unlock();
+            if (!lifecycle.isRecording()) {
+                runtime.captureEnded();
+            }
         }
     }
 
@@ -464,6 +469,7 @@ final class CoreStream implements GpuStream, GraphOwner {
     }
 
     private void locked(String operation, Runnable action) {
+        boolean wasRecording = lifecycle.isRecording();
         lock.lock();
         try {
             checkOpen(operation);
@@ -472,7 +478,15 @@ final class CoreStream implements GpuStream, GraphOwner {
             throw runtime.failed(operation + " on stream #" + id, failure);
         } finally {
             lock.unlock();
+            if (wasRecording && !lifecycle.isRecording()) {
+                runtime.captureEnded();
+            }
         }
+    }
+
+    /** Whether this stream's open capture forbids device calls from {@code thread} on other streams. */
+    boolean forbidsDeviceCallsFrom(Thread thread) {
+        return lifecycle.blocksDeviceCallsFrom(thread);
     }
 
     /**
@@ -603,6 +617,13 @@ final class CoreStream implements GpuStream, GraphOwner {
      */
     @Override
     public void close() {
+        if (!closed && !closeDeferred && runtime.anotherCaptureForbidsDeviceCalls(id)) {
+            // Waiting for this stream's work or freeing now would be refused by the driver and would invalidate
+            // the other capture: the stream is closed to its user at once and torn down when that capture ends.
+            closeDeferred = true;
+            runtime.closeLater(this);
+            return;
+        }
         lock.lock();
         try {
             if (closed) {
@@ -657,6 +678,9 @@ final class CoreStream implements GpuStream, GraphOwner {
         } finally {
             lock.unlock();
         }
+        if (!"the runtime is closing".equals(why)) {
+            runtime.captureEnded();
+        }
     }
 
     private static void attempt(List<RuntimeException> failures, Runnable step) {
@@ -672,7 +696,7 @@ final class CoreStream implements GpuStream, GraphOwner {
     }
 
     private void checkOpen(String operation) {
-        if (closed) {
+        if (closed || closeDeferred) {
             throw new IllegalStateException(operation + ": stream #" + id + " is closed");
         }
         runtime.checkOpen(operation);

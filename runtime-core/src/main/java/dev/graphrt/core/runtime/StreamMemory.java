@@ -208,7 +208,8 @@ final class StreamMemory {
     void flushPoint() {
         do {
             releaseUnusedGraphs();
-            if (policy.release(lifecycle.current()) == OperationPolicy.ReleaseAction.FENCE_AND_RECLAIM) {
+            if (policy.release(lifecycle.current()) == OperationPolicy.ReleaseAction.FENCE_AND_RECLAIM
+                    && !runtime.anotherCaptureForbidsDeviceCalls(streamId)) {
                 drops.flush();
             }
         } while (!unusedGraphs.isEmpty() && !lifecycle.isRecording());
