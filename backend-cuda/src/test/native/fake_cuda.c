@@ -45,6 +45,8 @@ CUresult cuDeviceGetAttribute(int *v, int a, int d) {
 }
 CUresult cuDevicePrimaryCtxRetain(void **c, int d) { (void) d; static int ctx; *c = &ctx; return OK; }
 CUresult cuDevicePrimaryCtxRelease_v2(int d) { (void) d; return OK; }
+CUresult cuDevicePrimaryCtxReset_v2(int d) { (void) d; return OK; }
+CUresult cuCtxSynchronize(void) { return OK; }
 CUresult cuCtxSetCurrent(void *c) { return c ? OK : INVALID_VALUE; }
 CUresult cuThreadExchangeStreamCaptureMode(int *m) { int old = thread_mode; thread_mode = *m; *m = old; return OK; }
 CUresult cuStreamCreate(void **s, unsigned f) { if (f != 1) return INVALID_VALUE; *s = calloc(1, sizeof(Stream)); return OK; }

@@ -660,7 +660,13 @@ hipError_t hipDeviceReset(void) {
         rc = cuDevicePrimaryCtxReset(device);
     }
     if (rc == CUDA_SUCCESS) {
-        rc = cuCtxSetCurrent(g_primary[t_device]); // the retained handle stays valid; bind it again
+        // the reset destroyed the context behind the handle this library retained: retain the fresh one
+        std::lock_guard<std::mutex> guard(g_lock);
+        cuDevicePrimaryCtxRelease(device);
+        rc = cuDevicePrimaryCtxRetain(&g_primary[t_device], device);
+        if (rc == CUDA_SUCCESS) {
+            rc = cuCtxSetCurrent(g_primary[t_device]);
+        }
     }
     return report("hipDeviceReset", rc);
 }

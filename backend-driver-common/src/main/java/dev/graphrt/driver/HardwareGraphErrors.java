@@ -23,7 +23,8 @@ import java.util.function.IntFunction;
  *   <li>900-910 → {@link CaptureInvalidatedException} with the driver code, caused by a {@link DriverException};</li>
  *   <li>401 from a begin-capture call → {@link GraphStateException} (the stream already captures);</li>
  *   <li>2 → {@link DeviceOutOfMemoryException};</li>
- *   <li>sticky device errors (700 illegal address, 702 launch timeout, 710 device assert, 714-719 hardware stack,
+ *   <li>sticky device errors (700 illegal address, 702 launch timeout, 709 context destroyed (by a reset after
+ *       one of the others), 710 device assert, 714-719 hardware stack,
  *       illegal instruction, misaligned or invalid address, invalid PC, launch failure) → {@link DeviceLostException}:
  *       the context is unusable until it is reset, so the runtime is lost, not the call;</li>
  *   <li>anything else → {@link DriverException} with the call, code and code name.</li>
@@ -44,7 +45,7 @@ public final class HardwareGraphErrors {
     public static final int LAST_CAPTURE_CODE = 910;
 
     /** Codes after which the context (CUDA) or device (HIP) is unusable until reset; both number them alike. */
-    private static final java.util.Set<Integer> STICKY = java.util.Set.of(700, 702, 710, 714, 715, 716, 717, 718, 719);
+    private static final java.util.Set<Integer> STICKY = java.util.Set.of(700, 702, 709, 710, 714, 715, 716, 717, 718, 719);
 
     private final IntFunction<String> codeNames;
 

@@ -42,8 +42,19 @@ final class CudaContext {
         CudaDriver.contextSetCurrent(context);
     }
 
-    /** Releases the retained primary context; the last release lets the driver tear it down. */
+    /**
+     * Releases the retained primary context. A context left with a sticky error stays broken after the last
+     * release (measured on the H200: the next retain returned 719), so it is reset first; other runtimes on it
+     * are lost anyway, and later runtimes start on a clean context.
+     */
     void release() {
-        CudaDriver.primaryContextRelease(device);
+        try {
+            makeCurrent();
+            if (CudaDriver.contextLost()) {
+                CudaDriver.primaryContextReset(device);
+            }
+        } finally {
+            CudaDriver.primaryContextRelease(device);
+        }
     }
 }

@@ -101,6 +101,23 @@ final class CudaDriver {
         CALLS.run("cuDevicePrimaryCtxRelease_v2", () -> (int) cuDevicePrimaryCtxRelease.invokeExact(device));
     }
 
+    /**
+     * Whether the current context holds a sticky error (an illegal address, a trap): then it must be reset before
+     * the device works again. Waits for the context's work, which is done at a backend's close anyway.
+     */
+    static boolean contextLost() {
+        try {
+            return HardwareGraphErrors.isSticky((int) cuCtxSynchronize.invokeExact());
+        } catch (Throwable t) {
+            throw DriverCalls.unexpected("cuCtxSynchronize", t);
+        }
+    }
+
+    /** Destroys every allocation and all state of the device's primary context: the way out of a sticky error. */
+    static void primaryContextReset(int device) {
+        CALLS.run("cuDevicePrimaryCtxReset_v2", () -> (int) cuDevicePrimaryCtxReset.invokeExact(device));
+    }
+
     /** Binds {@code context} to the calling thread; cheap when it already is. Hot: on every entry. */
     static void contextSetCurrent(MemorySegment context) {
         try { // hot: no lambda

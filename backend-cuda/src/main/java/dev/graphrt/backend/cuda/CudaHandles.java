@@ -26,6 +26,8 @@ final class CudaHandles {
     static final MethodHandle cuDeviceGetAttribute = B.bind(Symbol.cuDeviceGetAttribute);
     static final MethodHandle cuDevicePrimaryCtxRetain = B.bind(Symbol.cuDevicePrimaryCtxRetain);
     static final MethodHandle cuDevicePrimaryCtxRelease = B.bind(Symbol.cuDevicePrimaryCtxRelease_v2);
+    static final MethodHandle cuDevicePrimaryCtxReset = B.bind(Symbol.cuDevicePrimaryCtxReset_v2);
+    static final MethodHandle cuCtxSynchronize = B.bind(Symbol.cuCtxSynchronize);
     static final MethodHandle cuCtxSetCurrent = B.bind(Symbol.cuCtxSetCurrent);
     static final MethodHandle cuThreadExchangeStreamCaptureMode = B.bind(Symbol.cuThreadExchangeStreamCaptureMode);
     static final MethodHandle cuStreamCreate = B.bind(Symbol.cuStreamCreate);

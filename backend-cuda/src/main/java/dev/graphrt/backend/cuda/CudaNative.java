@@ -71,6 +71,8 @@ final class CudaNative {
         cuDeviceGetAttribute(true, ADDRESS, JAVA_INT, JAVA_INT),      // (int*, CUdevice_attribute, CUdevice)
         cuDevicePrimaryCtxRetain(true, ADDRESS, JAVA_INT),            // (CUcontext*, CUdevice)
         cuDevicePrimaryCtxRelease_v2(true, JAVA_INT),                 // (CUdevice)
+        cuDevicePrimaryCtxReset_v2(true, JAVA_INT),                   // (CUdevice)
+        cuCtxSynchronize(true),                                       // (void)
         cuCtxSetCurrent(true, ADDRESS),                               // (CUcontext)
         cuThreadExchangeStreamCaptureMode(true, ADDRESS),             // (CUstreamCaptureMode*)
         cuStreamCreate(true, ADDRESS, JAVA_INT),                      // (CUstream*, unsigned int Flags)

@@ -107,7 +107,7 @@ class HardwareGraphErrorsTest {
 
     @Test
     void a_sticky_error_becomes_a_DeviceLostException_naming_the_call_and_code() {
-        for (int code : new int[] {700, 702, 710, 714, 715, 716, 717, 718, 719}) {
+        for (int code : new int[] {700, 702, 709, 710, 714, 715, 716, 717, 718, 719}) {
             assertThat(HardwareGraphErrors.isSticky(code)).as("code %d", code).isTrue();
         }
         assertThat(HardwareGraphErrors.isSticky(701)).as("too many resources is not sticky").isFalse();

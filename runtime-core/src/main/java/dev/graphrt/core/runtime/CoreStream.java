@@ -617,11 +617,13 @@ final class CoreStream implements GpuStream, GraphOwner {
      */
     @Override
     public void close() {
-        if (!closed && !closeDeferred && runtime.anotherCaptureForbidsDeviceCalls(id)) {
+        if (!closed && runtime.anotherCaptureForbidsDeviceCalls(id)) {
             // Waiting for this stream's work or freeing now would be refused by the driver and would invalidate
             // the other capture: the stream is closed to its user at once and torn down when that capture ends.
-            closeDeferred = true;
-            runtime.closeLater(this);
+            if (!closeDeferred) {
+                closeDeferred = true;
+                runtime.closeLater(this);
+            }
             return;
         }
         lock.lock();

@@ -47,6 +47,7 @@ class CrossStreamCaptureTest {
         graph.close();
         buffer.close();
         other.close();
+        other.close(); // twice: still nothing reaches the device
 
         assertThat(backend.fences.get()).as("no fence while the capture forbids it").isEqualTo(fencesBefore);
         assertThat(backend.openStreams.get()).as("the other stream is not torn down yet").isEqualTo(2);
