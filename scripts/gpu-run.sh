@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
-# the conformance kit and smoke tests of the GPU backends, then the decode benchmarks. Writes reports and
+# the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
+# kernel in a process of its own per backend. Writes reports and
 # logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [demo]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
@@ -122,6 +123,13 @@ for step in $steps; do
         done
         rm -f "$OUT/decode_floor" "$OUT"/*.sqlite "$OUT"/*.nsys-rep
       fi ;;
+    deviceloss) # a trap in a process of its own: the runtime is lost and contained; what a new runtime gets
+      for b in cuda hip; do
+        [ "$b" = hip ] && [ -z "${GRAPHRT_HIP_LIB:-}" ] && [ -f .gpu/hip-on-cuda/libamdhip64.so ] \
+          && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
+        "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.DeviceLossProbe "$b" > "$OUT/deviceloss-$b.txt" 2>&1
+        echo "device loss $b: exit $?"; grep -vE "^(Warning|    at|\[main\] WARN)" "$OUT/deviceloss-$b.txt"
+      done ;;
     demo)
       "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.DecodeLoopDemo > "$OUT/demo.txt" 2>&1
       echo "demo: exit $?"; grep -vE "^(Warning|    at| - While)" "$OUT/demo.txt" | grep -v '^$' ;;

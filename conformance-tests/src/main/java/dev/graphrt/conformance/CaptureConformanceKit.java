@@ -940,15 +940,16 @@ public abstract class CaptureConformanceKit {
     @DisplayName("21. Device loss")
     class DeviceLoss {
         @Test
-        void a_trapping_kernel_loses_only_the_runtime_and_a_new_runtime_computes_or_no_trap_is_offered_as_declared() {
+        void a_trapping_kernel_loses_only_the_runtime_and_a_new_runtime_computes_or_ordinary_failures_lose_nothing() {
             int[] x = KitKernels.pattern(N, 47);
             if (!declares(Capability.DEVICE_LOSS_RECOVERY)) {
-                assertThatThrownBy(() -> runtime.compile(KitKernels.TRAP))
-                        .isInstanceOf(dev.graphrt.api.KernelCompilationException.class).hasMessageContaining("trap_kernel");
+                // No trap here (on NVIDIA it poisons the whole process); an ordinary failure must not lose the runtime.
                 Buffer in = upload(x);
                 Buffer out = poisoned();
+                assertThatThrownBy(() -> stream.launch(addOne, DIMS, KernelArgs.of(in).info(N)))
+                        .isInstanceOf(IllegalArgumentException.class);
                 launch(stream, addOne, in, out);
-                assertThat(read(out)).as("the runtime is untouched").isEqualTo(KitKernels.addOne(x));
+                assertThat(read(out)).as("the runtime is not lost by ordinary failures").isEqualTo(KitKernels.addOne(x));
                 return;
             }
             Kernel trap = runtime.compile(KitKernels.TRAP);

@@ -25,8 +25,9 @@ public enum Capability {
     /** One capture may span several streams (fork/join). */
     MULTI_STREAM_CAPTURE,
     /**
-     * A sticky device error (CUDA/HIP: a trapping kernel, an illegal address) is reported as
-     * {@code DeviceLostException}, loses only the runtime, and a new runtime on the device works.
+     * After a sticky device error (a trapping kernel, an illegal address), which loses the runtime with a
+     * {@code DeviceLostException}, a new runtime in the same process works. Not declared by cuda or hip: on the
+     * NVIDIA driver a trap poisons the whole process (measured; see docs/decisions.md).
      */
     DEVICE_LOSS_RECOVERY
 }
