@@ -10,11 +10,14 @@ public final class DriverCaptureModes {
     private DriverCaptureModes() {
     }
 
+    /** RELAXED's number: the mode a thread's capture mode is exchanged to around host allocations. */
+    public static final int RELAXED = 2;
+
     public static int code(CaptureMode mode) {
         return switch (mode) {
             case GLOBAL -> 0;
             case THREAD_LOCAL -> 1;
-            case RELAXED -> 2;
+            case RELAXED -> RELAXED;
         };
     }
 }

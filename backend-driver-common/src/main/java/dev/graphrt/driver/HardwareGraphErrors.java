@@ -33,10 +33,14 @@ import java.util.function.IntFunction;
 public final class HardwareGraphErrors {
     /** The call succeeded: {@code CUDA_SUCCESS}, {@code hipSuccess}. */
     public static final int SUCCESS = 0;
+    /** A bad argument: {@code CUDA_ERROR_INVALID_VALUE}, {@code hipErrorInvalidValue}. */
+    public static final int INVALID_VALUE = 1;
     /** Out of device (or pinned host) memory: {@code CUDA_ERROR_OUT_OF_MEMORY}, {@code hipErrorOutOfMemory}. */
     public static final int OUT_OF_MEMORY = 2;
     /** Begin on a capturing stream, or end on one that is not capturing. */
     public static final int ILLEGAL_STATE = 401;
+    /** A named symbol or entry point does not exist: {@code CUDA_ERROR_NOT_FOUND}, {@code hipErrorNotFound}. */
+    public static final int NOT_FOUND = 500;
     /** Work not finished yet (event or stream query); not an error for a query. */
     public static final int NOT_READY = 600;
     /** First code of the stream-capture family. */

@@ -4,6 +4,7 @@ import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
+import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.Capability;
 import java.util.Collections;
@@ -53,7 +54,7 @@ final class CudaBackend {
             throw new BackendUnavailableException("the cuda backend cannot open", List.of("cuda: unavailable: " + failure));
         }
         int rc = CudaDriver.tryInit();
-        if (rc != CudaNative.CUDA_SUCCESS) {
+        if (rc != HardwareGraphErrors.SUCCESS) {
             throw CudaDriver.ERRORS.toException("cuInit", rc);
         }
         int count = CudaDriver.deviceCount();
@@ -66,7 +67,7 @@ final class CudaBackend {
         CudaStream streams = new CudaStream(context);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
                 description.toDeviceInfo(), CAPABILITIES, streams,
-                new DriverDeviceMemory(streams, CudaDeviceMemory.INSTANCE),
+                new DriverDeviceMemory(streams, CudaDeviceMemory.CALLS),
                 new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config))),
                 context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());

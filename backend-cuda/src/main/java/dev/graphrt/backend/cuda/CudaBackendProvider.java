@@ -1,6 +1,7 @@
 package dev.graphrt.backend.cuda;
 
 import dev.graphrt.driver.DriverBackendProvider;
+import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.BackendConfig;
 
@@ -28,7 +29,7 @@ public final class CudaBackendProvider extends DriverBackendProvider {
             return Availability.unavailable(failure);
         }
         int rc = CudaDriver.tryInit();
-        if (rc != CudaNative.CUDA_SUCCESS) {
+        if (rc != HardwareGraphErrors.SUCCESS) {
             return Availability.unavailable("cuInit failed: " + rc + " " + CudaDriver.resultName(rc));
         }
         int count = CudaDriver.deviceCount();

@@ -1,8 +1,8 @@
 package dev.graphrt.backend.cuda;
 
+import dev.graphrt.driver.DeviceMemoryCalls;
 import dev.graphrt.driver.DeviceMemoryDriver;
 import dev.graphrt.driver.DriverDeviceMemory;
-import java.lang.foreign.MemorySegment;
 
 /**
  * Raw device storage and pinned host memory through {@code cuMemAlloc_v2}/{@code cuMemFree_v2} and
@@ -14,31 +14,12 @@ import java.lang.foreign.MemorySegment;
  * what the core needs for info buffers. A pinned allocation exchanges the thread's capture mode to RELAXED so
  * that it never invalidates a capture in progress.
  */
-enum CudaDeviceMemory implements DeviceMemoryDriver {
-    INSTANCE;
-
-    @Override
-    public long allocate(long bytes) {
-        return CudaDriver.memAlloc(bytes);
+final class CudaDeviceMemory {
+    private CudaDeviceMemory() {
     }
 
-    @Override
-    public void free(long pointer) {
-        CudaDriver.memFree(pointer);
-    }
-
-    @Override
-    public void copyToDevice(long address, MemorySegment src, long bytes) {
-        CudaDriver.memcpyHtoD(address, src, bytes);
-    }
-
-    @Override
-    public MemorySegment allocatePinned(long bytes) {
-        return CudaDriver.withRelaxedCaptureMode(() -> CudaDriver.memAllocHost(bytes));
-    }
-
-    @Override
-    public void freePinned(MemorySegment block) {
-        CudaDriver.memFreeHost(block);
-    }
+    /** The driver's memory calls, for {@link DriverDeviceMemory}. */
+    static final DeviceMemoryDriver CALLS = new DeviceMemoryCalls(CudaDriver::memAlloc, CudaDriver::memFree,
+            CudaDriver::memcpyHtoD, bytes -> CudaDriver.withRelaxedCaptureMode(() -> CudaDriver.memAllocHost(bytes)),
+            CudaDriver::memFreeHost);
 }

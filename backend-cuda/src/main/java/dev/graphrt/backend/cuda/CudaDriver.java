@@ -1,11 +1,12 @@
 package dev.graphrt.backend.cuda;
 
 import static dev.graphrt.backend.cuda.CudaHandles.*;
-import static dev.graphrt.backend.cuda.CudaNative.CUDA_SUCCESS;
+import static dev.graphrt.driver.HardwareGraphErrors.SUCCESS;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.DriverCaptureModes;
 import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -38,7 +39,7 @@ final class CudaDriver {
                 MemorySegment out = arena.allocate(ADDRESS);
                 int rc = (int) cuGetErrorName.invokeExact(code, out);
                 String text = DriverCalls.cString(out.get(ADDRESS, 0));
-                if (rc == CUDA_SUCCESS && text != null) {
+                if (rc == SUCCESS && text != null) {
                     return text;
                 }
             } catch (Throwable ignored) {
@@ -134,7 +135,7 @@ final class CudaDriver {
      */
     static <T> T withRelaxedCaptureMode(Supplier<T> action) {
         return CALLS.withRelaxedCaptureMode("cuThreadExchangeStreamCaptureMode", cuThreadExchangeStreamCaptureMode,
-                CudaNative.CU_STREAM_CAPTURE_MODE_RELAXED, action);
+                DriverCaptureModes.RELAXED, action);
     }
 
     // ---- memory ----------------------------------------------------------------------------------------
@@ -194,7 +195,7 @@ final class CudaDriver {
 
     /** Loads {@code function} now (CUDA 12.4+) so lazy loading never happens inside a capture; the raw code. */
     static int tryFunctionLoad(MemorySegment function) {
-        return cuFuncLoad == null ? CUDA_SUCCESS
+        return cuFuncLoad == null ? SUCCESS
                 : DriverCalls.raw("cuFuncLoad", () -> (int) cuFuncLoad.invokeExact(function));
     }
 }

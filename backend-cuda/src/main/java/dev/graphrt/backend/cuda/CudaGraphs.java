@@ -7,7 +7,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.api.GraphNotRelaunchableException;
 import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.DriverConstants;
 import dev.graphrt.driver.GraphCalls;
+import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -26,7 +28,7 @@ enum CudaGraphs implements GraphCalls {
     @Override
     public void beginCapture(MemorySegment stream, int mode) {
         int rc = DriverCalls.raw("cuStreamBeginCapture_v2", () -> (int) cuStreamBeginCapture.invokeExact(stream, mode));
-        if (rc != CudaNative.CUDA_SUCCESS) {
+        if (rc != HardwareGraphErrors.SUCCESS) {
             throw CudaDriver.ERRORS.toBeginCaptureException("cuStreamBeginCapture_v2", rc);
         }
     }
@@ -40,7 +42,7 @@ enum CudaGraphs implements GraphCalls {
     @Override
     public boolean isCapturing(MemorySegment stream) {
         return CALLS.intOut("cuStreamIsCapturing", out -> (int) cuStreamIsCapturing.invokeExact(stream, out))
-                != CudaNative.CU_STREAM_CAPTURE_STATUS_NONE;
+                != DriverConstants.CAPTURE_STATUS_NONE;
     }
 
     /** The driver's id of the capture in progress (for logs), from the newest {@code cuStreamGetCaptureInfo}. */
@@ -60,8 +62,8 @@ enum CudaGraphs implements GraphCalls {
             } else {
                 return OptionalLong.of(-1);
             }
-            return OptionalLong.of(rc == CudaNative.CUDA_SUCCESS
-                    && status.get(JAVA_INT, 0) != CudaNative.CU_STREAM_CAPTURE_STATUS_NONE ? id.get(JAVA_LONG, 0) : -1);
+            return OptionalLong.of(rc == HardwareGraphErrors.SUCCESS
+                    && status.get(JAVA_INT, 0) != DriverConstants.CAPTURE_STATUS_NONE ? id.get(JAVA_LONG, 0) : -1);
         }
     }
 
@@ -73,8 +75,8 @@ enum CudaGraphs implements GraphCalls {
 
     @Override
     public void checkRelaunchable(int[] types) {
-        long allocations = Arrays.stream(types).filter(t -> t == CudaNative.CU_GRAPH_NODE_TYPE_MEM_ALLOC).count();
-        long frees = Arrays.stream(types).filter(t -> t == CudaNative.CU_GRAPH_NODE_TYPE_MEM_FREE).count();
+        long allocations = Arrays.stream(types).filter(t -> t == DriverConstants.GRAPH_NODE_TYPE_MEM_ALLOC).count();
+        long frees = Arrays.stream(types).filter(t -> t == DriverConstants.GRAPH_NODE_TYPE_MEM_FREE).count();
         if (allocations + frees > 0) {
             throw new GraphNotRelaunchableException("the captured graph holds " + allocations
                     + " memory allocation node(s) and " + frees + " memory free node(s) (stream-ordered "
@@ -100,7 +102,7 @@ enum CudaGraphs implements GraphCalls {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cPath = arena.allocateFrom(path);
             CALLS.run("cuGraphDebugDotPrint", () -> (int) cuGraphDebugDotPrint.invokeExact(template, cPath,
-                    CudaNative.CU_GRAPH_DEBUG_DOT_FLAGS_DEFAULT));
+                    DriverConstants.GRAPH_DEBUG_DOT_FLAGS_DEFAULT));
         }
     }
 

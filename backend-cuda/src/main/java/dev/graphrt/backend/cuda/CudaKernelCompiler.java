@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
+import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.driver.KernelToolchain;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -99,7 +100,7 @@ final class CudaKernelCompiler implements KernelToolchain {
             MemorySegment moduleOut = arena.allocate(ADDRESS);
             int rc = CudaDriver.withRelaxedCaptureMode(
                     () -> CudaDriver.tryModuleLoadDataEx(moduleOut, image, 2, options, values));
-            if (rc != CudaNative.CUDA_SUCCESS) {
+            if (rc != HardwareGraphErrors.SUCCESS) {
                 errorLog.set(JAVA_BYTE, JIT_LOG_BYTES - 1, (byte) 0);
                 String hint = rc == 222 ? "; NVRTC " + nvrtc().version() + " emits PTX newer than the driver ("
                         + CudaDeviceDescription.versionText(device.driverVersion())
@@ -116,14 +117,14 @@ final class CudaKernelCompiler implements KernelToolchain {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment functionOut = arena.allocate(ADDRESS);
             int rc = CudaDriver.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
-            if (rc == CudaNative.CUDA_ERROR_NOT_FOUND) {
+            if (rc == HardwareGraphErrors.NOT_FOUND) {
                 throw new KernelCompilationException("kernel entry point '" + entry + "' is not in the compiled "
                         + "module: declare it extern \"C\" __global__ void " + entry + "(...)", "");
             }
             CudaDriver.check("cuModuleGetFunction(" + entry + ")", rc);
             MemorySegment function = functionOut.get(ADDRESS, 0);
             int loaded = CudaDriver.withRelaxedCaptureMode(() -> CudaDriver.tryFunctionLoad(function));
-            if (loaded != CudaNative.CUDA_SUCCESS) {
+            if (loaded != HardwareGraphErrors.SUCCESS) {
                 LOG.debug("cuda: cuFuncLoad({}) returned {} {}; the driver loads it at first launch", entry, loaded,
                         CudaDriver.resultName(loaded));
             }
@@ -148,10 +149,10 @@ final class CudaKernelCompiler implements KernelToolchain {
             MemorySegment size = arena.allocate(JAVA_LONG);
             for (; count < 4096; count++) {
                 int rc = CudaDriver.tryFunctionParameterInfo(function, count, offset, size);
-                if (rc == CudaNative.CUDA_ERROR_INVALID_VALUE) {
+                if (rc == HardwareGraphErrors.INVALID_VALUE) {
                     break; // count is past the last parameter
                 }
-                if (rc != CudaNative.CUDA_SUCCESS) {
+                if (rc != HardwareGraphErrors.SUCCESS) {
                     return -1;
                 }
                 if (size.get(JAVA_LONG, 0) != Long.BYTES) {

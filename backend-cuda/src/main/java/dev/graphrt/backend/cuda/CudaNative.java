@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.driver.NativeSymbol;
+import dev.graphrt.driver.ResultCodeNames;
 import java.lang.foreign.MemoryLayout;
 import java.util.Map;
 
@@ -25,29 +26,7 @@ final class CudaNative {
     private CudaNative() {
     }
 
-    // ---- CUresult ------------------------------------------------------------------------------------
-    static final int CUDA_SUCCESS = 0;
-    static final int CUDA_ERROR_INVALID_VALUE = 1;
-    static final int CUDA_ERROR_OUT_OF_MEMORY = 2;
-    static final int CUDA_ERROR_NOT_FOUND = 500;
-    static final int CUDA_ERROR_NOT_READY = 600;
-
-    // ---- flags and enums -----------------------------------------------------------------------------
-    /** {@code CU_STREAM_NON_BLOCKING}: no implicit synchronisation with the legacy default stream. */
-    static final int CU_STREAM_NON_BLOCKING = 0x1;
-    /** {@code CU_EVENT_DISABLE_TIMING}: the cheapest event, for fences. */
-    static final int CU_EVENT_DISABLE_TIMING = 0x2;
-    /** {@code CUstreamCaptureMode}: RELAXED, used to exchange the thread's mode around host allocations. */
-    static final int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
-    /** {@code CUstreamCaptureStatus}. */
-    static final int CU_STREAM_CAPTURE_STATUS_NONE = 0;
-    static final int CU_STREAM_CAPTURE_STATUS_ACTIVE = 1;
-    static final int CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2;
-    /** {@code CUgraphNodeType} values that make a graph unsafe to relaunch. */
-    static final int CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10;
-    static final int CU_GRAPH_NODE_TYPE_MEM_FREE = 11;
-    /** {@code CUgraphDebugDot_flags}: 0 = topology, node types, kernel names, memcpy direction. */
-    static final int CU_GRAPH_DEBUG_DOT_FLAGS_DEFAULT = 0;
+    // ---- what only CUDA has (the values HIP shares are DriverConstants', HardwareGraphErrors', DriverCaptureModes') --
     /** {@code CUdevice_attribute}. */
     static final int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
     static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
@@ -131,55 +110,8 @@ final class CudaNative {
         }
     }
 
-    /** Names of the result codes, from {@code cuda.h} (CUDA 13.0), for when {@code cuGetErrorName} is unavailable. */
-    static final Map<Integer, String> RESULT_NAMES = Map.ofEntries(
-            Map.entry(0, "CUDA_SUCCESS"),
-            Map.entry(1, "CUDA_ERROR_INVALID_VALUE"),
-            Map.entry(2, "CUDA_ERROR_OUT_OF_MEMORY"),
-            Map.entry(3, "CUDA_ERROR_NOT_INITIALIZED"),
-            Map.entry(4, "CUDA_ERROR_DEINITIALIZED"),
-            Map.entry(34, "CUDA_ERROR_STUB_LIBRARY"),
-            Map.entry(36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"),
-            Map.entry(46, "CUDA_ERROR_DEVICE_UNAVAILABLE"),
-            Map.entry(100, "CUDA_ERROR_NO_DEVICE"),
-            Map.entry(101, "CUDA_ERROR_INVALID_DEVICE"),
-            Map.entry(200, "CUDA_ERROR_INVALID_IMAGE"),
-            Map.entry(201, "CUDA_ERROR_INVALID_CONTEXT"),
-            Map.entry(209, "CUDA_ERROR_NO_BINARY_FOR_GPU"),
-            Map.entry(218, "CUDA_ERROR_INVALID_PTX"),
-            Map.entry(221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"),
-            Map.entry(222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"),
-            Map.entry(304, "CUDA_ERROR_OPERATING_SYSTEM"),
-            Map.entry(400, "CUDA_ERROR_INVALID_HANDLE"),
-            Map.entry(401, "CUDA_ERROR_ILLEGAL_STATE"),
-            Map.entry(500, "CUDA_ERROR_NOT_FOUND"),
-            Map.entry(600, "CUDA_ERROR_NOT_READY"),
-            Map.entry(700, "CUDA_ERROR_ILLEGAL_ADDRESS"),
-            Map.entry(701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"),
-            Map.entry(702, "CUDA_ERROR_LAUNCH_TIMEOUT"),
-            Map.entry(709, "CUDA_ERROR_CONTEXT_IS_DESTROYED"),
-            Map.entry(710, "CUDA_ERROR_ASSERT"),
-            Map.entry(715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"),
-            Map.entry(716, "CUDA_ERROR_MISALIGNED_ADDRESS"),
-            Map.entry(719, "CUDA_ERROR_LAUNCH_FAILED"),
-            Map.entry(800, "CUDA_ERROR_NOT_PERMITTED"),
-            Map.entry(801, "CUDA_ERROR_NOT_SUPPORTED"),
-            Map.entry(803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"),
-            Map.entry(804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"),
-            Map.entry(900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"),
-            Map.entry(901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"),
-            Map.entry(902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"),
-            Map.entry(903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"),
-            Map.entry(904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"),
-            Map.entry(905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"),
-            Map.entry(906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"),
-            Map.entry(907, "CUDA_ERROR_CAPTURED_EVENT"),
-            Map.entry(908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"),
-            Map.entry(909, "CUDA_ERROR_TIMEOUT"),
-            Map.entry(910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"),
-            Map.entry(911, "CUDA_ERROR_EXTERNAL_DEVICE"),
-            Map.entry(913, "CUDA_ERROR_FUNCTION_NOT_LOADED"),
-            Map.entry(999, "CUDA_ERROR_UNKNOWN"));
+    /** Names of the result codes, for when {@code cuGetErrorName} is unavailable (the shared table's CUDA column). */
+    static final Map<Integer, String> RESULT_NAMES = ResultCodeNames.CUDA;
 
     /** Prefix of the name of a code missing from {@link #RESULT_NAMES}: {@code CUresult(1234)}. */
     static final String UNKNOWN_RESULT_PREFIX = "CUresult";

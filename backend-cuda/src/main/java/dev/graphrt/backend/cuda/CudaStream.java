@@ -5,6 +5,7 @@ import static dev.graphrt.backend.cuda.CudaHandles.*;
 
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.DriverConstants;
 import dev.graphrt.driver.DriverNames;
 import dev.graphrt.driver.GraphCalls;
 import dev.graphrt.driver.StreamDriver;
@@ -38,7 +39,7 @@ record CudaStream(CudaContext context) implements StreamDriver {
     @Override
     public MemorySegment createStream() {
         return CALLS.addressOut("cuStreamCreate",
-                out -> (int) cuStreamCreate.invokeExact(out, CudaNative.CU_STREAM_NON_BLOCKING));
+                out -> (int) cuStreamCreate.invokeExact(out, DriverConstants.STREAM_NON_BLOCKING));
     }
 
     @Override
@@ -83,7 +84,7 @@ record CudaStream(CudaContext context) implements StreamDriver {
     @Override
     public MemorySegment createEvent() {
         return CALLS.addressOut("cuEventCreate",
-                out -> (int) cuEventCreate.invokeExact(out, CudaNative.CU_EVENT_DISABLE_TIMING));
+                out -> (int) cuEventCreate.invokeExact(out, DriverConstants.EVENT_DISABLE_TIMING));
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
+import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.Capability;
 import java.util.Collections;
@@ -61,10 +62,10 @@ final class HipBackend {
         }
         int rc = HipRuntime.tryInit();
         HipRuntime.DeviceCount count = HipRuntime.tryDeviceCount();
-        if (count.result() != HipNative.HIP_SUCCESS) {
+        if (count.result() != HardwareGraphErrors.SUCCESS) {
             throw HipRuntime.ERRORS.toException("hipGetDeviceCount", count.result());
         }
-        if (rc != HipNative.HIP_SUCCESS) {
+        if (rc != HardwareGraphErrors.SUCCESS) {
             throw HipRuntime.ERRORS.toException("hipInit", rc);
         }
         if (config.deviceIndex() >= count.count()) {
@@ -78,7 +79,7 @@ final class HipBackend {
         HipStream streams = new HipStream(device, graphs);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
                 description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()), streams,
-                new DriverDeviceMemory(streams, HipDeviceMemory.INSTANCE),
+                new DriverDeviceMemory(streams, HipDeviceMemory.CALLS),
                 new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))),
                 () -> HipRuntime.resetIfLost(device)));
         LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",

@@ -1,6 +1,7 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.driver.DriverBackendProvider;
+import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.BackendConfig;
 import org.slf4j.Logger;
@@ -50,14 +51,14 @@ public final class HipBackendProvider extends DriverBackendProvider {
         if (count.result() == HipNative.HIP_ERROR_NO_DEVICE) {
             return Availability.unavailable("no HIP device (hipGetDeviceCount → " + count.result() + ")");
         }
-        if (count.result() != HipNative.HIP_SUCCESS) {
+        if (count.result() != HardwareGraphErrors.SUCCESS) {
             return Availability.unavailable("hipGetDeviceCount failed: " + count.result() + " "
                     + HipRuntime.resultName(count.result()));
         }
         if (count.count() <= 0) {
             return Availability.unavailable("no HIP device (hipGetDeviceCount = " + count.count() + ")");
         }
-        if (init != HipNative.HIP_SUCCESS) {
+        if (init != HardwareGraphErrors.SUCCESS) {
             return Availability.unavailable("hipInit failed: " + init + " " + HipRuntime.resultName(init));
         }
         return devices(count.count(), HipDeviceDescription.query(0).summary());

@@ -1,5 +1,6 @@
 package dev.graphrt.backend.hip;
 
+import dev.graphrt.driver.DeviceMemoryCalls;
 import dev.graphrt.driver.DeviceMemoryDriver;
 import dev.graphrt.driver.DriverDeviceMemory;
 import java.lang.foreign.MemorySegment;
@@ -17,35 +18,22 @@ import java.lang.foreign.MemorySegment;
  * cuda backend needs no exchange here: the H200 showed {@code cuMemcpyHtoD_v2} is legal then; for ROCm no
  * such measurement exists, so this backend does not rely on it).
  */
-enum HipDeviceMemory implements DeviceMemoryDriver {
-    INSTANCE;
-
-    @Override
-    public long allocate(long bytes) {
-        return HipRuntime.malloc(bytes);
+final class HipDeviceMemory {
+    private HipDeviceMemory() {
     }
 
-    @Override
-    public void free(long pointer) {
-        HipRuntime.free(pointer);
-    }
+    /**
+     * The runtime's memory calls, for {@link DriverDeviceMemory}. {@code hipHostFree} synchronises the device on
+     * ROCm: the streams call it only when no capture runs.
+     */
+    static final DeviceMemoryDriver CALLS = new DeviceMemoryCalls(HipRuntime::malloc, HipRuntime::free,
+            HipDeviceMemory::relaxedCopy, bytes -> HipRuntime.withRelaxedCaptureMode(() -> HipRuntime.hostMalloc(bytes)),
+            HipRuntime::hostFree);
 
-    @Override
-    public void copyToDevice(long address, MemorySegment src, long bytes) {
+    private static void relaxedCopy(long address, MemorySegment src, long bytes) {
         HipRuntime.withRelaxedCaptureMode(() -> {
             HipRuntime.memcpyHtoD(address, src, bytes);
             return null;
         });
-    }
-
-    @Override
-    public MemorySegment allocatePinned(long bytes) {
-        return HipRuntime.withRelaxedCaptureMode(() -> HipRuntime.hostMalloc(bytes));
-    }
-
-    /** {@code hipHostFree} synchronises the device on ROCm: the streams call it only when no capture runs. */
-    @Override
-    public void freePinned(MemorySegment block) {
-        HipRuntime.hostFree(block);
     }
 }

@@ -1,6 +1,7 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.api.GraphNotRelaunchableException;
+import dev.graphrt.driver.DriverConstants;
 
 /**
  * Which captured graph nodes GraphRT refuses to relaunch, in the numbering of the loaded runtime.
@@ -24,7 +25,7 @@ record HipGraphNodeTypes(int runtimeVersion) {
     /** Whether a node of {@code type} makes a graph unsafe to relaunch. */
     boolean refuses(int type) {
         if (zeroBased()) {
-            return type == HipNative.NODE_TYPE_MEM_ALLOC || type == HipNative.NODE_TYPE_MEM_FREE;
+            return type == DriverConstants.GRAPH_NODE_TYPE_MEM_ALLOC || type == DriverConstants.GRAPH_NODE_TYPE_MEM_FREE;
         }
         return type < HipNative.LEGACY_NODE_TYPE_FIRST || type >= HipNative.LEGACY_NODE_TYPE_COUNT;
     }

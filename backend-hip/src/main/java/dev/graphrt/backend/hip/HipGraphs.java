@@ -4,7 +4,9 @@ import static dev.graphrt.backend.hip.HipHandles.*;
 import static dev.graphrt.backend.hip.HipRuntime.CALLS;
 
 import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.DriverConstants;
 import dev.graphrt.driver.GraphCalls;
+import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -22,7 +24,7 @@ record HipGraphs(HipGraphNodeTypes nodeTypes) implements GraphCalls {
     @Override
     public void beginCapture(MemorySegment stream, int mode) {
         int rc = DriverCalls.raw("hipStreamBeginCapture", () -> (int) hipStreamBeginCapture.invokeExact(stream, mode));
-        if (rc != HipNative.HIP_SUCCESS) {
+        if (rc != HardwareGraphErrors.SUCCESS) {
             throw HipRuntime.ERRORS.toBeginCaptureException("hipStreamBeginCapture", rc);
         }
     }
@@ -36,7 +38,7 @@ record HipGraphs(HipGraphNodeTypes nodeTypes) implements GraphCalls {
     @Override
     public boolean isCapturing(MemorySegment stream) {
         return CALLS.intOut("hipStreamIsCapturing", out -> (int) hipStreamIsCapturing.invokeExact(stream, out))
-                != HipNative.HIP_STREAM_CAPTURE_STATUS_NONE;
+                != DriverConstants.CAPTURE_STATUS_NONE;
     }
 
     @Override
@@ -53,7 +55,7 @@ record HipGraphs(HipGraphNodeTypes nodeTypes) implements GraphCalls {
     @Override
     public MemorySegment instantiate(MemorySegment template) {
         return CALLS.addressOut("hipGraphInstantiateWithFlags", out -> (int) hipGraphInstantiateWithFlags.invokeExact(
-                out, template, HipNative.HIP_GRAPH_INSTANTIATE_FLAGS));
+                out, template, DriverConstants.GRAPH_INSTANTIATE_FLAGS));
     }
 
     /** {@code hipGraphUpload} where the runtime has it; ROCm 5.2 lacks it, and the first replay then uploads. */
@@ -78,7 +80,7 @@ record HipGraphs(HipGraphNodeTypes nodeTypes) implements GraphCalls {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cPath = arena.allocateFrom(path);
             CALLS.run("hipGraphDebugDotPrint", () -> (int) hipGraphDebugDotPrint.invokeExact(template, cPath,
-                    HipNative.HIP_GRAPH_DEBUG_DOT_FLAGS_DEFAULT));
+                    DriverConstants.GRAPH_DEBUG_DOT_FLAGS_DEFAULT));
         }
     }
 

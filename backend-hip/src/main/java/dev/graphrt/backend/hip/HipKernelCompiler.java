@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
+import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.driver.KernelToolchain;
 import dev.graphrt.driver.RuntimeCompiler;
 import java.lang.foreign.Arena;
@@ -68,7 +69,7 @@ final class HipKernelCompiler implements KernelToolchain {
             image.set(JAVA_BYTE, code.length, (byte) 0); // harmless after a code object; ends a text image
             MemorySegment moduleOut = arena.allocate(ADDRESS);
             int rc = HipRuntime.withRelaxedCaptureMode(() -> HipRuntime.tryModuleLoadData(moduleOut, image));
-            if (rc != HipNative.HIP_SUCCESS) {
+            if (rc != HardwareGraphErrors.SUCCESS) {
                 throw new KernelCompilationException("hipModuleLoadData could not load the code object of kernel '"
                         + entry + "': " + rc + " " + HipRuntime.resultName(rc), "");
             }
@@ -81,7 +82,7 @@ final class HipKernelCompiler implements KernelToolchain {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment functionOut = arena.allocate(ADDRESS);
             int rc = HipRuntime.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
-            if (rc == HipNative.HIP_ERROR_NOT_FOUND || rc == HipNative.HIP_ERROR_INVALID_DEVICE_FUNCTION) {
+            if (rc == HardwareGraphErrors.NOT_FOUND || rc == HipNative.HIP_ERROR_INVALID_DEVICE_FUNCTION) {
                 throw new KernelCompilationException("kernel entry point '" + entry + "' is not in the compiled "
                         + "module: declare it extern \"C\" __global__ void " + entry + "(...)", "");
             }

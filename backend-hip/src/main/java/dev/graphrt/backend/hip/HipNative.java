@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.driver.NativeSymbol;
+import dev.graphrt.driver.ResultCodeNames;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
 import java.util.Map;
@@ -30,31 +31,16 @@ final class HipNative {
     private HipNative() {
     }
 
-    // ---- hipError_t ----------------------------------------------------------------------------------
-    static final int HIP_SUCCESS = 0;
-    static final int HIP_ERROR_OUT_OF_MEMORY = 2;
+    // ---- what only HIP has (the values CUDA shares are DriverConstants', HardwareGraphErrors', DriverCaptureModes') ---
     static final int HIP_ERROR_INVALID_DEVICE_FUNCTION = 98;
     static final int HIP_ERROR_NO_DEVICE = 100;
-    static final int HIP_ERROR_NOT_FOUND = 500;
-    static final int HIP_ERROR_NOT_READY = 600;
 
-    // ---- flags and enums -----------------------------------------------------------------------------
-    /** {@code hipStreamNonBlocking}: no implicit synchronisation with the null stream. */
-    static final int HIP_STREAM_NON_BLOCKING = 0x01;
-    /** {@code hipEventDisableTiming}: the cheapest event, for fences. */
-    static final int HIP_EVENT_DISABLE_TIMING = 0x2;
     /** {@code hipHostMallocDefault}. */
     static final int HIP_HOST_MALLOC_DEFAULT = 0x0;
-    /** {@code hipStreamCaptureModeRelaxed}: used to exchange the thread's mode around host allocations. */
-    static final int HIP_STREAM_CAPTURE_MODE_RELAXED = 2;
-    /** {@code hipStreamCaptureStatus}. */
-    static final int HIP_STREAM_CAPTURE_STATUS_NONE = 0;
     /** {@code hipDeviceAttribute_t} (the same numbers in ROCm 5.2 and 6.2). */
     static final int HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 23;
     static final int HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 61;
     static final int HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 63;
-    /** Graph instantiation flags GraphRT passes: none ({@code hipGraphInstantiateFlagAutoFreeOnLaunch} is for memory nodes, which it rejects). */
-    static final long HIP_GRAPH_INSTANTIATE_FLAGS = 0L;
 
     // ---- hipGraphNodeType: renumbered in ROCm 5.3 --------------------------------------------------------
     /** {@code HIP_VERSION} (major * 10^7 + minor * 10^5 + patch) from which node types count from 0 like CUDA's. */
@@ -62,11 +48,6 @@ final class HipNative {
     /** ROCm up to 5.2: {@code hipGraphNodeTypeKernel = 1} ... {@code hipGraphNodeTypeMemcpyToSymbol = 11}; no memory nodes. */
     static final int LEGACY_NODE_TYPE_FIRST = 1;
     static final int LEGACY_NODE_TYPE_COUNT = 12;
-    /** ROCm 5.5+: {@code hipGraphNodeTypeMemAlloc = 10}, {@code hipGraphNodeTypeMemFree = 11} (as CUDA). */
-    static final int NODE_TYPE_MEM_ALLOC = 10;
-    static final int NODE_TYPE_MEM_FREE = 11;
-    /** {@code hipGraphDebugDotPrint} flags: 0 = topology, node types, kernel names. */
-    static final int HIP_GRAPH_DEBUG_DOT_FLAGS_DEFAULT = 0;
 
     /**
      * The functions this backend binds, named exactly as {@code libamdhip64} exports them. The enum constant's
@@ -137,81 +118,8 @@ final class HipNative {
         }
     }
 
-    /** Names of the result codes, from {@code hip_runtime_api.h} (ROCm 5.2.3), for when {@code hipGetErrorName} is unavailable. */
-    static final Map<Integer, String> RESULT_NAMES = Map.ofEntries(
-            Map.entry(0, "hipSuccess"),
-            Map.entry(1, "hipErrorInvalidValue"),
-            Map.entry(2, "hipErrorOutOfMemory"),
-            Map.entry(3, "hipErrorNotInitialized"),
-            Map.entry(4, "hipErrorDeinitialized"),
-            Map.entry(5, "hipErrorProfilerDisabled"),
-            Map.entry(6, "hipErrorProfilerNotInitialized"),
-            Map.entry(7, "hipErrorProfilerAlreadyStarted"),
-            Map.entry(8, "hipErrorProfilerAlreadyStopped"),
-            Map.entry(9, "hipErrorInvalidConfiguration"),
-            Map.entry(12, "hipErrorInvalidPitchValue"),
-            Map.entry(13, "hipErrorInvalidSymbol"),
-            Map.entry(17, "hipErrorInvalidDevicePointer"),
-            Map.entry(21, "hipErrorInvalidMemcpyDirection"),
-            Map.entry(35, "hipErrorInsufficientDriver"),
-            Map.entry(52, "hipErrorMissingConfiguration"),
-            Map.entry(53, "hipErrorPriorLaunchFailure"),
-            Map.entry(98, "hipErrorInvalidDeviceFunction"),
-            Map.entry(100, "hipErrorNoDevice"),
-            Map.entry(101, "hipErrorInvalidDevice"),
-            Map.entry(200, "hipErrorInvalidImage"),
-            Map.entry(201, "hipErrorInvalidContext"),
-            Map.entry(202, "hipErrorContextAlreadyCurrent"),
-            Map.entry(205, "hipErrorMapFailed"),
-            Map.entry(206, "hipErrorUnmapFailed"),
-            Map.entry(207, "hipErrorArrayIsMapped"),
-            Map.entry(208, "hipErrorAlreadyMapped"),
-            Map.entry(209, "hipErrorNoBinaryForGpu"),
-            Map.entry(210, "hipErrorAlreadyAcquired"),
-            Map.entry(211, "hipErrorNotMapped"),
-            Map.entry(212, "hipErrorNotMappedAsArray"),
-            Map.entry(213, "hipErrorNotMappedAsPointer"),
-            Map.entry(214, "hipErrorECCNotCorrectable"),
-            Map.entry(215, "hipErrorUnsupportedLimit"),
-            Map.entry(216, "hipErrorContextAlreadyInUse"),
-            Map.entry(217, "hipErrorPeerAccessUnsupported"),
-            Map.entry(218, "hipErrorInvalidKernelFile"),
-            Map.entry(219, "hipErrorInvalidGraphicsContext"),
-            Map.entry(300, "hipErrorInvalidSource"),
-            Map.entry(301, "hipErrorFileNotFound"),
-            Map.entry(302, "hipErrorSharedObjectSymbolNotFound"),
-            Map.entry(303, "hipErrorSharedObjectInitFailed"),
-            Map.entry(304, "hipErrorOperatingSystem"),
-            Map.entry(400, "hipErrorInvalidHandle"),
-            Map.entry(401, "hipErrorIllegalState"),
-            Map.entry(500, "hipErrorNotFound"),
-            Map.entry(600, "hipErrorNotReady"),
-            Map.entry(700, "hipErrorIllegalAddress"),
-            Map.entry(701, "hipErrorLaunchOutOfResources"),
-            Map.entry(702, "hipErrorLaunchTimeOut"),
-            Map.entry(704, "hipErrorPeerAccessAlreadyEnabled"),
-            Map.entry(705, "hipErrorPeerAccessNotEnabled"),
-            Map.entry(708, "hipErrorSetOnActiveProcess"),
-            Map.entry(709, "hipErrorContextIsDestroyed"),
-            Map.entry(710, "hipErrorAssert"),
-            Map.entry(712, "hipErrorHostMemoryAlreadyRegistered"),
-            Map.entry(713, "hipErrorHostMemoryNotRegistered"),
-            Map.entry(719, "hipErrorLaunchFailure"),
-            Map.entry(720, "hipErrorCooperativeLaunchTooLarge"),
-            Map.entry(801, "hipErrorNotSupported"),
-            Map.entry(900, "hipErrorStreamCaptureUnsupported"),
-            Map.entry(901, "hipErrorStreamCaptureInvalidated"),
-            Map.entry(902, "hipErrorStreamCaptureMerge"),
-            Map.entry(903, "hipErrorStreamCaptureUnmatched"),
-            Map.entry(904, "hipErrorStreamCaptureUnjoined"),
-            Map.entry(905, "hipErrorStreamCaptureIsolation"),
-            Map.entry(906, "hipErrorStreamCaptureImplicit"),
-            Map.entry(907, "hipErrorCapturedEvent"),
-            Map.entry(908, "hipErrorStreamCaptureWrongThread"),
-            Map.entry(910, "hipErrorGraphExecUpdateFailure"),
-            Map.entry(999, "hipErrorUnknown"),
-            Map.entry(1052, "hipErrorRuntimeMemory"),
-            Map.entry(1053, "hipErrorRuntimeOther"));
+    /** Names of the result codes, for when {@code hipGetErrorName} is unavailable (the shared table's HIP column). */
+    static final Map<Integer, String> RESULT_NAMES = ResultCodeNames.HIP;
 
     /** Prefix of the name of a code missing from {@link #RESULT_NAMES}: {@code hipError_t(1234)}. */
     static final String UNKNOWN_RESULT_PREFIX = "hipError_t";

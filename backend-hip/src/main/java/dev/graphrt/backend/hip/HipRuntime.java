@@ -1,11 +1,12 @@
 package dev.graphrt.backend.hip;
 
 import static dev.graphrt.backend.hip.HipHandles.*;
-import static dev.graphrt.backend.hip.HipNative.HIP_SUCCESS;
+import static dev.graphrt.driver.HardwareGraphErrors.SUCCESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.DriverCaptureModes;
 import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -101,7 +102,7 @@ final class HipRuntime {
             MemorySegment out = arena.allocate(JAVA_INT);
             out.set(JAVA_INT, 0, 0);
             int rc = DriverCalls.raw("hipGetDeviceCount", () -> (int) hipGetDeviceCount.invokeExact(out));
-            return new DeviceCount(rc, rc == HIP_SUCCESS ? out.get(JAVA_INT, 0) : 0);
+            return new DeviceCount(rc, rc == SUCCESS ? out.get(JAVA_INT, 0) : 0);
         }
     }
 
@@ -148,7 +149,7 @@ final class HipRuntime {
      */
     static <T> T withRelaxedCaptureMode(Supplier<T> action) {
         return CALLS.withRelaxedCaptureMode("hipThreadExchangeStreamCaptureMode", hipThreadExchangeStreamCaptureMode,
-                HipNative.HIP_STREAM_CAPTURE_MODE_RELAXED, action);
+                DriverCaptureModes.RELAXED, action);
     }
 
     // ---- memory ----------------------------------------------------------------------------------------

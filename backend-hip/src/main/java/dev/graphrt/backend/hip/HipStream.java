@@ -5,6 +5,7 @@ import static dev.graphrt.backend.hip.HipRuntime.CALLS;
 
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.DriverConstants;
 import dev.graphrt.driver.DriverNames;
 import dev.graphrt.driver.StreamDriver;
 import java.lang.foreign.MemorySegment;
@@ -44,7 +45,7 @@ record HipStream(HipDevice device, HipGraphs graphs) implements StreamDriver {
     @Override
     public MemorySegment createStream() {
         return CALLS.addressOut("hipStreamCreateWithFlags",
-                out -> (int) hipStreamCreateWithFlags.invokeExact(out, HipNative.HIP_STREAM_NON_BLOCKING));
+                out -> (int) hipStreamCreateWithFlags.invokeExact(out, DriverConstants.STREAM_NON_BLOCKING));
     }
 
     @Override
@@ -91,7 +92,7 @@ record HipStream(HipDevice device, HipGraphs graphs) implements StreamDriver {
     @Override
     public MemorySegment createEvent() {
         return CALLS.addressOut("hipEventCreateWithFlags",
-                out -> (int) hipEventCreateWithFlags.invokeExact(out, HipNative.HIP_EVENT_DISABLE_TIMING));
+                out -> (int) hipEventCreateWithFlags.invokeExact(out, DriverConstants.EVENT_DISABLE_TIMING));
     }
 
     @Override

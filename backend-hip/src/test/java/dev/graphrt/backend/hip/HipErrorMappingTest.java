@@ -97,7 +97,6 @@ class HipErrorMappingTest {
         assertThat(HipNative.RESULT_NAMES.get(HardwareGraphErrors.OUT_OF_MEMORY)).isEqualTo("hipErrorOutOfMemory");
         assertThat(HipNative.RESULT_NAMES.get(HardwareGraphErrors.ILLEGAL_STATE)).isEqualTo("hipErrorIllegalState");
         assertThat(HipNative.RESULT_NAMES.get(HardwareGraphErrors.NOT_READY)).isEqualTo("hipErrorNotReady");
-        assertThat(HipNative.HIP_ERROR_NOT_READY).isEqualTo(HardwareGraphErrors.NOT_READY);
     }
 
     @Test
