@@ -43,6 +43,11 @@ public final class NativeBinder {
         return LINKER.downcallHandle(address.get(), symbol.descriptor());
     }
 
+    /** Whether the library exports {@code symbol} (an optional one may be absent). */
+    public boolean exports(NativeSymbol symbol) {
+        return lookup.find(symbol.name()).isPresent();
+    }
+
     /** The names of the required {@code symbols} that {@code lookup} does not export, in order. */
     public static List<String> missing(SymbolLookup lookup, NativeSymbol... symbols) {
         List<String> missing = new ArrayList<>();

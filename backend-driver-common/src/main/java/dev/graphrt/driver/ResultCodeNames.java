@@ -107,8 +107,9 @@ public final class ResultCodeNames {
             new Row(910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", "hipErrorGraphExecUpdateFailure"),
             new Row(911, "CUDA_ERROR_EXTERNAL_DEVICE", null),
             new Row(913, "CUDA_ERROR_FUNCTION_NOT_LOADED", null),
-            new Row(999, null, "hipErrorUnknown"),
-            new Row(1052, null, "hipErrorRuntimeMemory"));
+            new Row(999, "CUDA_ERROR_UNKNOWN", "hipErrorUnknown"),
+            new Row(1052, null, "hipErrorRuntimeMemory"),
+            new Row(1053, null, "hipErrorRuntimeOther"));
 
     /** {@code CUresult} names by code, for the codes {@code cuda.h} declares. */
     public static final Map<Integer, String> CUDA = column(true);

@@ -8,7 +8,9 @@ import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.conformance.KitKernels;
 import dev.graphrt.driver.CKernelSignature;
+import dev.graphrt.driver.DriverContext;
 import dev.graphrt.driver.DriverKernelCompiler;
+import dev.graphrt.driver.DriverNames;
 import java.util.List;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -16,8 +18,21 @@ import org.junit.jupiter.api.Test;
 
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CudaKernelCompilerTest {
+    /** The backend's names and nothing else: binding no library, it works on a machine without one. */
+    private static final DriverContext NAMES_ONLY = new DriverContext() {
+        @Override
+        public DriverNames names() {
+            return CudaStream.NAMES;
+        }
+
+        @Override
+        public void makeCurrent() {
+            throw new AssertionError("the compiler touched the device before checking the source");
+        }
+    };
+
     /** No device is touched before the source is checked, so no context is needed here. */
-    private final DriverKernelCompiler compiler = new DriverKernelCompiler(new CudaStream(null),
+    private final DriverKernelCompiler compiler = new DriverKernelCompiler(NAMES_ONLY,
             new CudaKernelCompiler(null, null));
 
     @Test

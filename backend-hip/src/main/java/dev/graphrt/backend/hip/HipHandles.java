@@ -15,51 +15,36 @@ import java.lang.invoke.MethodHandle;
  * {@code hipGraphDebugDotPrint}) are null where the library lacks them.
  */
 final class HipHandles {
-    private static final NativeBinder B = new NativeBinder(HipLibrary.lookup(), HipLibrary.origin());
+    /** Binds this library's symbols; also for the cold calls the shared driver layer binds itself. */
+    static final NativeBinder BINDER = new NativeBinder(HipLibrary.lookup(), HipLibrary.origin());
 
-    static final MethodHandle hipInit = B.bind(Symbol.hipInit);
-    static final MethodHandle hipDriverGetVersion = B.bind(Symbol.hipDriverGetVersion);
-    static final MethodHandle hipRuntimeGetVersion = B.bind(Symbol.hipRuntimeGetVersion);
-    static final MethodHandle hipGetErrorName = B.bind(Symbol.hipGetErrorName);
-    static final MethodHandle hipGetDeviceCount = B.bind(Symbol.hipGetDeviceCount);
-    static final MethodHandle hipSetDevice = B.bind(Symbol.hipSetDevice);
-    static final MethodHandle hipDeviceGetName = B.bind(Symbol.hipDeviceGetName);
-    static final MethodHandle hipDeviceTotalMem = B.bind(Symbol.hipDeviceTotalMem);
-    static final MethodHandle hipDeviceGetAttribute = B.bind(Symbol.hipDeviceGetAttribute);
-    static final MethodHandle hipThreadExchangeStreamCaptureMode = B.bind(Symbol.hipThreadExchangeStreamCaptureMode);
-    static final MethodHandle hipStreamCreateWithFlags = B.bind(Symbol.hipStreamCreateWithFlags);
-    static final MethodHandle hipStreamDestroy = B.bind(Symbol.hipStreamDestroy);
-    static final MethodHandle hipStreamSynchronize = B.bind(Symbol.hipStreamSynchronize);
-    static final MethodHandle hipDeviceSynchronize = B.bind(Symbol.hipDeviceSynchronize);
-    static final MethodHandle hipDeviceReset = B.bind(Symbol.hipDeviceReset);
-    static final MethodHandle hipStreamQuery = B.bind(Symbol.hipStreamQuery);
-    static final MethodHandle hipMalloc = B.bind(Symbol.hipMalloc);
-    static final MethodHandle hipFree = B.bind(Symbol.hipFree);
-    static final MethodHandle hipHostMalloc = B.bind(Symbol.hipHostMalloc);
-    static final MethodHandle hipHostFree = B.bind(Symbol.hipHostFree);
-    static final MethodHandle hipMemcpyHtoD = B.bind(Symbol.hipMemcpyHtoD);
-    static final MethodHandle hipMemcpyHtoDAsync = B.bind(Symbol.hipMemcpyHtoDAsync);
-    static final MethodHandle hipMemcpyDtoHAsync = B.bind(Symbol.hipMemcpyDtoHAsync);
-    static final MethodHandle hipModuleLoadData = B.bind(Symbol.hipModuleLoadData);
-    static final MethodHandle hipModuleGetFunction = B.bind(Symbol.hipModuleGetFunction);
-    static final MethodHandle hipModuleUnload = B.bind(Symbol.hipModuleUnload);
-    static final MethodHandle hipModuleLaunchKernel = B.bind(Symbol.hipModuleLaunchKernel);
-    static final MethodHandle hipEventCreateWithFlags = B.bind(Symbol.hipEventCreateWithFlags);
-    static final MethodHandle hipEventRecord = B.bind(Symbol.hipEventRecord);
-    static final MethodHandle hipEventQuery = B.bind(Symbol.hipEventQuery);
-    static final MethodHandle hipEventSynchronize = B.bind(Symbol.hipEventSynchronize);
-    static final MethodHandle hipEventDestroy = B.bind(Symbol.hipEventDestroy);
-    static final MethodHandle hipStreamBeginCapture = B.bind(Symbol.hipStreamBeginCapture);
-    static final MethodHandle hipStreamEndCapture = B.bind(Symbol.hipStreamEndCapture);
-    static final MethodHandle hipStreamIsCapturing = B.bind(Symbol.hipStreamIsCapturing);
-    static final MethodHandle hipGraphGetNodes = B.bind(Symbol.hipGraphGetNodes);
-    static final MethodHandle hipGraphNodeGetType = B.bind(Symbol.hipGraphNodeGetType);
-    static final MethodHandle hipGraphInstantiateWithFlags = B.bind(Symbol.hipGraphInstantiateWithFlags);
-    static final MethodHandle hipGraphUpload = B.bind(Symbol.hipGraphUpload);
-    static final MethodHandle hipGraphLaunch = B.bind(Symbol.hipGraphLaunch);
-    static final MethodHandle hipGraphExecDestroy = B.bind(Symbol.hipGraphExecDestroy);
-    static final MethodHandle hipGraphDestroy = B.bind(Symbol.hipGraphDestroy);
-    static final MethodHandle hipGraphDebugDotPrint = B.bind(Symbol.hipGraphDebugDotPrint);
+    static final MethodHandle hipInit = BINDER.bind(Symbol.hipInit);
+    static final MethodHandle hipDriverGetVersion = BINDER.bind(Symbol.hipDriverGetVersion);
+    static final MethodHandle hipRuntimeGetVersion = BINDER.bind(Symbol.hipRuntimeGetVersion);
+    static final MethodHandle hipGetErrorName = BINDER.bind(Symbol.hipGetErrorName);
+    static final MethodHandle hipGetDeviceCount = BINDER.bind(Symbol.hipGetDeviceCount);
+    static final MethodHandle hipSetDevice = BINDER.bind(Symbol.hipSetDevice);
+    static final MethodHandle hipDeviceGetName = BINDER.bind(Symbol.hipDeviceGetName);
+    static final MethodHandle hipDeviceTotalMem = BINDER.bind(Symbol.hipDeviceTotalMem);
+    static final MethodHandle hipDeviceGetAttribute = BINDER.bind(Symbol.hipDeviceGetAttribute);
+    static final MethodHandle hipThreadExchangeStreamCaptureMode = BINDER.bind(Symbol.hipThreadExchangeStreamCaptureMode);
+    static final MethodHandle hipStreamSynchronize = BINDER.bind(Symbol.hipStreamSynchronize);
+    static final MethodHandle hipDeviceSynchronize = BINDER.bind(Symbol.hipDeviceSynchronize);
+    static final MethodHandle hipDeviceReset = BINDER.bind(Symbol.hipDeviceReset);
+    static final MethodHandle hipMalloc = BINDER.bind(Symbol.hipMalloc);
+    static final MethodHandle hipFree = BINDER.bind(Symbol.hipFree);
+    static final MethodHandle hipHostMalloc = BINDER.bind(Symbol.hipHostMalloc);
+    static final MethodHandle hipHostFree = BINDER.bind(Symbol.hipHostFree);
+    static final MethodHandle hipMemcpyHtoD = BINDER.bind(Symbol.hipMemcpyHtoD);
+    static final MethodHandle hipMemcpyHtoDAsync = BINDER.bind(Symbol.hipMemcpyHtoDAsync);
+    static final MethodHandle hipMemcpyDtoHAsync = BINDER.bind(Symbol.hipMemcpyDtoHAsync);
+    static final MethodHandle hipModuleLoadData = BINDER.bind(Symbol.hipModuleLoadData);
+    static final MethodHandle hipModuleGetFunction = BINDER.bind(Symbol.hipModuleGetFunction);
+    static final MethodHandle hipModuleUnload = BINDER.bind(Symbol.hipModuleUnload);
+    static final MethodHandle hipModuleLaunchKernel = BINDER.bind(Symbol.hipModuleLaunchKernel);
+    static final MethodHandle hipEventRecord = BINDER.bind(Symbol.hipEventRecord);
+    static final MethodHandle hipEventQuery = BINDER.bind(Symbol.hipEventQuery);
+    static final MethodHandle hipGraphLaunch = BINDER.bind(Symbol.hipGraphLaunch);
 
     private HipHandles() {
     }

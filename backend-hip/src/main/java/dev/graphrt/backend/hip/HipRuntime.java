@@ -77,12 +77,12 @@ final class HipRuntime {
 
     /** Whether the library exports {@code hipGraphUpload} (ROCm 5.3+; not Debian's 5.2). */
     static boolean hasGraphUpload() {
-        return hipGraphUpload != null;
+        return BINDER.exports(HipNative.Symbol.hipGraphUpload);
     }
 
     /** Whether the library exports {@code hipGraphDebugDotPrint} (ROCm 5.5+). */
     static boolean hasGraphDebugDotPrint() {
-        return hipGraphDebugDotPrint != null;
+        return BINDER.exports(HipNative.Symbol.hipGraphDebugDotPrint);
     }
 
     // ---- initialisation and devices --------------------------------------------------------------------

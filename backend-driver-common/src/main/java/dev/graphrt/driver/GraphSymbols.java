@@ -1,0 +1,27 @@
+package dev.graphrt.driver;
+
+import java.util.Objects;
+
+/**
+ * Which exported function of a backend's library plays each part of {@link GraphCalls}, for
+ * {@link BoundGraphCalls}. All but {@code launch} must have the C signature CUDA and HIP share for them; an
+ * optional {@code upload} or {@code debugDotPrint} the library lacks binds to nothing and is skipped. The hot
+ * {@code launch} is only named here, for messages: the backend calls it itself.
+ */
+public record GraphSymbols(NativeSymbol beginCapture, NativeSymbol endCapture, NativeSymbol isCapturing,
+        NativeSymbol getNodes, NativeSymbol nodeGetType, NativeSymbol instantiate, NativeSymbol upload,
+        NativeSymbol debugDotPrint, NativeSymbol destroy, NativeSymbol launch, NativeSymbol execDestroy) {
+    public GraphSymbols {
+        Objects.requireNonNull(beginCapture, "beginCapture");
+        Objects.requireNonNull(endCapture, "endCapture");
+        Objects.requireNonNull(isCapturing, "isCapturing");
+        Objects.requireNonNull(getNodes, "getNodes");
+        Objects.requireNonNull(nodeGetType, "nodeGetType");
+        Objects.requireNonNull(instantiate, "instantiate");
+        Objects.requireNonNull(upload, "upload");
+        Objects.requireNonNull(debugDotPrint, "debugDotPrint");
+        Objects.requireNonNull(destroy, "destroy");
+        Objects.requireNonNull(launch, "launch");
+        Objects.requireNonNull(execDestroy, "execDestroy");
+    }
+}
