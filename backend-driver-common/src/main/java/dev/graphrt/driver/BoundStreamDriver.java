@@ -18,7 +18,9 @@ import java.util.Objects;
  * events have timing disabled ({@link DriverConstants}).
  */
 public abstract class BoundStreamDriver implements StreamDriver {
+    private final DriverNames names;
     private final DriverCalls calls;
+    private final GraphCalls graphs;
     private final StreamSymbols symbols;
     private final MethodHandle createStream;
     private final MethodHandle destroyStream;
@@ -27,9 +29,15 @@ public abstract class BoundStreamDriver implements StreamDriver {
     private final MethodHandle synchronizeEvent;
     private final MethodHandle destroyEvent;
 
-    /** Binds the cold {@code symbols} through {@code binder}; results are checked with {@code calls}. */
-    protected BoundStreamDriver(DriverCalls calls, NativeBinder binder, StreamSymbols symbols) {
+    /**
+     * Binds the cold {@code symbols} through {@code binder}; results are checked with {@code calls}, the graph
+     * calls are {@code graphs}.
+     */
+    protected BoundStreamDriver(DriverNames names, DriverCalls calls, NativeBinder binder, StreamSymbols symbols,
+            GraphCalls graphs) {
+        this.names = Objects.requireNonNull(names, "names");
         this.calls = Objects.requireNonNull(calls, "calls");
+        this.graphs = Objects.requireNonNull(graphs, "graphs");
         this.symbols = Objects.requireNonNull(symbols, "symbols");
         this.createStream = binder.bind(symbols.createStream());
         this.destroyStream = binder.bind(symbols.destroyStream());
@@ -63,6 +71,16 @@ public abstract class BoundStreamDriver implements StreamDriver {
     protected abstract int rawQueryEvent(MemorySegment event) throws Throwable;
 
     // ---- StreamDriver -----------------------------------------------------------------------------
+
+    @Override
+    public final DriverNames names() {
+        return names;
+    }
+
+    @Override
+    public final GraphCalls graphs() {
+        return graphs;
+    }
 
     @Override
     public final MemorySegment createStream() {

@@ -67,7 +67,7 @@ final class CudaBackend {
         CudaStream streams = new CudaStream(context);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
                 description.toDeviceInfo(), CAPABILITIES, streams,
-                new DriverDeviceMemory(streams, CudaDeviceMemory.CALLS),
+                new DriverDeviceMemory(streams, new CudaDeviceMemory()),
                 new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config))),
                 context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());

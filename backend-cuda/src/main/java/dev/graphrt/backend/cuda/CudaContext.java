@@ -1,6 +1,10 @@
 package dev.graphrt.backend.cuda;
 
+import dev.graphrt.backend.cuda.CudaNative.Symbol;
+import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 
 /**
  * The retained primary context of one device, made current on whichever thread calls into the backend.
@@ -11,6 +15,14 @@ import java.lang.foreign.MemorySegment;
  * context is already current, so the call costs about as much as one downcall (~10-20 ns).
  */
 final class CudaContext {
+    // the raw handles of the context calls, made only here; bound on first use (after the probe found a driver)
+    private static final MethodHandle cuDevicePrimaryCtxRetain = CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxRetain);
+    private static final MethodHandle cuDevicePrimaryCtxRelease =
+            CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxRelease_v2);
+    private static final MethodHandle cuDevicePrimaryCtxReset = CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxReset_v2);
+    private static final MethodHandle cuCtxSynchronize = CudaHandles.BINDER.bind(Symbol.cuCtxSynchronize);
+    private static final MethodHandle cuCtxSetCurrent = CudaHandles.BINDER.bind(Symbol.cuCtxSetCurrent);
+
     private final int device;
     private final MemorySegment context;
 
@@ -22,13 +34,13 @@ final class CudaContext {
     /** Retains the primary context of the device of {@code ordinal} and makes it current here. */
     static CudaContext retainPrimary(int ordinal) {
         int device = CudaDriver.device(ordinal);
-        MemorySegment context = CudaDriver.primaryContextRetain(device);
+        MemorySegment context = primaryContextRetain(device);
         CudaContext retained = new CudaContext(device, context);
         try {
             retained.makeCurrent();
         } catch (RuntimeException e) {
             try {
-                CudaDriver.primaryContextRelease(device);
+                primaryContextRelease(device);
             } catch (RuntimeException release) {
                 e.addSuppressed(release);
             }
@@ -39,7 +51,7 @@ final class CudaContext {
 
     /** Binds the context to the calling thread. */
     void makeCurrent() {
-        CudaDriver.contextSetCurrent(context);
+        contextSetCurrent(context);
     }
 
     /**
@@ -50,11 +62,48 @@ final class CudaContext {
     void release() {
         try {
             makeCurrent();
-            if (CudaDriver.contextLost()) {
-                CudaDriver.primaryContextReset(device);
+            if (contextLost()) {
+                primaryContextReset(device);
             }
         } finally {
-            CudaDriver.primaryContextRelease(device);
+            primaryContextRelease(device);
+        }
+    }
+
+    // ---- the typed context calls ---------------------------------------------------------------------
+
+    private static MemorySegment primaryContextRetain(int device) {
+        return CudaDriver.CALLS.addressOut("cuDevicePrimaryCtxRetain",
+                out -> (int) cuDevicePrimaryCtxRetain.invokeExact(out, device));
+    }
+
+    private static void primaryContextRelease(int device) {
+        CudaDriver.CALLS.run("cuDevicePrimaryCtxRelease_v2", () -> (int) cuDevicePrimaryCtxRelease.invokeExact(device));
+    }
+
+    /**
+     * Whether the current context holds a sticky error (an illegal address, a trap): then it must be reset before
+     * the device works again. Waits for the context's work, which is done at a backend's close anyway.
+     */
+    private static boolean contextLost() {
+        try {
+            return HardwareGraphErrors.isSticky((int) cuCtxSynchronize.invokeExact());
+        } catch (Throwable t) {
+            throw DriverCalls.unexpected("cuCtxSynchronize", t);
+        }
+    }
+
+    /** Destroys every allocation and all state of the device's primary context: the way out of a sticky error. */
+    private static void primaryContextReset(int device) {
+        CudaDriver.CALLS.run("cuDevicePrimaryCtxReset_v2", () -> (int) cuDevicePrimaryCtxReset.invokeExact(device));
+    }
+
+    /** Binds {@code context} to the calling thread; cheap when it already is. Hot: on every entry. */
+    private static void contextSetCurrent(MemorySegment context) {
+        try { // hot: no lambda
+            CudaDriver.check("cuCtxSetCurrent", (int) cuCtxSetCurrent.invokeExact(context));
+        } catch (Throwable t) {
+            throw DriverCalls.unexpected("cuCtxSetCurrent", t);
         }
     }
 }

@@ -1,6 +1,8 @@
 package dev.graphrt.backend.cuda;
 
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.backend.cuda.CudaNative.Symbol;
+import dev.graphrt.driver.DeviceQueries;
 
 /**
  * What the driver says about one device: the facts the probe prints and {@link DeviceInfo} carries.
@@ -19,11 +21,13 @@ record CudaDeviceDescription(int ordinal, String name, int major, int minor, int
     /** Asks the driver (initialised) about the device of {@code ordinal}. */
     static CudaDeviceDescription query(int ordinal) {
         int device = CudaDriver.device(ordinal);
-        return new CudaDeviceDescription(ordinal, CudaDriver.deviceName(device),
-                CudaDriver.deviceAttribute(CudaNative.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-                CudaDriver.deviceAttribute(CudaNative.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-                CudaDriver.deviceAttribute(CudaNative.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
-                CudaDriver.deviceTotalMemory(device), CudaDriver.driverVersion());
+        DeviceQueries ask = new DeviceQueries(CudaDriver.CALLS, CudaHandles.BINDER, Symbol.cuDeviceGetName,
+                Symbol.cuDeviceTotalMem_v2, Symbol.cuDeviceGetAttribute);
+        return new CudaDeviceDescription(ordinal, ask.name(device),
+                ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+                ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+                ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
+                ask.totalMemory(device), CudaDriver.driverVersion());
     }
 
     /** "13.0" for 13000. */

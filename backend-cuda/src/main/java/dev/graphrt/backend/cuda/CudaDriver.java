@@ -3,25 +3,26 @@ package dev.graphrt.backend.cuda;
 import static dev.graphrt.backend.cuda.CudaHandles.*;
 import static dev.graphrt.driver.HardwareGraphErrors.SUCCESS;
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.graphrt.driver.DriverCalls;
 import dev.graphrt.driver.DriverCaptureModes;
+import dev.graphrt.driver.DriverNames;
 import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Supplier;
 
 /**
- * The typed layer of the CUDA driver API outside the stream: initialisation, devices, contexts, memory and
- * modules. Each method checks the {@code CUresult} of one raw {@link CudaHandles} handle and throws GraphRT's
- * exception for it ({@link #ERRORS}, through the shared {@link DriverCalls}); methods named {@code try...} return
- * the raw code instead, for probes and cleanup paths that must not throw. The stream and graph calls are
- * {@link CudaStream}'s and {@link CudaGraphs}'.
+ * The typed layer of the CUDA driver API's process-wide calls: initialisation, device lookup, error names and the
+ * capture-mode exchange. Each method checks the {@code CUresult} of one raw {@link CudaHandles} handle and throws
+ * GraphRT's exception for it ({@link #ERRORS}, through the shared {@link DriverCalls}); methods named
+ * {@code try...} return the raw code instead, for probes and cleanup paths that must not throw.
  *
- * <p>The handles are initialised on the first call, which the backend makes only after
- * {@link CudaLibrary#failure()} was empty, so a machine without a driver never fails in a class initialiser.
- * {@link #contextSetCurrent} runs on every entry, so it is a plain {@code invokeExact} that allocates nothing.
+ * <p>The other calls live with their only caller, each with its own {@code static final} handles: contexts in
+ * {@link CudaContext}, modules in {@link CudaModules}, streams in {@link CudaStream}, graphs in {@link CudaGraphs},
+ * memory in {@link CudaDeviceMemory}; the calls CUDA declares as HIP does are made by the shared driver layer.
+ * The handles are initialised on the first call, which the backend makes only after {@link CudaLibrary#failure()}
+ * was empty, so a machine without a driver never fails in a class initialiser.
  */
 final class CudaDriver {
     private CudaDriver() {
@@ -31,6 +32,8 @@ final class CudaDriver {
     static final HardwareGraphErrors ERRORS = HardwareGraphErrors.withNames(CudaDriver::resultName);
     /** The checked-call helpers over {@link #ERRORS}, for the backend's typed calls. */
     static final DriverCalls CALLS = new DriverCalls(ERRORS);
+    /** The backend's name, call prefix and error mapping; binds nothing, so tests use it without a driver. */
+    static final DriverNames NAMES = new DriverNames("cuda", "cu", ERRORS);
 
     /** The driver's name for {@code code} ({@code cuGetErrorName}), or the table's when it has none. */
     static String resultName(int code) {
@@ -54,7 +57,7 @@ final class CudaDriver {
         CALLS.check(call, rc);
     }
 
-    // ---- initialisation, devices, contexts ------------------------------------------------------------
+    // ---- initialisation and devices -------------------------------------------------------------------
 
     /** {@code cuInit(0)}; the raw code, because the probe reports a failure as a reason. */
     static int tryInit() {
@@ -75,59 +78,6 @@ final class CudaDriver {
         return CALLS.intOut("cuDeviceGet", out -> (int) cuDeviceGet.invokeExact(out, ordinal));
     }
 
-    static String deviceName(int device) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(256);
-            CALLS.run("cuDeviceGetName", () -> (int) cuDeviceGetName.invokeExact(out, 256, device));
-            out.set(JAVA_BYTE, 255, (byte) 0);
-            return out.getString(0);
-        }
-    }
-
-    static long deviceTotalMemory(int device) {
-        return CALLS.longOut("cuDeviceTotalMem_v2", out -> (int) cuDeviceTotalMem.invokeExact(out, device));
-    }
-
-    static int deviceAttribute(int attribute, int device) {
-        return CALLS.intOut("cuDeviceGetAttribute(" + attribute + ")",
-                out -> (int) cuDeviceGetAttribute.invokeExact(out, attribute, device));
-    }
-
-    static MemorySegment primaryContextRetain(int device) {
-        return CALLS.addressOut("cuDevicePrimaryCtxRetain",
-                out -> (int) cuDevicePrimaryCtxRetain.invokeExact(out, device));
-    }
-
-    static void primaryContextRelease(int device) {
-        CALLS.run("cuDevicePrimaryCtxRelease_v2", () -> (int) cuDevicePrimaryCtxRelease.invokeExact(device));
-    }
-
-    /**
-     * Whether the current context holds a sticky error (an illegal address, a trap): then it must be reset before
-     * the device works again. Waits for the context's work, which is done at a backend's close anyway.
-     */
-    static boolean contextLost() {
-        try {
-            return HardwareGraphErrors.isSticky((int) cuCtxSynchronize.invokeExact());
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("cuCtxSynchronize", t);
-        }
-    }
-
-    /** Destroys every allocation and all state of the device's primary context: the way out of a sticky error. */
-    static void primaryContextReset(int device) {
-        CALLS.run("cuDevicePrimaryCtxReset_v2", () -> (int) cuDevicePrimaryCtxReset.invokeExact(device));
-    }
-
-    /** Binds {@code context} to the calling thread; cheap when it already is. Hot: on every entry. */
-    static void contextSetCurrent(MemorySegment context) {
-        try { // hot: no lambda
-            check("cuCtxSetCurrent", (int) cuCtxSetCurrent.invokeExact(context));
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("cuCtxSetCurrent", t);
-        }
-    }
-
     /**
      * Runs {@code action} with the calling thread's capture mode exchanged to RELAXED, then restores it: a host
      * allocation or module load made this way does not invalidate a GLOBAL or THREAD_LOCAL capture in progress
@@ -136,66 +86,5 @@ final class CudaDriver {
     static <T> T withRelaxedCaptureMode(Supplier<T> action) {
         return CALLS.withRelaxedCaptureMode("cuThreadExchangeStreamCaptureMode", cuThreadExchangeStreamCaptureMode,
                 DriverCaptureModes.RELAXED, action);
-    }
-
-    // ---- memory ----------------------------------------------------------------------------------------
-
-    /** A device allocation of {@code bytes}; out-of-memory raises {@code DeviceOutOfMemoryException}. */
-    static long memAlloc(long bytes) {
-        return CALLS.allocationOut("cuMemAlloc_v2", bytes, out -> (int) cuMemAlloc.invokeExact(out, bytes)).address();
-    }
-
-    static void memFree(long pointer) {
-        CALLS.run("cuMemFree_v2", () -> (int) cuMemFree.invokeExact(pointer));
-    }
-
-    /** Page-locked host memory of {@code bytes}, as a segment of that size. */
-    static MemorySegment memAllocHost(long bytes) {
-        return CALLS.allocationOut("cuMemAllocHost_v2", bytes, out -> (int) cuMemAllocHost.invokeExact(out, bytes));
-    }
-
-    static void memFreeHost(MemorySegment pinned) {
-        CALLS.run("cuMemFreeHost", () -> (int) cuMemFreeHost.invokeExact(pinned));
-    }
-
-    /** Synchronous host-to-device copy; {@code src} must be a native segment. */
-    static void memcpyHtoD(long dst, MemorySegment src, long bytes) {
-        CALLS.run("cuMemcpyHtoD_v2", () -> (int) cuMemcpyHtoD.invokeExact(dst, src, bytes));
-    }
-
-    // ---- modules and launches --------------------------------------------------------------------------
-
-    /** {@code cuModuleLoadDataEx}; the raw code, because the caller reports it with the JIT log. */
-    static int tryModuleLoadDataEx(MemorySegment moduleOut, MemorySegment image, int optionCount,
-                                   MemorySegment options, MemorySegment optionValues) {
-        return DriverCalls.raw("cuModuleLoadDataEx",
-                () -> (int) cuModuleLoadDataEx.invokeExact(moduleOut, image, optionCount, options, optionValues));
-    }
-
-    /** {@code cuModuleGetFunction}; the raw code, because a missing entry point is a compilation error. */
-    static int tryModuleGetFunction(MemorySegment functionOut, MemorySegment module, MemorySegment name) {
-        return DriverCalls.raw("cuModuleGetFunction",
-                () -> (int) cuModuleGetFunction.invokeExact(functionOut, module, name));
-    }
-
-    static void moduleUnload(MemorySegment module) {
-        CALLS.run("cuModuleUnload", () -> (int) cuModuleUnload.invokeExact(module));
-    }
-
-    /** Whether the driver can describe a function's parameters ({@code cuFuncGetParamInfo}, CUDA 12.4+). */
-    static boolean hasParameterInfo() {
-        return cuFuncGetParamInfo != null;
-    }
-
-    /** {@code cuFuncGetParamInfo}; the raw code: 1 (invalid value) past the last parameter. */
-    static int tryFunctionParameterInfo(MemorySegment function, long index, MemorySegment offset, MemorySegment size) {
-        return DriverCalls.raw("cuFuncGetParamInfo",
-                () -> (int) cuFuncGetParamInfo.invokeExact(function, index, offset, size));
-    }
-
-    /** Loads {@code function} now (CUDA 12.4+) so lazy loading never happens inside a capture; the raw code. */
-    static int tryFunctionLoad(MemorySegment function) {
-        return cuFuncLoad == null ? SUCCESS
-                : DriverCalls.raw("cuFuncLoad", () -> (int) cuFuncLoad.invokeExact(function));
     }
 }

@@ -1,8 +1,5 @@
 package dev.graphrt.backend.cuda;
 
-import static dev.graphrt.backend.cuda.CudaHandles.cuGraphLaunch;
-import static dev.graphrt.backend.cuda.CudaHandles.cuStreamGetCaptureInfoV2;
-import static dev.graphrt.backend.cuda.CudaHandles.cuStreamGetCaptureInfoV3;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -15,6 +12,7 @@ import dev.graphrt.driver.GraphSymbols;
 import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.util.Arrays;
 import java.util.OptionalLong;
 
@@ -26,6 +24,10 @@ import java.util.OptionalLong;
  * Stateless: the caller made the backend's context current.
  */
 final class CudaGraphs extends BoundGraphCalls {
+    // the raw handles of the calls made here; static final, so the JIT inlines each downcall
+    private static final MethodHandle cuGraphLaunch = CudaHandles.BINDER.bind(Symbol.cuGraphLaunch);
+    private static final MethodHandle cuStreamGetCaptureInfoV3 = CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v3);
+    private static final MethodHandle cuStreamGetCaptureInfoV2 = CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v2);
     private static final GraphSymbols SYMBOLS = new GraphSymbols(Symbol.cuStreamBeginCapture_v2,
             Symbol.cuStreamEndCapture, Symbol.cuStreamIsCapturing, Symbol.cuGraphGetNodes, Symbol.cuGraphNodeGetType,
             Symbol.cuGraphInstantiateWithFlags, Symbol.cuGraphUpload, Symbol.cuGraphDebugDotPrint,

@@ -99,7 +99,7 @@ final class CudaKernelCompiler implements KernelToolchain {
             values.setAtIndex(ADDRESS, 1, MemorySegment.ofAddress(JIT_LOG_BYTES)); // the value itself, not a pointer
             MemorySegment moduleOut = arena.allocate(ADDRESS);
             int rc = CudaDriver.withRelaxedCaptureMode(
-                    () -> CudaDriver.tryModuleLoadDataEx(moduleOut, image, 2, options, values));
+                    () -> CudaModules.tryModuleLoadDataEx(moduleOut, image, 2, options, values));
             if (rc != HardwareGraphErrors.SUCCESS) {
                 errorLog.set(JAVA_BYTE, JIT_LOG_BYTES - 1, (byte) 0);
                 String hint = rc == 222 ? "; NVRTC " + nvrtc().version() + " emits PTX newer than the driver ("
@@ -116,14 +116,14 @@ final class CudaKernelCompiler implements KernelToolchain {
     public MemorySegment function(MemorySegment module, String entry) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment functionOut = arena.allocate(ADDRESS);
-            int rc = CudaDriver.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
+            int rc = CudaModules.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
             if (rc == HardwareGraphErrors.NOT_FOUND) {
                 throw new KernelCompilationException("kernel entry point '" + entry + "' is not in the compiled "
                         + "module: declare it extern \"C\" __global__ void " + entry + "(...)", "");
             }
             CudaDriver.check("cuModuleGetFunction(" + entry + ")", rc);
             MemorySegment function = functionOut.get(ADDRESS, 0);
-            int loaded = CudaDriver.withRelaxedCaptureMode(() -> CudaDriver.tryFunctionLoad(function));
+            int loaded = CudaDriver.withRelaxedCaptureMode(() -> CudaModules.tryFunctionLoad(function));
             if (loaded != HardwareGraphErrors.SUCCESS) {
                 LOG.debug("cuda: cuFuncLoad({}) returned {} {}; the driver loads it at first launch", entry, loaded,
                         CudaDriver.resultName(loaded));
@@ -139,7 +139,7 @@ final class CudaKernelCompiler implements KernelToolchain {
      */
     @Override
     public int parameterCount(String entry, MemorySegment function) {
-        if (!CudaDriver.hasParameterInfo()) {
+        if (!CudaModules.hasParameterInfo()) {
             return -1;
         }
         List<String> wrong = new ArrayList<>();
@@ -148,7 +148,7 @@ final class CudaKernelCompiler implements KernelToolchain {
             MemorySegment offset = arena.allocate(JAVA_LONG);
             MemorySegment size = arena.allocate(JAVA_LONG);
             for (; count < 4096; count++) {
-                int rc = CudaDriver.tryFunctionParameterInfo(function, count, offset, size);
+                int rc = CudaModules.tryFunctionParameterInfo(function, count, offset, size);
                 if (rc == HardwareGraphErrors.INVALID_VALUE) {
                     break; // count is past the last parameter
                 }
@@ -169,6 +169,6 @@ final class CudaKernelCompiler implements KernelToolchain {
 
     @Override
     public void unloadModule(MemorySegment module) {
-        CudaDriver.moduleUnload(module);
+        CudaModules.moduleUnload(module);
     }
 }

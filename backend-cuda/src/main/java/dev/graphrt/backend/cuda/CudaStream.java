@@ -1,19 +1,11 @@
 package dev.graphrt.backend.cuda;
 
-import static dev.graphrt.backend.cuda.CudaHandles.cuEventQuery;
-import static dev.graphrt.backend.cuda.CudaHandles.cuEventRecord;
-import static dev.graphrt.backend.cuda.CudaHandles.cuLaunchKernel;
-import static dev.graphrt.backend.cuda.CudaHandles.cuMemcpyDtoHAsync;
-import static dev.graphrt.backend.cuda.CudaHandles.cuMemcpyHtoDAsync;
-import static dev.graphrt.backend.cuda.CudaHandles.cuStreamSynchronize;
-
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
-import dev.graphrt.driver.DriverNames;
-import dev.graphrt.driver.GraphCalls;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.util.Objects;
 
 /**
@@ -23,39 +15,33 @@ import java.util.Objects;
  * while they capture); fence events have timing disabled.
  *
  * <p>The hot calls (stream synchronize, launch, async copies, event record and query) are written here, each a
- * plain {@code invokeExact} of a {@code static final} {@link CudaHandles} handle, which the JIT inlines and which
+ * plain {@code invokeExact} of one of its own {@code static final} handles, which the JIT inlines and which
  * allocates nothing; {@code CUdeviceptr} is a 64-bit integer, passed as it is.
  */
 final class CudaStream extends BoundStreamDriver {
-    static final DriverNames NAMES = new DriverNames("cuda", "cu", CudaDriver.ERRORS);
+    // the raw handles of the calls made here; static final, so the JIT inlines each downcall
+    private static final MethodHandle cuStreamSynchronize = CudaHandles.BINDER.bind(Symbol.cuStreamSynchronize);
+    private static final MethodHandle cuLaunchKernel = CudaHandles.BINDER.bind(Symbol.cuLaunchKernel);
+    private static final MethodHandle cuMemcpyHtoDAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyHtoDAsync_v2);
+    private static final MethodHandle cuMemcpyDtoHAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyDtoHAsync_v2);
+    private static final MethodHandle cuEventRecord = CudaHandles.BINDER.bind(Symbol.cuEventRecord);
+    private static final MethodHandle cuEventQuery = CudaHandles.BINDER.bind(Symbol.cuEventQuery);
     private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.cuStreamCreate, Symbol.cuStreamDestroy_v2,
             Symbol.cuStreamSynchronize, Symbol.cuStreamQuery, Symbol.cuLaunchKernel, Symbol.cuMemcpyHtoDAsync_v2,
             Symbol.cuMemcpyDtoHAsync_v2, Symbol.cuEventCreate, Symbol.cuEventRecord, Symbol.cuEventQuery,
             Symbol.cuEventSynchronize, Symbol.cuEventDestroy_v2);
 
     private final CudaContext context;
-    private final CudaGraphs graphs;
 
     /** The stream calls made with {@code context} current. */
     CudaStream(CudaContext context) {
-        super(CudaDriver.CALLS, CudaHandles.BINDER, SYMBOLS);
+        super(CudaDriver.NAMES, CudaDriver.CALLS, CudaHandles.BINDER, SYMBOLS, new CudaGraphs());
         this.context = Objects.requireNonNull(context, "context");
-        this.graphs = new CudaGraphs();
-    }
-
-    @Override
-    public DriverNames names() {
-        return NAMES;
     }
 
     @Override
     public void makeCurrent() {
         context.makeCurrent();
-    }
-
-    @Override
-    public GraphCalls graphs() {
-        return graphs;
     }
 
     @Override

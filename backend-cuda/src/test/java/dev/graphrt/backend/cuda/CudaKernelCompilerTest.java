@@ -22,7 +22,7 @@ class CudaKernelCompilerTest {
     private static final DriverContext NAMES_ONLY = new DriverContext() {
         @Override
         public DriverNames names() {
-            return CudaStream.NAMES;
+            return CudaDriver.NAMES;
         }
 
         @Override

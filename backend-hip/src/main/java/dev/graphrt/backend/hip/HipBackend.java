@@ -79,7 +79,7 @@ final class HipBackend {
         HipStream streams = new HipStream(device, graphs);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
                 description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()), streams,
-                new DriverDeviceMemory(streams, HipDeviceMemory.CALLS),
+                new DriverDeviceMemory(streams, new HipDeviceMemory()),
                 new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))),
                 () -> HipRuntime.resetIfLost(device)));
         LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",

@@ -1,6 +1,8 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.backend.hip.HipNative.Symbol;
+import dev.graphrt.driver.DeviceQueries;
 
 /**
  * What the HIP runtime says about one device: the facts the probe prints and {@link DeviceInfo} carries.
@@ -19,11 +21,13 @@ record HipDeviceDescription(int ordinal, String name, int major, int minor, int 
 
     /** Asks the runtime (initialised) about the device of {@code ordinal}. */
     static HipDeviceDescription query(int ordinal) {
-        return new HipDeviceDescription(ordinal, HipRuntime.deviceName(ordinal),
-                HipRuntime.deviceAttribute(HipNative.HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ordinal),
-                HipRuntime.deviceAttribute(HipNative.HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ordinal),
-                HipRuntime.deviceAttribute(HipNative.HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ordinal),
-                HipRuntime.deviceTotalMemory(ordinal), HipRuntime.runtimeVersion(), HipRuntime.hasGraphUpload());
+        DeviceQueries ask = new DeviceQueries(HipRuntime.CALLS, HipHandles.BINDER, Symbol.hipDeviceGetName,
+                Symbol.hipDeviceTotalMem, Symbol.hipDeviceGetAttribute);
+        return new HipDeviceDescription(ordinal, ask.name(ordinal),
+                ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ordinal),
+                ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ordinal),
+                ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ordinal),
+                ask.totalMemory(ordinal), HipRuntime.runtimeVersion(), HipRuntime.hasGraphUpload());
     }
 
     /** "AMD Instinct MI250X, HIP 5.2.21153, cc 9.0". */

@@ -1,11 +1,10 @@
 package dev.graphrt.backend.hip;
 
-import static dev.graphrt.backend.hip.HipHandles.hipGraphLaunch;
-
 import dev.graphrt.backend.hip.HipNative.Symbol;
 import dev.graphrt.driver.BoundGraphCalls;
 import dev.graphrt.driver.GraphSymbols;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.util.Objects;
 
 /**
@@ -17,6 +16,8 @@ import java.util.Objects;
  * ({@link HipGraphNodeTypes}). The caller made the device current.
  */
 final class HipGraphs extends BoundGraphCalls {
+    // the raw handles of the calls made here; static final, so the JIT inlines each downcall
+    private static final MethodHandle hipGraphLaunch = HipHandles.BINDER.bind(Symbol.hipGraphLaunch);
     private static final GraphSymbols SYMBOLS = new GraphSymbols(Symbol.hipStreamBeginCapture,
             Symbol.hipStreamEndCapture, Symbol.hipStreamIsCapturing, Symbol.hipGraphGetNodes, Symbol.hipGraphNodeGetType,
             Symbol.hipGraphInstantiateWithFlags, Symbol.hipGraphUpload, Symbol.hipGraphDebugDotPrint,

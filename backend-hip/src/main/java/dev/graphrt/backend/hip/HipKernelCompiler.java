@@ -68,7 +68,7 @@ final class HipKernelCompiler implements KernelToolchain {
             MemorySegment.copy(code, 0, image, JAVA_BYTE, 0, code.length);
             image.set(JAVA_BYTE, code.length, (byte) 0); // harmless after a code object; ends a text image
             MemorySegment moduleOut = arena.allocate(ADDRESS);
-            int rc = HipRuntime.withRelaxedCaptureMode(() -> HipRuntime.tryModuleLoadData(moduleOut, image));
+            int rc = HipRuntime.withRelaxedCaptureMode(() -> HipModules.tryModuleLoadData(moduleOut, image));
             if (rc != HardwareGraphErrors.SUCCESS) {
                 throw new KernelCompilationException("hipModuleLoadData could not load the code object of kernel '"
                         + entry + "': " + rc + " " + HipRuntime.resultName(rc), "");
@@ -81,7 +81,7 @@ final class HipKernelCompiler implements KernelToolchain {
     public MemorySegment function(MemorySegment module, String entry) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment functionOut = arena.allocate(ADDRESS);
-            int rc = HipRuntime.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
+            int rc = HipModules.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
             if (rc == HardwareGraphErrors.NOT_FOUND || rc == HipNative.HIP_ERROR_INVALID_DEVICE_FUNCTION) {
                 throw new KernelCompilationException("kernel entry point '" + entry + "' is not in the compiled "
                         + "module: declare it extern \"C\" __global__ void " + entry + "(...)", "");
@@ -102,6 +102,6 @@ final class HipKernelCompiler implements KernelToolchain {
 
     @Override
     public void unloadModule(MemorySegment module) {
-        HipRuntime.moduleUnload(module);
+        HipModules.moduleUnload(module);
     }
 }

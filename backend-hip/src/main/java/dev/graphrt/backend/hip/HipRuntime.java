@@ -2,27 +2,29 @@ package dev.graphrt.backend.hip;
 
 import static dev.graphrt.backend.hip.HipHandles.*;
 import static dev.graphrt.driver.HardwareGraphErrors.SUCCESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.graphrt.driver.DriverCalls;
 import dev.graphrt.driver.DriverCaptureModes;
+import dev.graphrt.driver.DriverNames;
 import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Supplier;
 
 /**
- * The typed layer of the HIP runtime API outside the stream: initialisation, devices, the capture-mode exchange,
- * memory and modules. Each method checks the {@code hipError_t} of one raw {@link HipHandles} handle and throws
- * GraphRT's exception for it ({@link #ERRORS}, the mapping shared with the cuda backend, through
- * {@link DriverCalls}); methods named {@code try...} return the raw code instead, for probes and cleanup paths
- * that must not throw. The stream and graph calls are {@link HipStream}'s and {@link HipGraphs}'.
+ * The typed layer of the HIP runtime API's process-wide calls: initialisation, devices, error names, the
+ * capture-mode exchange and the reset after a device loss. Each method checks the {@code hipError_t} of one raw
+ * {@link HipHandles} handle and throws GraphRT's exception for it ({@link #ERRORS}, the mapping shared with the
+ * cuda backend, through {@link DriverCalls}); methods named {@code try...} return the raw code instead, for probes
+ * and cleanup paths that must not throw. The other calls live with their only caller, each with its own
+ * {@code static final} handles: modules in {@link HipModules}, streams in {@link HipStream}, graphs in
+ * {@link HipGraphs}, memory in {@link HipDeviceMemory}; the calls HIP declares as CUDA does are made by the shared
+ * driver layer.
  *
  * <p>Optional symbols ({@code hipGraphUpload}, {@code hipGraphDebugDotPrint}) are bound only when the library
- * exports them: ask {@link #hasGraphUpload()} and {@link #hasGraphDebugDotPrint()}. Device pointers are
- * {@code void*} in HIP; this class takes them as {@code long} addresses and wraps them in
- * {@link MemorySegment#ofAddress}. {@link #setDevice} runs on every entry, so it is a plain {@code invokeExact}.
+ * exports them: ask {@link #hasGraphUpload()} and {@link #hasGraphDebugDotPrint()}. {@link #setDevice} runs on
+ * every entry, so it is a plain {@code invokeExact}.
  */
 final class HipRuntime {
     private HipRuntime() {
@@ -32,6 +34,8 @@ final class HipRuntime {
     static final HardwareGraphErrors ERRORS = HardwareGraphErrors.withNames(HipRuntime::resultName);
     /** The checked-call helpers over {@link #ERRORS}, for the backend's typed calls. */
     static final DriverCalls CALLS = new DriverCalls(ERRORS);
+    /** The backend's name, call prefix and error mapping; binds nothing, so tests use it without a runtime. */
+    static final DriverNames NAMES = new DriverNames("hip", "hip", ERRORS);
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HipRuntime.class);
 
     /** The library's name for {@code code} ({@code hipGetErrorName}), or the table's when it has none. */
@@ -125,24 +129,6 @@ final class HipRuntime {
         }
     }
 
-    static String deviceName(int ordinal) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(256);
-            CALLS.run("hipDeviceGetName", () -> (int) hipDeviceGetName.invokeExact(out, 256, ordinal));
-            out.set(JAVA_BYTE, 255, (byte) 0);
-            return out.getString(0);
-        }
-    }
-
-    static long deviceTotalMemory(int ordinal) {
-        return CALLS.longOut("hipDeviceTotalMem", out -> (int) hipDeviceTotalMem.invokeExact(out, ordinal));
-    }
-
-    static int deviceAttribute(int attribute, int ordinal) {
-        return CALLS.intOut("hipDeviceGetAttribute(" + attribute + ")",
-                out -> (int) hipDeviceGetAttribute.invokeExact(out, attribute, ordinal));
-    }
-
     /**
      * Runs {@code action} with the calling thread's capture mode exchanged to RELAXED, then restores it, so a
      * host allocation, module load or synchronous copy made this way does not invalidate a capture in progress.
@@ -150,48 +136,5 @@ final class HipRuntime {
     static <T> T withRelaxedCaptureMode(Supplier<T> action) {
         return CALLS.withRelaxedCaptureMode("hipThreadExchangeStreamCaptureMode", hipThreadExchangeStreamCaptureMode,
                 DriverCaptureModes.RELAXED, action);
-    }
-
-    // ---- memory ----------------------------------------------------------------------------------------
-
-    /** A device allocation of {@code bytes}; out-of-memory raises {@code DeviceOutOfMemoryException}. */
-    static long malloc(long bytes) {
-        return CALLS.allocationOut("hipMalloc", bytes, out -> (int) hipMalloc.invokeExact(out, bytes)).address();
-    }
-
-    static void free(long pointer) {
-        CALLS.run("hipFree", () -> (int) hipFree.invokeExact(MemorySegment.ofAddress(pointer)));
-    }
-
-    /** Page-locked host memory of {@code bytes}, as a segment of that size (free with {@link #hostFree}). */
-    static MemorySegment hostMalloc(long bytes) {
-        return CALLS.allocationOut("hipHostMalloc", bytes,
-                out -> (int) hipHostMalloc.invokeExact(out, bytes, HipNative.HIP_HOST_MALLOC_DEFAULT));
-    }
-
-    static void hostFree(MemorySegment pinned) {
-        CALLS.run("hipHostFree", () -> (int) hipHostFree.invokeExact(pinned));
-    }
-
-    /** Synchronous host-to-device copy; {@code src} must be a native segment. */
-    static void memcpyHtoD(long dst, MemorySegment src, long bytes) {
-        CALLS.run("hipMemcpyHtoD", () -> (int) hipMemcpyHtoD.invokeExact(MemorySegment.ofAddress(dst), src, bytes));
-    }
-
-    // ---- modules and launches --------------------------------------------------------------------------
-
-    /** {@code hipModuleLoadData}; the raw code, because the compiler reports a failure with the kernel's name. */
-    static int tryModuleLoadData(MemorySegment moduleOut, MemorySegment image) {
-        return DriverCalls.raw("hipModuleLoadData", () -> (int) hipModuleLoadData.invokeExact(moduleOut, image));
-    }
-
-    /** {@code hipModuleGetFunction}; the raw code, because a missing entry point is a compilation error. */
-    static int tryModuleGetFunction(MemorySegment functionOut, MemorySegment module, MemorySegment name) {
-        return DriverCalls.raw("hipModuleGetFunction",
-                () -> (int) hipModuleGetFunction.invokeExact(functionOut, module, name));
-    }
-
-    static void moduleUnload(MemorySegment module) {
-        CALLS.run("hipModuleUnload", () -> (int) hipModuleUnload.invokeExact(module));
     }
 }

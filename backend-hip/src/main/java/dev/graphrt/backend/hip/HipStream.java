@@ -1,19 +1,11 @@
 package dev.graphrt.backend.hip;
 
-import static dev.graphrt.backend.hip.HipHandles.hipEventQuery;
-import static dev.graphrt.backend.hip.HipHandles.hipEventRecord;
-import static dev.graphrt.backend.hip.HipHandles.hipMemcpyDtoHAsync;
-import static dev.graphrt.backend.hip.HipHandles.hipMemcpyHtoDAsync;
-import static dev.graphrt.backend.hip.HipHandles.hipModuleLaunchKernel;
-import static dev.graphrt.backend.hip.HipHandles.hipStreamSynchronize;
-
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.hip.HipNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
-import dev.graphrt.driver.DriverNames;
-import dev.graphrt.driver.GraphCalls;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.util.Objects;
 
 /**
@@ -25,17 +17,22 @@ import java.util.Objects;
  * pointers are {@code void*}, passed as {@link MemorySegment#ofAddress} (which the JIT does not allocate); and
  * pinned staging memory is freed only when no capture of the backend runs, also at close, because ROCm's
  * {@code hipHostFree} synchronises the whole device and would invalidate another stream's capture. The hot calls
- * are written here, each a plain {@code invokeExact} of a {@code static final} {@link HipHandles} handle.
+ * are written here, each a plain {@code invokeExact} of one of its own {@code static final} handles.
  */
 final class HipStream extends BoundStreamDriver {
-    static final DriverNames NAMES = new DriverNames("hip", "hip", HipRuntime.ERRORS);
+    // the raw handles of the calls made here; static final, so the JIT inlines each downcall
+    private static final MethodHandle hipStreamSynchronize = HipHandles.BINDER.bind(Symbol.hipStreamSynchronize);
+    private static final MethodHandle hipModuleLaunchKernel = HipHandles.BINDER.bind(Symbol.hipModuleLaunchKernel);
+    private static final MethodHandle hipMemcpyHtoDAsync = HipHandles.BINDER.bind(Symbol.hipMemcpyHtoDAsync);
+    private static final MethodHandle hipMemcpyDtoHAsync = HipHandles.BINDER.bind(Symbol.hipMemcpyDtoHAsync);
+    private static final MethodHandle hipEventRecord = HipHandles.BINDER.bind(Symbol.hipEventRecord);
+    private static final MethodHandle hipEventQuery = HipHandles.BINDER.bind(Symbol.hipEventQuery);
     private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.hipStreamCreateWithFlags,
             Symbol.hipStreamDestroy, Symbol.hipStreamSynchronize, Symbol.hipStreamQuery, Symbol.hipModuleLaunchKernel,
             Symbol.hipMemcpyHtoDAsync, Symbol.hipMemcpyDtoHAsync, Symbol.hipEventCreateWithFlags, Symbol.hipEventRecord,
             Symbol.hipEventQuery, Symbol.hipEventSynchronize, Symbol.hipEventDestroy);
 
     private final HipDevice device;
-    private final HipGraphs graphs;
 
     /**
      * The stream calls made with {@code device} current.
@@ -43,14 +40,8 @@ final class HipStream extends BoundStreamDriver {
      * @param graphs the graph calls in this runtime's numbering
      */
     HipStream(HipDevice device, HipGraphs graphs) {
-        super(HipRuntime.CALLS, HipHandles.BINDER, SYMBOLS);
+        super(HipRuntime.NAMES, HipRuntime.CALLS, HipHandles.BINDER, SYMBOLS, graphs);
         this.device = Objects.requireNonNull(device, "device");
-        this.graphs = Objects.requireNonNull(graphs, "graphs");
-    }
-
-    @Override
-    public DriverNames names() {
-        return NAMES;
     }
 
     @Override
@@ -61,11 +52,6 @@ final class HipStream extends BoundStreamDriver {
     @Override
     public boolean hostFreeSynchronizes() {
         return true;
-    }
-
-    @Override
-    public GraphCalls graphs() {
-        return graphs;
     }
 
     @Override

@@ -22,7 +22,7 @@ class HipKernelCompilerTest {
     private static final DriverContext NAMES_ONLY = new DriverContext() {
         @Override
         public DriverNames names() {
-            return HipStream.NAMES;
+            return HipRuntime.NAMES;
         }
 
         @Override
