@@ -126,10 +126,4 @@ public final class ResultCodeNames {
         }
         return Map.copyOf(names);
     }
-
-    /** The name of {@code code} in {@code table}, or {@code unknownPrefix(code)}, e.g. {@code CUresult(1234)}. */
-    public static String nameOr(Map<Integer, String> table, String unknownPrefix, int code) {
-        String name = table.get(code);
-        return name != null ? name : unknownPrefix + "(" + code + ")";
-    }
 }
