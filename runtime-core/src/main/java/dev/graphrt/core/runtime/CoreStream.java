@@ -20,7 +20,6 @@ import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.lifecycle.SealedWindow;
 import dev.graphrt.core.memory.PoolSlice;
-import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
@@ -29,12 +28,9 @@ import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -61,9 +57,8 @@ final class CoreStream implements GpuStream, GraphOwner {
     private final CaptureLifecycle lifecycle;
     private final ReentrantLock lock = new ReentrantLock();
     private final ReplayBlame blame;
-    /** Checked mode: the guards, and the buffers this stream's work touched since it last looked at them. */
-    private final Guards guards;
-    private final Set<CoreBuffer> unchecked = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Checked mode's part of this stream (a no-op when it is off). */
+    private final CheckedWork checked;
     private final Duration waitTimeout;
     private volatile boolean closed;
     /** Closed by its user while another capture forbade device calls; torn down when that capture ends. */
@@ -79,7 +74,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                 policy, runtime.memory(), metadata, drops, runtime::nextGraphId, runtime::nextStamp, waitTimeout));
         this.lifecycle = memory.lifecycle();
         this.blame = new ReplayBlame(id);
-        this.guards = runtime.guards();
+        this.checked = new CheckedWork(runtime.guards());
     }
 
     @Override
@@ -95,12 +90,9 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("allocate");
-            if (guards == null) {
-                return new CoreBuffer(runtime.scope(), runtime.nextBufferId(), memory.allocate(bytes), bytes);
-            }
-            PoolSlice slice = memory.allocate(bytes + guards.extra());
+            PoolSlice slice = memory.allocate(bytes + checked.extraBytes());
             try {
-                return new CoreBuffer(runtime.scope(), runtime.nextBufferId(), slice, guards.arm(slice, bytes), bytes);
+                return checked.buffer(runtime.scope(), runtime.nextBufferId(), slice, bytes);
             } catch (RuntimeException failure) {
                 runtime.memory().release(slice);
                 throw failure;
@@ -229,7 +221,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                     backend.read(buffer.storage().prefix(dst.byteSize()), dst);
                 }
             });
-            Optional<BufferOverrunException> overrun = checkGuards();
+            Optional<BufferOverrunException> overrun = checked.check(backend);
             memory.afterSync();
             overrun.ifPresent(failure -> {
                 throw failure;
@@ -266,12 +258,8 @@ final class CoreStream implements GpuStream, GraphOwner {
             for (int i = 0; i < used.length; i++) {
                 memory.hold(used[i], "args.buffers[" + i + "]");
             }
-            if (guards != null) {
-                String label = compiled.compiled().entryPoint() + " " + dims;
-                for (CoreBuffer buffer : used) {
-                    buffer.noteLaunch(label);
-                    unchecked.add(buffer);
-                }
+            if (checked.on()) {
+                checked.launched(compiled.compiled().entryPoint() + " " + dims, used);
             }
             Bindings bindings = new Bindings(List.of(slices), info, words.length);
             switch (policy.launch(lifecycle.current())) {
@@ -309,14 +297,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             switch (policy.replay(lifecycle.current())) {
                 case RUN -> {
                     replayNow(target);
-                    if (guards != null) {
-                        for (Retainable held : target.retained()) {
-                            if (held instanceof CoreBuffer buffer && buffer.checked()) {
-                                buffer.noteLaunch("replay of graph #" + target.id());
-                                unchecked.add(buffer);
-                            }
-                        }
-                    }
+                    checked.replayed(target);
                 }
                 case RECORD_IN_DRIVER -> {
                     memory.holdChild(target);
@@ -375,7 +356,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                 memory.awaitAll("synchronize");
                 backend.synchronize();
             });
-            Optional<BufferOverrunException> overrun = checkGuards();
+            Optional<BufferOverrunException> overrun = checked.check(backend);
             memory.afterSync();
             overrun.ifPresent(failure -> {
                 throw failure;
@@ -490,32 +471,6 @@ final class CoreStream implements GpuStream, GraphOwner {
     }
 
     /**
-     * Checked mode, after a host sync: reads the guards of every buffer this stream's work touched since the last
-     * look; the first overrun is returned (others are suppressed onto it). Empty when checked mode is off.
-     */
-    private Optional<BufferOverrunException> checkGuards() {
-        if (guards == null || unchecked.isEmpty()) {
-            return Optional.empty();
-        }
-        BufferOverrunException first = null;
-        for (CoreBuffer buffer : unchecked) {
-            if (!buffer.alive() || !buffer.checked()) {
-                continue;
-            }
-            Optional<BufferOverrunException> found = guards.check(buffer, backend);
-            if (found.isPresent()) {
-                if (first == null) {
-                    first = found.get();
-                } else {
-                    first.addSuppressed(found.get());
-                }
-            }
-        }
-        unchecked.clear();
-        return Optional.ofNullable(first);
-    }
-
-    /**
      * Re-runs a graph's recorded launches eagerly, one at a time, each followed by a bounded wait, a synchronize
      * and (checked mode) a look at the guards of the graph's buffers; the first that fails is reported.
      */
@@ -554,18 +509,8 @@ final class CoreStream implements GpuStream, GraphOwner {
             backend.launch(step.kernel(), step.dims(), step.bindings());
             memory.awaitAll("diagnosis step " + index + " of " + graph);
             backend.synchronize();
-            if (guards != null) {
-                for (Retainable held : graph.retained()) {
-                    if (held instanceof CoreBuffer buffer && buffer.checked() && buffer.alive()) {
-                        buffer.noteLaunch("diagnosis step " + index + ": " + LaunchRecorder.label(step));
-                        Optional<BufferOverrunException> overrun = guards.check(buffer, backend);
-                        if (overrun.isPresent()) {
-                            return overrun.get();
-                        }
-                    }
-                }
-            }
-            return null;
+            return checked.checkGraph(graph, "diagnosis step " + index + ": " + LaunchRecorder.label(step), backend)
+                    .orElse(null);
         } catch (GraphRTException failure) {
             runtime.failed("diagnosis step " + index + " of " + graph, failure);
             return failure;

@@ -1,0 +1,102 @@
+package dev.graphrt.core.runtime;
+
+import dev.graphrt.api.BufferOverrunException;
+import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.core.memory.Retainable;
+import dev.graphrt.spi.BackendStream;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One stream's part of checked mode: it makes guarded buffers, remembers which buffers the stream's work touched
+ * since it last looked (launch arguments, the buffers of replayed graphs) with the launches that used them, and
+ * after a host sync reads their guards back. A no-op object when checked mode is off. Not thread-safe: the
+ * owning stream serialises calls.
+ */
+final class CheckedWork {
+    private final Guards guards;
+    private final Set<CoreBuffer> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    /** @param guards the runtime's guards, or null when checked mode is off */
+    CheckedWork(Guards guards) {
+        this.guards = guards;
+    }
+
+    boolean on() {
+        return guards != null;
+    }
+
+    /** A buffer for {@code bytes} in {@code slice} (which has {@link #extraBytes()} more): guarded when checked. */
+    CoreBuffer buffer(RuntimeScope scope, long id, PoolSlice slice, long bytes) {
+        return guards == null ? new CoreBuffer(scope, id, slice, bytes)
+                : new CoreBuffer(scope, id, slice, guards.arm(slice, bytes), bytes);
+    }
+
+    long extraBytes() {
+        return guards == null ? 0 : guards.extra();
+    }
+
+    /** A launch used these buffers. */
+    void launched(String label, CoreBuffer[] used) {
+        if (guards != null) {
+            for (CoreBuffer buffer : used) {
+                buffer.noteLaunch(label);
+                touched.add(buffer);
+            }
+        }
+    }
+
+    /** A replay used every buffer its graph retains. */
+    void replayed(CoreGraph graph) {
+        if (guards != null) {
+            for (Retainable held : graph.retained()) {
+                if (held instanceof CoreBuffer buffer && buffer.checked()) {
+                    buffer.noteLaunch("replay of graph #" + graph.id());
+                    touched.add(buffer);
+                }
+            }
+        }
+    }
+
+    /**
+     * After a host sync: reads the guards of every buffer touched since the last look; the first overrun is
+     * returned, later ones suppressed onto it. Empty when checked mode is off.
+     */
+    Optional<BufferOverrunException> check(BackendStream stream) {
+        if (guards == null || touched.isEmpty()) {
+            return Optional.empty();
+        }
+        BufferOverrunException first = null;
+        for (CoreBuffer buffer : touched) {
+            if (buffer.alive() && buffer.checked()) {
+                Optional<BufferOverrunException> found = guards.check(buffer, stream);
+                if (found.isPresent() && first == null) {
+                    first = found.get();
+                } else if (found.isPresent()) {
+                    first.addSuppressed(found.get());
+                }
+            }
+        }
+        touched.clear();
+        return Optional.ofNullable(first);
+    }
+
+    /** A diagnosis step: the guards of {@code graph}'s buffers after step {@code label} ran; the first overrun. */
+    Optional<BufferOverrunException> checkGraph(CoreGraph graph, String label, BackendStream stream) {
+        if (guards == null) {
+            return Optional.empty();
+        }
+        for (Retainable held : graph.retained()) {
+            if (held instanceof CoreBuffer buffer && buffer.checked() && buffer.alive()) {
+                buffer.noteLaunch(label);
+                Optional<BufferOverrunException> overrun = guards.check(buffer, stream);
+                if (overrun.isPresent()) {
+                    return overrun;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}
