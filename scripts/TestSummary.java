@@ -40,7 +40,10 @@ final class TestSummary {
         for (String module : modules) {
             Path reports = root.resolve(module).resolve("target/surefire-reports");
             if (!Files.isDirectory(reports)) {
-                System.out.println(module + ": no test reports (no tests, or the build stopped before this module)");
+                boolean hasTests = Files.isDirectory(root.resolve(module).resolve("src/test/java"));
+                System.out.println(module + ": " + (hasTests
+                        ? "no test reports (the build stopped before this module)"
+                        : "no tests in this module"));
                 continue;
             }
             Counts counts = read(reports);
