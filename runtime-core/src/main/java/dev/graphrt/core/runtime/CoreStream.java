@@ -562,6 +562,12 @@ final class CoreStream implements GpuStream, GraphOwner {
      */
     @Override
     public void close() {
+        if (!closed && !closeDeferred && lifecycle.current() == CaptureState.CAPTURE
+                && runtime.anotherCaptureForbidsDeviceCalls(id)) {
+            // Its own capture ends now: deferred, it could never end (endCapture refuses a closed stream), and
+            // two streams closed while both record would each wait for the other forever.
+            abandonCapture("the stream is closing");
+        }
         if (!closed && runtime.anotherCaptureForbidsDeviceCalls(id)) {
             // Waiting for this stream's work or freeing now would be refused by the driver and would invalidate
             // the other capture: the stream is closed to its user at once and torn down when that capture ends.
