@@ -70,12 +70,18 @@ final class CheckedWork {
         }
         BufferOverrunException first = null;
         for (CoreBuffer buffer : touched) {
-            if (buffer.alive() && buffer.checked()) {
-                Optional<BufferOverrunException> found = guards.check(buffer, stream);
-                if (found.isPresent() && first == null) {
-                    first = found.get();
-                } else if (found.isPresent()) {
-                    first.addSuppressed(found.get());
+            // A hold for the check: a buffer only its user holds may be closed by another thread meanwhile,
+            // and its slot handed to a new buffer whose data would then be read (and overwritten) as a guard.
+            if (buffer.checked() && buffer.retain()) {
+                try {
+                    Optional<BufferOverrunException> found = guards.check(buffer, stream);
+                    if (found.isPresent() && first == null) {
+                        first = found.get();
+                    } else if (found.isPresent()) {
+                        first.addSuppressed(found.get());
+                    }
+                } finally {
+                    buffer.release();
                 }
             }
         }
