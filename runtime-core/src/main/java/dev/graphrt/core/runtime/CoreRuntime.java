@@ -61,6 +61,8 @@ public final class CoreRuntime implements GraphRuntime {
     private final Guards guards;
     /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
     private volatile DeviceLostException lost;
+    /** Set first thing by close(): a stream opened after it saw the streams to close is refused and closed. */
+    private volatile boolean closing;
 
     public CoreRuntime(Backend backend, RuntimeOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -109,8 +111,21 @@ public final class CoreRuntime implements GraphRuntime {
     @Override
     public GpuStream openStream() {
         checkOpen("openStream");
+        if (closing) {
+            throw new IllegalStateException("openStream: the " + backend.name() + " runtime is closing");
+        }
         CoreStream stream = new CoreStream(this, streamIds.incrementAndGet(), backend.openStream());
         streams.add(stream);
+        if (closing) {
+            // close() may have taken its list of streams before this one joined it: never hand it out.
+            try {
+                stream.close();
+            } catch (RuntimeException failure) {
+                LOG.warn("stream #{} opened while the runtime closed: its close failed: {}", stream.id(),
+                        failure.toString());
+            }
+            throw new IllegalStateException("openStream: the " + backend.name() + " runtime is closing");
+        }
         return stream;
     }
 
@@ -168,6 +183,7 @@ public final class CoreRuntime implements GraphRuntime {
         if (scope.isClosed()) {
             return;
         }
+        closing = true;
         List<RuntimeException> failures = new ArrayList<>();
         // Every capture ends before any stream waits or frees: on a hardware backend a fence query or a host
         // free while another stream of the context records is refused and would invalidate it.
