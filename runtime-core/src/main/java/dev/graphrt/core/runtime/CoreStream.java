@@ -542,9 +542,15 @@ final class CoreStream implements GpuStream, GraphOwner {
         }
     }
 
-    /** Returns finished releases to the pools so trim() can give them back; never blocks, never while recording. */
+    /**
+     * Returns finished releases to the pools so trim() can give them back; never blocks, never while recording.
+     * A busy stream is skipped (a Java kernel may call trim() while the host holds the lock waiting for it); its
+     * own next flush point reclaims.
+     */
     void reclaim() {
-        lock.lock();
+        if (!lock.tryLock()) {
+            return;
+        }
         try {
             if (!closed) {
                 memory.flushPoint();
