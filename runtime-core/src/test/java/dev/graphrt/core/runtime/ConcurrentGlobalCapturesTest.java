@@ -128,4 +128,39 @@ class ConcurrentGlobalCapturesTest {
                 .isEqualTo(fencesBefore);
         runtime.close();
     }
+
+    /**
+     * The same for a plain write on another stream: once more than stagingBytes are queued, the core's own
+     * back-pressure fences and waits on that stream, while another stream records in GLOBAL mode.
+     */
+    @Test
+    void back_pressure_on_another_stream_records_no_fence_while_a_global_capture_records() {
+        FakeBackend backend = hardware();
+        CoreRuntime runtime = new CoreRuntime(backend, stagingBytes(1024));
+        GpuStream writer = runtime.openStream();
+        GpuStream recording = runtime.openStream();
+        Buffer buffer = writer.allocate(1024);
+        recording.prepare();
+        recording.beginCapture(GLOBAL);
+        int fencesBefore = backend.fences.get();
+
+        for (int i = 0; i < 3; i++) {
+            try {
+                writer.write(buffer, new float[256]);
+            } catch (RuntimeException refused) {
+                // a typed refusal would be a correct answer too
+            }
+        }
+
+        assertThat(backend.fences.get()).as("no fence while the other global capture records")
+                .isEqualTo(fencesBefore);
+        runtime.close();
+    }
+
+    private static RuntimeOptions stagingBytes(long bytes) {
+        RuntimeOptions d = RuntimeOptions.defaults();
+        return new RuntimeOptions(d.backend(), d.deviceIndex(), d.pageBytes(), d.maxPooledBytes(),
+                d.metadataCacheEntries(), d.metadataMaxEntryBytes(), d.backendOptions(), d.waitTimeout(),
+                d.poolReserveBytes(), bytes, d.checked());
+    }
 }
