@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,8 +62,11 @@ public final class CoreRuntime implements GraphRuntime {
     private final Guards guards;
     /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
     private volatile DeviceLostException lost;
-    /** Set first thing by close(): a stream opened after it saw the streams to close is refused and closed. */
-    private volatile boolean closing;
+    /**
+     * Set first thing by close(): a second close() (another thread, or a Java kernel the first one waits for)
+     * returns at once, and a stream opened after close() saw the streams to close is refused and closed.
+     */
+    private final AtomicBoolean closing = new AtomicBoolean();
 
     public CoreRuntime(Backend backend, RuntimeOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -111,12 +115,12 @@ public final class CoreRuntime implements GraphRuntime {
     @Override
     public GpuStream openStream() {
         checkOpen("openStream");
-        if (closing) {
+        if (closing.get()) {
             throw new IllegalStateException("openStream: the " + backend.name() + " runtime is closing");
         }
         CoreStream stream = new CoreStream(this, streamIds.incrementAndGet(), backend.openStream());
         streams.add(stream);
-        if (closing) {
+        if (closing.get()) {
             // close() may have taken its list of streams before this one joined it: never hand it out.
             try {
                 stream.close();
@@ -180,10 +184,9 @@ public final class CoreRuntime implements GraphRuntime {
      */
     @Override
     public void close() {
-        if (scope.isClosed()) {
+        if (scope.isClosed() || !closing.compareAndSet(false, true)) {
             return;
         }
-        closing = true;
         List<RuntimeException> failures = new ArrayList<>();
         // Every capture ends before any stream waits or frees: on a hardware backend a fence query or a host
         // free while another stream of the context records is refused and would invalidate it.
