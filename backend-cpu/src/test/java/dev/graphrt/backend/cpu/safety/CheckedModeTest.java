@@ -161,4 +161,24 @@ class CheckedModeTest {
             assertThat(other.readInts(next[0])).as("the new buffer's data is intact").isEqualTo(data);
         }
     }
+
+    /**
+     * Review finding: the guard reads (and the canary restore) run after the blamed host sync, outside every
+     * wrapper, so a backend read failing there reaches the user raw from synchronize(), which issue 11 item 11
+     * and docs/decisions.md ("Raw backend failures ... of read reach the user as DriverException") rule out.
+     */
+    @Test
+    void a_backend_read_failing_in_a_guard_check_reaches_the_user_as_a_driver_exception() {
+        try (Rig rig = checked()) {
+            GpuStream stream = rig.runtime.openStream();
+            Buffer buffer = stream.upload(Rig.constant(1));
+            Rig.fill(stream, rig.fill, buffer, 3);
+            rig.backend.failOn(FaultInjectingBackend.Hook.READ, 1);
+
+            Throwable caught = catchThrowable(stream::synchronize);
+
+            assertThat(caught).isInstanceOf(DriverException.class)
+                    .hasRootCauseInstanceOf(FaultInjectingBackend.Fault.class);
+        }
+    }
 }
