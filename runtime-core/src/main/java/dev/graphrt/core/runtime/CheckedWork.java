@@ -1,6 +1,8 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.BufferOverrunException;
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.GraphRTException;
 import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.BackendStream;
@@ -74,7 +76,14 @@ final class CheckedWork {
             // and its slot handed to a new buffer whose data would then be read (and overwritten) as a guard.
             if (buffer.checked() && buffer.retain()) {
                 try {
-                    Optional<BufferOverrunException> found = guards.check(buffer, stream);
+                    Optional<BufferOverrunException> found;
+                    try {
+                        found = guards.check(buffer, stream);
+                    } catch (GraphRTException known) {
+                        throw known;
+                    } catch (RuntimeException raw) {
+                        throw new DriverException("checked mode: reading the guards of " + buffer, raw);
+                    }
                     if (found.isPresent() && first == null) {
                         first = found.get();
                     } else if (found.isPresent()) {
