@@ -181,4 +181,27 @@ class CheckedModeTest {
                     .hasRootCauseInstanceOf(FaultInjectingBackend.Fault.class);
         }
     }
+
+    /**
+     * Review finding (checked-mode false negative): a buffer closed by its user right after the launch that
+     * overran it is freed as soon as the stream's next flush point finds that launch done (synchronize() starts
+     * with one), before the guards are read; CheckedWork.check then skips it as no longer alive, and the overrun
+     * is never reported (flush() or any allocation on the stream fences the epoch first). The next allocation of that slot rewrites the canary, erasing the evidence.
+     */
+    @Test
+    void an_overrun_into_a_buffer_closed_right_after_the_launch_is_still_reported() {
+        try (Rig rig = checked()) {
+            GpuStream stream = rig.runtime.openStream();
+            Buffer victim = stream.upload(Rig.constant(1));
+            rig.backend.overrunAfter("fill", 16);
+            Rig.fill(stream, rig.fill, victim, 9);
+            victim.close();
+            stream.flush(); // a flush point (any allocation is one too) fences the epoch holding it
+            Rig.sleep(200); // the launch and the fence are done
+
+            Throwable caught = catchThrowable(stream::synchronize);
+
+            assertThat(caught).as("the overrun is reported").isInstanceOf(BufferOverrunException.class);
+        }
+    }
 }
