@@ -603,6 +603,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                 }
                 LOG.warn("stream #{}: outstanding work failed while closing: {}", id, failure.toString());
             }
+            attempt(failures, checked::forget);
             failures.addAll(memory.releaseEverything(drainBound));
             closed = true;
             attempt(failures, backend::close);
