@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,6 +40,7 @@ public final class DropQueue {
     private final String streamName;
     private final LongSupplier epochIds;
     private final LongSupplier closedWhileHeld;
+    private final BooleanSupplier fencesAllowed;
     private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
     private final List<String> failedWhat = new ArrayList<>();
     private RuntimeException firstFailure;
@@ -53,6 +55,16 @@ public final class DropQueue {
      *                        moves, the next flush point fences the current epoch so those buffers can be freed
      */
     public DropQueue(BackendStream stream, String streamName, LongSupplier epochIds, LongSupplier closedWhileHeld) {
+        this(stream, streamName, epochIds, closedWhileHeld, () -> true);
+    }
+
+    /**
+     * @param fencesAllowed false while a fence or fence query on this stream is forbidden (another stream's
+     *                      hardware capture forbids device calls): {@link #flush} then does nothing
+     */
+    public DropQueue(BackendStream stream, String streamName, LongSupplier epochIds, LongSupplier closedWhileHeld,
+                     BooleanSupplier fencesAllowed) {
+        this.fencesAllowed = fencesAllowed;
         this.stream = stream;
         this.streamName = streamName;
         this.epochIds = epochIds;
@@ -117,6 +129,9 @@ public final class DropQueue {
      * stream asks {@code OperationPolicy.release} first (never while recording).
      */
     public void flush() {
+        if (!fencesAllowed.getAsBoolean()) {
+            return;
+        }
         if (worthFencing()) {
             fencePending();
         }

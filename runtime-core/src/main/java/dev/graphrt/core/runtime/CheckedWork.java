@@ -1,6 +1,8 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.BufferOverrunException;
+import dev.graphrt.api.DriverException;
+import dev.graphrt.api.GraphRTException;
 import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.BackendStream;
@@ -43,7 +45,7 @@ final class CheckedWork {
         if (guards != null) {
             for (CoreBuffer buffer : used) {
                 buffer.noteLaunch(label);
-                touched.add(buffer);
+                touch(buffer);
             }
         }
     }
@@ -54,9 +56,19 @@ final class CheckedWork {
             for (Retainable held : graph.retained()) {
                 if (held instanceof CoreBuffer buffer && buffer.checked()) {
                     buffer.noteLaunch("replay of graph #" + graph.id());
-                    touched.add(buffer);
+                    touch(buffer);
                 }
             }
+        }
+    }
+
+    /**
+     * Holds a touched buffer until its guards were read: closed by its user (or by another thread) before the
+     * next host sync, its slot must not be freed, reused or re-armed before the overrun in it is reported.
+     */
+    private void touch(CoreBuffer buffer) {
+        if (!touched.contains(buffer) && buffer.retain()) {
+            touched.add(buffer);
         }
     }
 
@@ -70,17 +82,33 @@ final class CheckedWork {
         }
         BufferOverrunException first = null;
         for (CoreBuffer buffer : touched) {
-            if (buffer.alive() && buffer.checked()) {
-                Optional<BufferOverrunException> found = guards.check(buffer, stream);
-                if (found.isPresent() && first == null) {
-                    first = found.get();
-                } else if (found.isPresent()) {
-                    first.addSuppressed(found.get());
-                }
+            if (!buffer.checked()) {
+                continue;
+            }
+            Optional<BufferOverrunException> found;
+            try {
+                found = guards.check(buffer, stream);
+            } catch (GraphRTException known) {
+                throw known;
+            } catch (RuntimeException raw) {
+                throw new DriverException("checked mode: reading the guards of " + buffer, raw);
+            }
+            if (found.isPresent() && first == null) {
+                first = found.get();
+            } else if (found.isPresent()) {
+                first.addSuppressed(found.get());
             }
         }
-        touched.clear();
+        forget();
         return Optional.ofNullable(first);
+    }
+
+    /** Lets go of every touched buffer without reading its guards (the stream is closing). */
+    void forget() {
+        for (CoreBuffer buffer : touched) {
+            buffer.release();
+        }
+        touched.clear();
     }
 
     /** A diagnosis step: the guards of {@code graph}'s buffers after step {@code label} ran; the first overrun. */

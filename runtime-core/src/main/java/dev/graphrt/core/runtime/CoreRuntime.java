@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +62,11 @@ public final class CoreRuntime implements GraphRuntime {
     private final Guards guards;
     /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
     private volatile DeviceLostException lost;
+    /**
+     * Set first thing by close(): a second close() (another thread, or a Java kernel the first one waits for)
+     * returns at once, and a stream opened after close() saw the streams to close is refused and closed.
+     */
+    private final AtomicBoolean closing = new AtomicBoolean();
 
     public CoreRuntime(Backend backend, RuntimeOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -109,8 +115,21 @@ public final class CoreRuntime implements GraphRuntime {
     @Override
     public GpuStream openStream() {
         checkOpen("openStream");
+        if (closing.get()) {
+            throw new IllegalStateException("openStream: the " + backend.name() + " runtime is closing");
+        }
         CoreStream stream = new CoreStream(this, streamIds.incrementAndGet(), backend.openStream());
         streams.add(stream);
+        if (closing.get()) {
+            // close() may have taken its list of streams before this one joined it: never hand it out.
+            try {
+                stream.close();
+            } catch (RuntimeException failure) {
+                LOG.warn("stream #{} opened while the runtime closed: its close failed: {}", stream.id(),
+                        failure.toString());
+            }
+            throw new IllegalStateException("openStream: the " + backend.name() + " runtime is closing");
+        }
         return stream;
     }
 
@@ -165,7 +184,7 @@ public final class CoreRuntime implements GraphRuntime {
      */
     @Override
     public void close() {
-        if (scope.isClosed()) {
+        if (scope.isClosed() || !closing.compareAndSet(false, true)) {
             return;
         }
         List<RuntimeException> failures = new ArrayList<>();

@@ -542,9 +542,15 @@ final class CoreStream implements GpuStream, GraphOwner {
         }
     }
 
-    /** Returns finished releases to the pools so trim() can give them back; never blocks, never while recording. */
+    /**
+     * Returns finished releases to the pools so trim() can give them back; never blocks, never while recording.
+     * A busy stream is skipped (a Java kernel may call trim() while the host holds the lock waiting for it); its
+     * own next flush point reclaims.
+     */
     void reclaim() {
-        lock.lock();
+        if (!lock.tryLock()) {
+            return;
+        }
         try {
             if (!closed) {
                 memory.flushPoint();
@@ -562,6 +568,12 @@ final class CoreStream implements GpuStream, GraphOwner {
      */
     @Override
     public void close() {
+        if (!closed && !closeDeferred && lifecycle.current() == CaptureState.CAPTURE
+                && runtime.anotherCaptureForbidsDeviceCalls(id)) {
+            // Its own capture ends now: deferred, it could never end (endCapture refuses a closed stream), and
+            // two streams closed while both record would each wait for the other forever.
+            abandonCapture("the stream is closing");
+        }
         if (!closed && runtime.anotherCaptureForbidsDeviceCalls(id)) {
             // Waiting for this stream's work or freeing now would be refused by the driver and would invalidate
             // the other capture: the stream is closed to its user at once and torn down when that capture ends.
@@ -591,6 +603,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                 }
                 LOG.warn("stream #{}: outstanding work failed while closing: {}", id, failure.toString());
             }
+            attempt(failures, checked::forget);
             failures.addAll(memory.releaseEverything(drainBound));
             closed = true;
             attempt(failures, backend::close);

@@ -70,7 +70,7 @@ final class StreamMemory {
         this.waitTimeout = runtime.options().waitTimeout();
         this.stagingLimit = runtime.options().stagingBytes();
         this.drops = new DropQueue(backend, "stream #" + streamId, runtime::nextStamp,
-                runtime.scope()::closedWhileHeldCount);
+                runtime.scope()::closedWhileHeldCount, () -> !runtime.anotherCaptureForbidsDeviceCalls(streamId));
         this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
                 runtime.options().metadataMaxEntryBytes(), new InfoStorage());
         this.lifecycle = lifecycles.create(metadata, drops);

@@ -123,4 +123,85 @@ class CheckedModeTest {
                     .hasMessageContaining(out.toString()).hasMessageContaining("diagnosis step 1");
         }
     }
+
+    /**
+     * Review finding: CheckedWork.check asks {@code alive()} and then reads (and, on a mismatch, rewrites) the
+     * guards without holding the buffer. A buffer whose stream epoch was already reclaimed is held only by its
+     * user; closed by another thread during the check, its slice is handed to a new buffer, and the check reads
+     * the new buffer's data as the old one's back guard: a false overrun, and the canary "restored" over the
+     * new buffer's live data. Here the other thread's moves run at the guard read, where they may interleave.
+     */
+    @Test
+    void a_guard_check_racing_a_close_neither_reports_a_false_overrun_nor_writes_into_the_next_buffer() {
+        try (Rig rig = checked()) {
+            GpuStream stream = rig.runtime.openStream();
+            GpuStream other = rig.runtime.openStream();
+            Buffer small = stream.allocate(64);
+            Buffer closedWhileHeld = stream.allocate(64);
+            stream.launch(rig.fill, dev.graphrt.api.LaunchDims.linear(16, 16), KernelArgs.of(small).info(16, 5));
+            stream.launch(rig.fill, dev.graphrt.api.LaunchDims.linear(16, 16),
+                    KernelArgs.of(closedWhileHeld).info(16, 5));
+            closedWhileHeld.close(); // the next flush point fences the epoch
+            Rig.sleep(200);
+            stream.allocate(4).close(); // fences the epoch holding `small`
+            Rig.sleep(200);
+            stream.allocate(4).close(); // reclaims it: only the user's handle holds `small` now
+            int[] data = new int[100];
+            java.util.Arrays.fill(data, 7);
+            Buffer[] next = new Buffer[1];
+            rig.backend.beforeNextRead(() -> {
+                small.close();
+                next[0] = other.allocate(400); // the same size class: `small`'s slot, last in, first out
+                other.write(next[0], data);
+                other.synchronize();
+            });
+
+            assertThatCode(stream::synchronize).as("no overrun happened").doesNotThrowAnyException();
+            assertThat(next[0]).isNotNull();
+            assertThat(other.readInts(next[0])).as("the new buffer's data is intact").isEqualTo(data);
+        }
+    }
+
+    /**
+     * Review finding: the guard reads (and the canary restore) run after the blamed host sync, outside every
+     * wrapper, so a backend read failing there reaches the user raw from synchronize(), which issue 11 item 11
+     * and docs/decisions.md ("Raw backend failures ... of read reach the user as DriverException") rule out.
+     */
+    @Test
+    void a_backend_read_failing_in_a_guard_check_reaches_the_user_as_a_driver_exception() {
+        try (Rig rig = checked()) {
+            GpuStream stream = rig.runtime.openStream();
+            Buffer buffer = stream.upload(Rig.constant(1));
+            Rig.fill(stream, rig.fill, buffer, 3);
+            rig.backend.failOn(FaultInjectingBackend.Hook.READ, 1);
+
+            Throwable caught = catchThrowable(stream::synchronize);
+
+            assertThat(caught).isInstanceOf(DriverException.class)
+                    .hasRootCauseInstanceOf(FaultInjectingBackend.Fault.class);
+        }
+    }
+
+    /**
+     * Review finding (checked-mode false negative): a buffer closed by its user right after the launch that
+     * overran it is freed as soon as the stream's next flush point finds that launch done (synchronize() starts
+     * with one), before the guards are read; CheckedWork.check then skips it as no longer alive, and the overrun
+     * is never reported (flush() or any allocation on the stream fences the epoch first). The next allocation of that slot rewrites the canary, erasing the evidence.
+     */
+    @Test
+    void an_overrun_into_a_buffer_closed_right_after_the_launch_is_still_reported() {
+        try (Rig rig = checked()) {
+            GpuStream stream = rig.runtime.openStream();
+            Buffer victim = stream.upload(Rig.constant(1));
+            rig.backend.overrunAfter("fill", 16);
+            Rig.fill(stream, rig.fill, victim, 9);
+            victim.close();
+            stream.flush(); // a flush point (any allocation is one too) fences the epoch holding it
+            Rig.sleep(200); // the launch and the fence are done
+
+            Throwable caught = catchThrowable(stream::synchronize);
+
+            assertThat(caught).as("the overrun is reported").isInstanceOf(BufferOverrunException.class);
+        }
+    }
 }

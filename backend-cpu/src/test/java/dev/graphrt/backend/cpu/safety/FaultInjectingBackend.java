@@ -60,6 +60,8 @@ final class FaultInjectingBackend implements Backend {
     private volatile boolean fencesStuck;
     private volatile boolean writesOutOfMemory;
     private volatile String overrunKernel;
+    /** Runs once, on the reading thread, just before the next read reaches the real backend. */
+    private volatile Runnable beforeNextRead;
     private volatile int overrunBytes;
     private final AtomicLong maxWrittenBetweenWaits = new AtomicLong();
     private final AtomicLong writtenSinceWait = new AtomicLong();
@@ -106,6 +108,11 @@ final class FaultInjectingBackend implements Backend {
     void overrunAfter(String entryPoint, int bytes) {
         overrunKernel = entryPoint;
         overrunBytes = bytes;
+    }
+
+    /** Runs {@code action} once, on the reading thread, at the next read (what another thread may do then). */
+    void beforeNextRead(Runnable action) {
+        beforeNextRead = action;
     }
 
     /** While set, no fence completes: isComplete is false and a bounded await times out. */
@@ -267,6 +274,11 @@ final class FaultInjectingBackend implements Backend {
         @Override
         public void read(DeviceSlice src, MemorySegment dst) {
             enter(Hook.READ);
+            Runnable action = beforeNextRead;
+            if (action != null) {
+                beforeNextRead = null;
+                action.run();
+            }
             real.read(src, dst);
         }
 
