@@ -159,6 +159,9 @@ public final class DropQueue {
      * reuse the slices the warm-up closed.
      */
     public void flushAndWait(Duration timeout, String waitingFor) {
+        if (!fencesAllowed.getAsBoolean()) {
+            return; // another capture forbids fences: what waits here stays queued (and the pool may grow instead)
+        }
         fencePending();
         while (!inFlight.isEmpty()) {
             Batch batch = inFlight.peekFirst();

@@ -403,9 +403,29 @@ final class CoreStream implements GpuStream, GraphOwner {
         }
     }
 
+    /**
+     * NO_CAPTURE to PREPARE. Replays still unsynchronised are waited for first (a bounded fence wait, not a full
+     * synchronize), so that a replay failing during the warm-up is reported as the replay's failure naming its
+     * graph, not as the warm-up step's.
+     */
     @Override
     public void prepare() {
-        locked("prepare", lifecycle::prepare);
+        locked("prepare", () -> {
+            if (blame.pending() && lifecycle.current() == CaptureState.NO_CAPTURE
+                    && !runtime.anotherCaptureForbidsDeviceCalls(id)) {
+                blame.hostSync(() -> {
+                    memory.awaitAll("the replays before prepare()");
+                    List<Throwable> failed = backend.drainErrors();
+                    if (!failed.isEmpty()) {
+                        RuntimeException first = failed.get(0) instanceof RuntimeException raw ? raw
+                                : new DriverException("stream #" + id + " replay", failed.get(0));
+                        failed.stream().skip(1).forEach(first::addSuppressed);
+                        throw first;
+                    }
+                });
+            }
+            lifecycle.prepare();
+        });
     }
 
     @Override
@@ -580,6 +600,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             if (!closeDeferred) {
                 closeDeferred = true;
                 runtime.closeLater(this);
+                runtime.captureEnded(); // the capture may have ended since the check: then this close runs now
             }
             return;
         }

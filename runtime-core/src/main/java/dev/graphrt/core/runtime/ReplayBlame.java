@@ -25,6 +25,11 @@ final class ReplayBlame {
         this.streamId = streamId;
     }
 
+    /** Whether graphs were replayed since the last host synchronisation (their errors may still be coming). */
+    boolean pending() {
+        return !replayedSinceSync.isEmpty();
+    }
+
     void replayed(long graphId) {
         if (replayedSinceSync.size() < MAX_TRACKED) {
             replayedSinceSync.add(graphId);

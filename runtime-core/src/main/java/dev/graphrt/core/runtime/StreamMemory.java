@@ -162,7 +162,8 @@ final class StreamMemory {
      */
     void beforeStagedWrite(long bytes) {
         stagedBytes += bytes;
-        if (stagedBytes > stagingLimit) {
+        // While another capture forbids device calls the bound waits too: no fence may be recorded now.
+        if (stagedBytes > stagingLimit && !runtime.anotherCaptureForbidsDeviceCalls(streamId)) {
             awaitAll("queued writes to drain (more than " + stagingLimit + " bytes staged)");
             stagedBytes = bytes;
         }

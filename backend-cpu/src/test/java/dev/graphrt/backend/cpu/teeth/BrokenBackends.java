@@ -149,6 +149,11 @@ enum BrokenBackends {
                 }
 
                 @Override
+                public boolean await(Fence fence, java.time.Duration timeout) {
+                    return true;
+                }
+
+                @Override
                 public void replay(BackendGraph graph) {
                     delegate.launch(sleep, new LaunchDims(1, 1, 1, 1, 1, 1), new Bindings(List.of(), null, 0));
                     delegate.replay(graph);
