@@ -78,6 +78,20 @@ public final class OperationPolicy {
     }
 
     /**
+     * A host synchronisation of a stream while another stream's hardware capture forbids device calls from this
+     * thread (GLOBAL mode: any thread; THREAD_LOCAL: its own) is refused the same way, before the driver refuses
+     * it and invalidates that capture.
+     */
+    public void checkHostSyncBesideCapture(boolean anotherCaptureForbids, String operation, long streamId) {
+        if (anotherCaptureForbids) {
+            throw new CaptureRejectedException(operation + ": another stream of this runtime records a capture that "
+                    + "forbids device calls from this thread, and a host synchronisation of stream #" + streamId
+                    + " would invalidate it; that capture is still intact: end it first, or call " + operation
+                    + " from another thread (THREAD_LOCAL mode) or capture in RELAXED mode");
+        }
+    }
+
+    /**
      * Replaying another graph runs outside a recording. While recording it becomes part of the new graph where
      * the backend declares NESTED_GRAPHS (a hardware driver records it as a child node; for a software graph the
      * core records the child's launches); otherwise it is rejected lazily and {@code endCapture} names it.

@@ -214,6 +214,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         try {
             checkUsable("read");
             policy.checkHostSync(lifecycle.current(), "read", id);
+            policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "read", id);
             memory.hold(buffer, "src");
             blame.hostSync(() -> {
                 memory.awaitAll("the work before a read of " + buffer);
@@ -351,6 +352,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         try {
             checkUsable("synchronize");
             policy.checkHostSync(lifecycle.current(), "synchronize", id);
+            policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "synchronize", id);
             memory.flushPoint();
             blame.hostSync(() -> {
                 memory.awaitAll("synchronize");
@@ -499,6 +501,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("diagnose");
+            policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "diagnose", id);
             if (lifecycle.current() != CaptureState.NO_CAPTURE) {
                 throw new GraphStateException("diagnose: stream #" + id + " is in " + lifecycle.current()
                         + "; diagnose a graph between captures (after endCapture() or cancelCapture())");

@@ -77,4 +77,34 @@ class CrossStreamCaptureTest {
         assertThat(backend.openStreams.get()).isZero();
         assertThat(backend.memory.liveBytes()).isZero();
     }
+
+    @Test
+    void a_host_sync_of_another_stream_from_the_capturing_thread_is_refused_before_the_driver_invalidates_the_capture()
+            throws Exception {
+        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
+                EnumSet.of(Capability.HARDWARE_GRAPH, Capability.CAPTURE_MODE_THREAD_LOCAL));
+        CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
+        GpuStream recording = runtime.openStream();
+        GpuStream other = runtime.openStream();
+        Buffer buffer = other.allocate(256);
+        recording.prepare();
+        recording.beginCapture();
+        int fencesBefore = backend.fences.get();
+
+        assertThatThrownBy(other::synchronize).isInstanceOf(dev.graphrt.api.CaptureRejectedException.class)
+                .hasMessageContaining("synchronize").hasMessageContaining("another stream");
+        assertThatThrownBy(() -> other.readInts(buffer)).isInstanceOf(dev.graphrt.api.CaptureRejectedException.class);
+        assertThat(backend.fences.get()).as("nothing reached the device").isEqualTo(fencesBefore);
+
+        Thread elsewhere = new Thread(other::synchronize); // THREAD_LOCAL forbids only the capturing thread
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        elsewhere.setUncaughtExceptionHandler((t, e) -> failed.set(e));
+        elsewhere.start();
+        elsewhere.join();
+        assertThat(failed.get()).as("another thread may synchronize it").isNull();
+
+        assertThat(recording.endCapture()).as("the capture survived").isNotNull();
+        other.synchronize();
+        runtime.close();
+    }
 }
