@@ -2,12 +2,12 @@ package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.core.memory.HoldCount;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.DeviceSlice;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -25,7 +25,7 @@ final class CoreBuffer implements Buffer, Retainable {
     /** Checked mode only: the last launches that used it, newest first (for an overrun's message). */
     private final ArrayDeque<String> launches;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicInteger holds = new AtomicInteger(1);
+    private final HoldCount holds = new HoldCount();
     /** The epoch or recording that last took a hold: a stream skips the hold when it already has one. */
     private volatile long stamp;
 
@@ -78,7 +78,7 @@ final class CoreBuffer implements Buffer, Retainable {
 
     /** Whether its storage is still held (not yet back in the pool). */
     boolean alive() {
-        return holds.get() > 0;
+        return holds.held();
     }
 
     @Override
@@ -95,7 +95,7 @@ final class CoreBuffer implements Buffer, Retainable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            if (holds.decrementAndGet() == 0) {
+            if (holds.release(this)) {
                 scope.free(slice);
             } else {
                 scope.closedWhileHeld();
@@ -105,21 +105,13 @@ final class CoreBuffer implements Buffer, Retainable {
 
     @Override
     public boolean retain() {
-        for (int now = holds.get(); now > 0; now = holds.get()) {
-            if (holds.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
-        return false;
+        return holds.retain();
     }
 
     @Override
     public void release() {
-        int left = holds.decrementAndGet();
-        if (left == 0) {
+        if (holds.release(this)) {
             scope.free(slice);
-        } else if (left < 0) {
-            throw new IllegalStateException(this + " released more often than retained");
         }
     }
 

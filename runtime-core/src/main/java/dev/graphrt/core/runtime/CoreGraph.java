@@ -4,13 +4,13 @@ import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphDiagnosis;
 import dev.graphrt.api.GraphInfo;
 import dev.graphrt.core.lifecycle.SealedWindow;
+import dev.graphrt.core.memory.HoldCount;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.GraphKind;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,7 +29,7 @@ final class CoreGraph implements Graph, Retainable {
     private final GraphKind kind;
     private final AtomicLong replays = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicInteger holds = new AtomicInteger(1);
+    private final HoldCount holds = new HoldCount();
 
     CoreGraph(GraphOwner owner, RuntimeScope scope, SealedWindow window, GraphKind kind) {
         this.owner = owner;
@@ -79,21 +79,13 @@ final class CoreGraph implements Graph, Retainable {
 
     @Override
     public boolean retain() {
-        for (int now = holds.get(); now > 0; now = holds.get()) {
-            if (holds.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
-        return false;
+        return holds.retain();
     }
 
     @Override
     public void release() {
-        int left = holds.decrementAndGet();
-        if (left == 0) {
+        if (holds.release(this)) {
             owner.unused(this);
-        } else if (left < 0) {
-            throw new IllegalStateException(this + " released more often than retained");
         }
     }
 
