@@ -3,7 +3,6 @@ package dev.graphrt.core.memory;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.ReleaseFailedException;
-import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Fence;
 import java.time.Duration;
@@ -195,19 +194,7 @@ public final class DropQueue {
     }
 
     private void awaitBounded(Fence fence, Duration timeout, String waitingFor) {
-        boolean done;
-        try {
-            done = stream.await(fence, timeout);
-        } catch (GraphRTException failure) {
-            throw failure;
-        } catch (RuntimeException failure) {
-            throw new DriverException(streamName + ": fence wait", failure);
-        }
-        if (!done) {
-            throw new WaitTimeoutException(streamName + ": waited " + timeout.toMillis() + " ms for " + waitingFor
-                    + " and the device did not finish the work before it; what that work uses stays held "
-                    + "(RuntimeOptions.waitTimeout sets the bound)", timeout);
-        }
+        FenceWait.await(stream, fence, timeout, streamName, waitingFor);
     }
 
     private void run(Batch batch) {

@@ -2,13 +2,11 @@ package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.DeviceOutOfMemoryException;
-import dev.graphrt.api.DriverException;
-import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.ReleaseFailedException;
-import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.DropQueue;
+import dev.graphrt.core.memory.FenceWait;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
@@ -16,7 +14,6 @@ import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
-import dev.graphrt.spi.Fence;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -182,20 +179,7 @@ final class StreamMemory {
 
     /** Waits, at most the wait timeout, for every operation enqueued so far. Never while recording. */
     void awaitAll(String waitingFor) {
-        Fence fence = backend.recordFence();
-        boolean done;
-        try {
-            done = backend.await(fence, waitTimeout);
-        } catch (GraphRTException failure) {
-            throw failure;
-        } catch (RuntimeException failure) {
-            throw new DriverException("stream #" + streamId + ": fence wait", failure);
-        }
-        if (!done) {
-            throw new WaitTimeoutException("stream #" + streamId + ": waited " + waitTimeout.toMillis() + " ms for "
-                    + waitingFor + " and the device did not finish; the stream's buffers stay held "
-                    + "(RuntimeOptions.waitTimeout sets the bound)", waitTimeout);
-        }
+        FenceWait.await(backend, backend.recordFence(), waitTimeout, "stream #" + streamId, waitingFor);
         stagedBytes = 0;
     }
 
@@ -209,9 +193,8 @@ final class StreamMemory {
     void flushPoint() {
         do {
             releaseUnusedGraphs();
-            if (policy.release(lifecycle.current()) == OperationPolicy.ReleaseAction.FENCE_AND_RECLAIM
-                    && !runtime.anotherCaptureForbidsDeviceCalls(streamId)) {
-                drops.flush();
+            if (policy.release(lifecycle.current()) == OperationPolicy.ReleaseAction.FENCE_AND_RECLAIM) {
+                drops.flush(); // which itself fences nothing while another capture forbids device calls
             }
         } while (!unusedGraphs.isEmpty() && !lifecycle.isRecording());
     }
