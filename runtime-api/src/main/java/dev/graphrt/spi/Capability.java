@@ -26,8 +26,9 @@ public enum Capability {
     MULTI_STREAM_CAPTURE,
     /**
      * After a sticky device error (a trapping kernel, an illegal address), which loses the runtime with a
-     * {@code DeviceLostException}, a new runtime in the same process works. Not declared by cuda or hip: on the
-     * NVIDIA driver a trap poisons the whole process (measured; see docs/decisions.md).
+     * {@code DeviceLostException}, a new runtime in the same process works. Declared by wgpu (a lost WebGPU device
+     * leaves the instance usable). Not declared by cuda or hip: on the NVIDIA driver a trap poisons the whole
+     * process (measured; see docs/decisions.md).
      */
     DEVICE_LOSS_RECOVERY
 }

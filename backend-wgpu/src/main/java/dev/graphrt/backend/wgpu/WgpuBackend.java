@@ -22,12 +22,14 @@ import org.slf4j.LoggerFactory;
  * <p>Capabilities: {@link Capability#MID_CAPTURE_ALLOCATION} (creating a buffer has nothing to do with the
  * recording) and both capture modes the core enforces on its own ({@link Capability#CAPTURE_MODE_THREAD_LOCAL},
  * {@link Capability#CAPTURE_MODE_RELAXED}). Not {@link Capability#RECORDS_WRITES}: a recording hands the backend
- * launches only, so there is nothing to replay a write from.
+ * launches only, so there is nothing to replay a write from. {@link Capability#DEVICE_LOSS_RECOVERY}: a lost
+ * device loses only its runtime ({@code DeviceLostException}); the JVM's one WebGPU instance stays, and a new
+ * runtime gets a new device from it.
  */
 final class WgpuBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuBackend.class);
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.MID_CAPTURE_ALLOCATION,
-            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED));
+            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY));
 
     private final WgpuDevice device;
     private final DeviceInfo info;

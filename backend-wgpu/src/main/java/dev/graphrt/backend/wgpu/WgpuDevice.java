@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.LaunchDims;
 import java.lang.foreign.Arena;
@@ -68,7 +69,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     private WgpuStream current;
     private String currentCall = "webgpu";
     private long submitSerial;
-    private volatile DriverException lost;
+    private volatile DeviceLostException lost;
     private volatile boolean retiring; // close() began: no new work
     private volatile boolean closing; // the native device is released
     private volatile boolean lostDelivered; // the device-lost callback came (the last one a device gets)
@@ -167,8 +168,12 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
             LOG.debug("webgpu device released: {}", message);
             return;
         }
-        Supplier<Throwable> error = () -> new DriverException("device lost", reason, "DeviceLost", message);
-        lost = (DriverException) error.get();
+        // A lost device is the WebGPU form of a sticky error: the runtime is lost, not the process (a new
+        // device from the JVM's one instance works), so it is reported as DeviceLostException.
+        Supplier<Throwable> error = () -> new DeviceLostException("webgpu device lost (reason "
+                + reason + "): " + message + "; the runtime is lost, every later call fails; close it and open a new "
+                + "runtime", "webgpu device", null);
+        lost = (DeviceLostException) error.get();
         LOG.warn("webgpu device lost (reason {}): {}", reason, message);
         broadcast(error);
     }
@@ -192,10 +197,10 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
 
     /** Fails fast once the device is lost or closed. */
     void checkUsable() {
-        DriverException l = lost;
+        DeviceLostException l = lost;
         if (l != null) {
-            throw new DriverException("webgpu", l.code(), "DeviceLost", "the device was lost earlier: "
-                    + l.getMessage());
+            throw new DeviceLostException("webgpu: the device was lost earlier: " + l.getMessage(),
+                    l.operation(), l);
         }
         if (retiring) {
             throw new IllegalStateException("the wgpu backend is closed");

@@ -7,9 +7,14 @@ import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -17,6 +22,7 @@ import org.junit.jupiter.api.Assumptions;
  * (scripts/setup-webgpu.sh not run); on CI ({@code CI} set) or with {@code GRAPHRT_REQUIRE_WGPU=1} that is a
  * failure instead, so the wgpu tests can never pass by skipping there.
  */
+@SuppressWarnings("restricted")
 final class WgpuTestSupport {
     private WgpuTestSupport() {
     }
@@ -48,6 +54,32 @@ final class WgpuTestSupport {
         }
         Backend backend = new WgpuBackendProvider(options).open(BackendConfig.defaults());
         return (WgpuBackend) backend;
+    }
+
+    /**
+     * Loses {@code backend}'s device on purpose through Dawn's {@code wgpuDeviceForceLoss}, as a driver would on a
+     * real loss (reason Unknown); the test is skipped on a webgpu library that is not Dawn.
+     */
+    static void forceLoss(WgpuBackend backend, String why) {
+        Optional<MemorySegment> symbol = SymbolLookup.libraryLookup(NativeLibrary.loadedPath(), Arena.global())
+                .find("wgpuDeviceForceLoss");
+        Assumptions.assumeTrue(symbol.isPresent(), "this webgpu library has no wgpuDeviceForceLoss (not Dawn)");
+        MethodHandle force = Linker.nativeLinker().downcallHandle(symbol.get(),
+                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, WebGpuHeader.STRING_VIEW));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment message = arena.allocate(WebGpuHeader.STRING_VIEW);
+            message.set(ValueLayout.ADDRESS, 0, arena.allocateFrom(why));
+            message.set(ValueLayout.JAVA_LONG, 8, WebGpuHeader.STRLEN);
+            WgpuDevice device = backend.nativeDevice();
+            device.lock.lock();
+            try {
+                force.invokeExact(device.device, 1, message);
+            } finally {
+                device.lock.unlock();
+            }
+        } catch (Throwable t) {
+            throw new AssertionError("wgpuDeviceForceLoss failed", t);
+        }
     }
 
     static MemorySegment ints(Arena arena, int... values) {

@@ -238,7 +238,13 @@ enum BrokenBackends {
             declared -> OptionalInt.of(declared.orElse(0) + 1))),
 
     /** Reports no parameter count at all, so launches with too few or too many buffers reach the device. */
-    REPORTS_NO_PARAMETER_COUNT(cpu -> new MisreportingBackend(cpu, declared -> OptionalInt.empty()));
+    REPORTS_NO_PARAMETER_COUNT(cpu -> new MisreportingBackend(cpu, declared -> OptionalInt.empty())),
+
+    /**
+     * Declares DEVICE_LOSS_RECOVERY, but reports its lost device as an ordinary driver error, once, and then goes
+     * on as if nothing had happened: the runtime is never marked lost.
+     */
+    REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR(LosableBackend::new);
 
     private final Function<Backend, Backend> breaker;
 
@@ -248,6 +254,40 @@ enum BrokenBackends {
 
     Backend open() {
         return breaker.apply(new CpuBackendProvider().open(BackendConfig.defaults()));
+    }
+
+    /** A backend whose device the kit can lose on purpose ({@link #lose()}); it reports the loss wrongly. */
+    static final class LosableBackend extends ForwardingBackend {
+        private final AtomicBoolean lost = new AtomicBoolean();
+
+        LosableBackend(Backend cpu) {
+            super(cpu);
+        }
+
+        void lose() {
+            lost.set(true);
+        }
+
+        @Override
+        public Set<Capability> capabilities() {
+            Set<Capability> declared = EnumSet.of(Capability.DEVICE_LOSS_RECOVERY);
+            declared.addAll(delegate.capabilities());
+            return Set.copyOf(declared);
+        }
+
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public List<Throwable> drainErrors() {
+                    List<Throwable> errors = new ArrayList<>(delegate.drainErrors());
+                    if (lost.compareAndSet(true, false)) {
+                        errors.add(new DriverException("synchronize", 999, "DEVICE_GONE", "the device was lost"));
+                    }
+                    return errors;
+                }
+            };
+        }
     }
 
 }

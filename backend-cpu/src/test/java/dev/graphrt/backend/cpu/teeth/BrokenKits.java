@@ -22,6 +22,10 @@ final class BrokenKits {
     }
 
     static GraphRuntime open(BrokenBackends broken) {
+        return open(broken.open());
+    }
+
+    static GraphRuntime open(Backend backend) {
         BackendProvider provider = new BackendProvider() {
             @Override
             public String name() {
@@ -35,12 +39,12 @@ final class BrokenKits {
 
             @Override
             public Availability probe() {
-                return Availability.available(broken.name());
+                return Availability.available(backend.name());
             }
 
             @Override
             public Backend open(BackendConfig config) {
-                return broken.open();
+                return backend;
             }
         };
         return GraphRT.open(Modules.override(new GraphRTModule(RuntimeOptions.defaults()))
@@ -100,6 +104,21 @@ final class BrokenKits {
         @Override
         protected GraphRuntime openRuntime() {
             return open(BrokenBackends.REPORTS_NO_PARAMETER_COUNT);
+        }
+    }
+
+    static class ReportsDeviceLossAsAnOrdinaryError extends CaptureConformanceKit {
+        private BrokenBackends.LosableBackend backend;
+
+        @Override
+        protected GraphRuntime openRuntime() {
+            backend = (BrokenBackends.LosableBackend) BrokenBackends.REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR.open();
+            return open(backend);
+        }
+
+        @Override
+        protected void loseDevice() {
+            backend.lose();
         }
     }
 }

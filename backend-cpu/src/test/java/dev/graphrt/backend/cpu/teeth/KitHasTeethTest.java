@@ -38,6 +38,7 @@ class KitHasTeethTest {
             case ABORT_CAPTURE_THROWS -> BrokenKits.AbortCaptureThrows.class;
             case REPORTS_ONE_PARAMETER_TOO_MANY -> BrokenKits.ReportsOneParameterTooMany.class;
             case REPORTS_NO_PARAMETER_COUNT -> BrokenKits.ReportsNoParameterCount.class;
+            case REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR -> BrokenKits.ReportsDeviceLossAsAnOrdinaryError.class;
         };
     }
 
