@@ -1,5 +1,7 @@
 package dev.graphrt.api;
 
+import java.util.function.Consumer;
+
 /**
  * A captured step that replays with one submission. {@link #replay()} enqueues and returns; errors
  * surface at the next sync or read of the stream as {@link ReplayFailedException}. A graph retains every
@@ -29,6 +31,36 @@ public interface Graph extends AutoCloseable {
      * the device after every launch. Refused while the stream records.
      */
     GraphDiagnosis diagnose();
+
+    /**
+     * Re-records {@code step} into this live graph, in place, so a changed step needs no new graph: the step runs
+     * through the same lifecycle as {@link GpuStream#capture} on the graph's stream (prepare, the warm-ups,
+     * capture), then the new recording replaces the old one. It must have the same shape: as many launches, of
+     * the same kernels, in the same order; buffers, info words and launch dims may change. Otherwise the update
+     * is {@link UpdateResult.Rejected rejected}, naming the first differing node, and the graph is unchanged.
+     *
+     * <p>Replays enqueued before the update run the old recording (the update is ordered after them). What the
+     * new recording touches is pinned and retained for the graph; what only the old one used is released after
+     * the last replay that used it. Needs {@code GRAPH_UPDATE} ({@code UnsupportedCapabilityException}
+     * otherwise); refused while the graph's stream records.
+     */
+    UpdateResult update(CaptureOptions options, Consumer<GpuStream> step);
+
+    /** {@link #update(CaptureOptions, Consumer)} with the default options. */
+    default UpdateResult update(Consumer<GpuStream> step) {
+        return update(CaptureOptions.defaults(), step);
+    }
+
+    /**
+     * Makes every recorded launch that passes {@code from} pass {@code to} instead, without re-recording (a
+     * KV-cache swap): the next replay reads and writes {@code to}. Replays enqueued before it still use
+     * {@code from}, which the graph keeps until they finish; {@code to} is retained for the graph.
+     *
+     * @return how many recorded launches were patched
+     * @throws IllegalArgumentException when {@code from} is not used by the graph, the two sizes differ, or
+     *         either buffer is closed or belongs to another runtime (nothing is changed)
+     */
+    int rebind(Buffer from, Buffer to);
 
     @Override
     void close();

@@ -117,6 +117,40 @@ public interface BackendStream extends AutoCloseable {
     default void abortCapture() {
     }
 
+    // ---- graph update (GRAPH_UPDATE) --------------------------------------------------------------
+
+    /**
+     * HARDWARE with {@code GRAPH_UPDATE}: ends the driver capture like {@link #closeCapture}, but applies it to
+     * {@code target} (a live graph this stream sealed, with the same shape) instead of instantiating a new one.
+     * Returns the graph to replay from now on, which takes over {@code target}'s executable graph; {@code target}
+     * is left a shell whose {@link #destroy} frees only what the old recording alone owned (the core destroys it
+     * after the replays that used it). Must end the driver capture on every path. Throws
+     * {@link UpdateRejectedException} when the driver refuses: {@code target} is then unchanged.
+     */
+    default BackendGraph closeCaptureInto(BackendGraph target) {
+        throw new UnsupportedOperationException("closeCaptureInto is for hardware-graph backends with GRAPH_UPDATE");
+    }
+
+    /**
+     * SOFTWARE with {@code GRAPH_UPDATE}: the graph to replay from now on instead of {@code target}, whose new
+     * recording is {@code recording} (same shape). The default seals it afresh; the core destroys {@code target}
+     * after the replays that used it, so a pending replay never sees a half-changed graph.
+     */
+    default BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
+        return sealRecording(recording);
+    }
+
+    /**
+     * {@code GRAPH_UPDATE}: the launches at {@code changed} (indices into the recording) of {@code graph} now bind
+     * other buffers, as {@code patched} (the whole recording, same kernels and dims) says. Returns the graph to
+     * replay from now on: {@code graph} patched in place, where a driver applies that to later launches only
+     * (CUDA's and HIP's {@code GraphExecKernelNodeSetParams}), or a new graph, and the core destroys the old one
+     * after its replays. The default seals {@code patched} afresh (software graphs).
+     */
+    default BackendGraph rebind(BackendGraph graph, RecordedLaunches patched, int[] changed) {
+        return sealRecording(patched);
+    }
+
     /** Enqueues one replay of a graph this stream sealed. */
     void replay(BackendGraph graph);
 

@@ -24,12 +24,13 @@ import org.slf4j.LoggerFactory;
  * {@link Capability#CAPTURE_MODE_RELAXED}). Not {@link Capability#RECORDS_WRITES}: a recording hands the backend
  * launches only, so there is nothing to replay a write from. {@link Capability#DEVICE_LOSS_RECOVERY}: a lost
  * device loses only its runtime ({@code DeviceLostException}); the JVM's one WebGPU instance stays, and a new
- * runtime gets a new device from it.
+ * runtime gets a new device from it. {@link Capability#GRAPH_UPDATE}: an update or a rebind seals the new
+ * recording into a new {@link SealedGraph} (the SPI's default); the core destroys the old one after its replays.
  */
 final class WgpuBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuBackend.class);
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.MID_CAPTURE_ALLOCATION,
-            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY));
+            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY, Capability.GRAPH_UPDATE));
 
     private final WgpuDevice device;
     private final DeviceInfo info;

@@ -8,6 +8,7 @@ import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphNotRelaunchableException;
 import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.GraphStateException;
+import dev.graphrt.api.UpdateResult;
 import dev.graphrt.core.events.CaptureEvent;
 import dev.graphrt.core.memory.CaptureMemorySession;
 import dev.graphrt.core.memory.DropQueue;
@@ -16,14 +17,17 @@ import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.core.recording.LaunchRecorder;
+import dev.graphrt.core.recording.RecordingDiff;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.UpdateRejectedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +65,7 @@ public final class CaptureLifecycle {
     private List<Retainable> windowHolds = new ArrayList<>();
     private long windowStamp;
     private final List<String> lazyRejections = new ArrayList<>();
+    private boolean recordedWrites;
     private volatile CaptureMode mode = CaptureMode.THREAD_LOCAL;
     private volatile Thread owner;
     private long beganNanos;
@@ -145,6 +150,7 @@ public final class CaptureLifecycle {
             owner = Thread.currentThread();
             beganNanos = System.nanoTime();
             lazyRejections.clear();
+            recordedWrites = false;
             recorder = new LaunchRecorder(policy.graphKind() == GraphKind.SOFTWARE);
             windowHolds = new ArrayList<>();
             windowStamp = stampIds.getAsLong();
@@ -171,20 +177,7 @@ public final class CaptureLifecycle {
                     ? backend.closeCapture()
                     : backend.sealRecording(recording);
             validate();
-            long graphId = graphIds.getAsLong();
-            long pinned = session.pinTo(graphId);
-            metadata.commit(graphId);
-            List<String> labels = recorder.labels();
-            Duration took = Duration.ofNanos(System.nanoTime() - beganNanos);
-            List<Retainable> retained = List.copyOf(windowHolds);
-            RecordedLaunches recorded = recording;
-            session = null;
-            recorder = null;
-            windowHolds = new ArrayList<>();
-            commitEvent(graphId, labels.size(), "sealed");
-            LOG.debug("stream #{}: CAPTURE -> NO_CAPTURE, graph #{} ({} nodes, {} B pinned, {} buffers retained)",
-                    streamId, graphId, labels.size(), pinned, retained.size());
-            sealed = new SealedWindow(graphId, graph, pinned, labels, took, retained, recorded);
+            sealed = seal(graph, recording, "sealed");
         } catch (RuntimeException | Error failure) {
             if (graph != null) {
                 try {
@@ -197,6 +190,88 @@ public final class CaptureLifecycle {
         }
         flushAfterWindow();
         return sealed;
+    }
+
+    /**
+     * CAPTURE to NO_CAPTURE for {@code Graph.update} of the live graph {@code userGraphId}, whose window is
+     * {@code old}: the new recording must have old's shape ({@link RecordingDiff}); then the window is validated,
+     * pinned under a new id, and only then handed to the backend, which applies it in place
+     * ({@link BackendStream#closeCaptureInto}) or seals it afresh ({@link BackendStream#updateRecording}). A
+     * rejection, the core's or the driver's, undoes the window (pins, info buffers, holds) and leaves old as it
+     * was. Old itself is the caller's to retire.
+     */
+    public UpdateOutcome endUpdate(long userGraphId, SealedWindow old) {
+        state.require(StreamCaptureState.Call.END);
+        checkCaller("update");
+        state.end();
+        SealedWindow sealed;
+        try {
+            RecordedLaunches recording = recorder.seal();
+            Optional<UpdateResult.Rejected> differs = RecordingDiff.firstDifference(userGraphId, old.recording(),
+                    old.nodeLabels(), recording, recorder.labels());
+            if (differs.isPresent()) {
+                cleanUp(null, "update rejected");
+                return new UpdateOutcome(null, differs.get());
+            }
+            validate();
+            List<String> labels = recorder.labels();
+            Pins pins = pinWindow();
+            BackendGraph graph;
+            try {
+                graph = policy.graphKind() == GraphKind.HARDWARE
+                        ? backend.closeCaptureInto(old.graph())
+                        : backend.updateRecording(old.graph(), recording);
+            } catch (UpdateRejectedException refused) {
+                memory.unpin(pins.graphId()); // nothing ever ran on them
+                metadata.release(pins.graphId());
+                cleanUp(null, "update rejected by the driver");
+                int node = refused.nodeIndex();
+                String kernel = node >= 0 && node < recording.launches().size()
+                        ? recording.launches().get(node).kernel().entryPoint() : "";
+                return new UpdateOutcome(null, new UpdateResult.Rejected(userGraphId,
+                        UpdateResult.Difference.DRIVER, node, kernel, refused.getMessage()));
+            }
+            sealed = finish(pins, graph, labels, recording, "updated");
+        } catch (RuntimeException | Error failure) {
+            throw abort(failure);
+        }
+        flushAfterWindow();
+        return new UpdateOutcome(sealed, new UpdateResult.Applied(userGraphId, sealed.nodeLabels().size()));
+    }
+
+    /** What {@link #endUpdate} did: the new window (applied), or why not (rejected; window is null). */
+    public record UpdateOutcome(SealedWindow window, UpdateResult result) {
+    }
+
+    /** Pins the window to a new graph id, commits its info buffers and hands its holds to the sealed window. */
+    private SealedWindow seal(BackendGraph graph, RecordedLaunches recording, String outcome) {
+        return finish(pinWindow(), graph, recorder.labels(), recording, outcome);
+    }
+
+    /** A window's pins: the id its slices and info buffers are pinned to, and the bytes. */
+    private record Pins(long graphId, long bytes) {
+    }
+
+    private Pins pinWindow() {
+        long graphId = graphIds.getAsLong();
+        long pinned = session.pinTo(graphId);
+        metadata.commit(graphId);
+        session = null;
+        return new Pins(graphId, pinned);
+    }
+
+    private SealedWindow finish(Pins pins, BackendGraph graph, List<String> labels, RecordedLaunches recording,
+            String outcome) {
+        long graphId = pins.graphId();
+        long pinned = pins.bytes();
+        Duration took = Duration.ofNanos(System.nanoTime() - beganNanos);
+        List<Retainable> retained = List.copyOf(windowHolds);
+        recorder = null;
+        windowHolds = new ArrayList<>();
+        commitEvent(graphId, labels.size(), outcome);
+        LOG.debug("stream #{}: CAPTURE -> NO_CAPTURE, graph #{} {} ({} nodes, {} B pinned, {} buffers retained)",
+                streamId, graphId, outcome, labels.size(), pinned, retained.size());
+        return new SealedWindow(graphId, graph, pinned, labels, took, retained, recording, recordedWrites);
     }
 
     /**
@@ -236,7 +311,7 @@ public final class CaptureLifecycle {
         state.require(StreamCaptureState.Call.CANCEL);
         checkCaller("cancelCapture");
         LOG.debug("stream #{}: {} -> NO_CAPTURE (cancelled)", streamId, state.current());
-        RuntimeException hookFailure = cleanUp(null);
+        RuntimeException hookFailure = cleanUp(null, "cancelled");
         if (hookFailure != null) {
             throw hookFailure;
         }
@@ -248,7 +323,7 @@ public final class CaptureLifecycle {
      */
     public RuntimeException abort(Throwable primary) {
         LOG.warn("stream #{}: capture window aborted: {}", streamId, primary.toString());
-        cleanUp(primary);
+        cleanUp(primary, "aborted");
         if (primary instanceof RuntimeException runtime) {
             return runtime;
         }
@@ -258,7 +333,7 @@ public final class CaptureLifecycle {
         return new IllegalStateException(primary);
     }
 
-    private RuntimeException cleanUp(Throwable primary) {
+    private RuntimeException cleanUp(Throwable primary, String outcome) {
         state.abort();
         Throwable first = primary;
         first = attempt(first, backend::abortCapture);
@@ -275,7 +350,7 @@ public final class CaptureLifecycle {
         recorder = null;
         lazyRejections.clear();
         first = attempt(first, this::flushReleases);
-        commitEvent(0, 0, primary == null ? "cancelled" : "aborted");
+        commitEvent(0, 0, outcome);
         if (first == null || first == primary) {
             return null;
         }
@@ -319,6 +394,11 @@ public final class CaptureLifecycle {
     /** Adds a hold (already taken) to the open recording: the graph keeps it until the graph is released. */
     public void holdInWindow(Retainable buffer) {
         windowHolds.add(buffer);
+    }
+
+    /** Notes that the driver recorded a host-to-device write into the window (a node a rebind leaves as it is). */
+    public void noteRecordedWrite() {
+        recordedWrites = true;
     }
 
     /** Notes an operation the window cannot hold; {@code endCapture} will fail naming it. */

@@ -3,6 +3,7 @@ package dev.graphrt.core.lifecycle;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.GraphKind;
@@ -125,6 +126,21 @@ public final class OperationPolicy {
             throw new CaptureRejectedException(operation + ": stream #" + streamId + " is recording in " + mode
                     + " mode on thread '" + owner.getName() + "', and thread '" + Thread.currentThread().getName()
                     + "' may not use it; capture with CaptureMode.RELAXED to allow other threads");
+        }
+    }
+
+    /**
+     * Changing a live graph ({@code Graph.update}, {@code Graph.rebind}) needs GRAPH_UPDATE, and happens between
+     * captures of the graph's stream: an update runs its own capture, and a rebind while the stream records could
+     * change a graph the recording replays.
+     */
+    public void checkGraphChange(CaptureState state, String operation, long streamId) {
+        if (!capabilities.contains(Capability.GRAPH_UPDATE)) {
+            throw new UnsupportedCapabilityException(backend, Capability.GRAPH_UPDATE, operation);
+        }
+        if (state != CaptureState.NO_CAPTURE) {
+            throw new GraphStateException(operation + ": stream #" + streamId + " is in " + state + "; change a graph "
+                    + "between captures (after endCapture() or cancelCapture())");
         }
     }
 

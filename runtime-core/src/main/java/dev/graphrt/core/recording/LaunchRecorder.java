@@ -11,6 +11,8 @@ import java.util.List;
  * {@code toDot()} when the driver gives none.
  */
 public final class LaunchRecorder {
+    /** How the label of a child-graph node begins. */
+    public static final String CHILD_LABEL_PREFIX = "graph #";
     private final boolean softwareGraph;
     private final List<RecordedLaunch> launches = new ArrayList<>();
     private final List<String> labels = new ArrayList<>();
@@ -33,7 +35,7 @@ public final class LaunchRecorder {
             childRecording.launches().forEach(this::add);
         } else {
             launches.addAll(childRecording.launches());
-            labels.add("graph #" + childId + " (" + childNodes + " nodes)");
+            labels.add(CHILD_LABEL_PREFIX + childId + " (" + childNodes + " nodes)");
         }
     }
 

@@ -1,8 +1,12 @@
 package dev.graphrt.core.runtime;
 
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphDiagnosis;
 import dev.graphrt.api.GraphInfo;
+import dev.graphrt.api.UpdateResult;
 import dev.graphrt.core.lifecycle.SealedWindow;
 import dev.graphrt.core.memory.HoldCount;
 import dev.graphrt.core.memory.Retainable;
@@ -12,6 +16,7 @@ import dev.graphrt.spi.GraphKind;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * A user-facing graph: the backend's sealed graph, what it pins, the buffers it retains (one hold each, taken
@@ -25,7 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class CoreGraph implements Graph, Retainable {
     private final GraphOwner owner;
     private final RuntimeScope scope;
-    private final SealedWindow window;
+    private final long id;
+    /** What replays run: replaced, under the stream's lock, by an applied update or a rebind. */
+    private volatile SealedWindow window;
     private final GraphKind kind;
     private final AtomicLong replays = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -35,12 +42,13 @@ final class CoreGraph implements Graph, Retainable {
         this.owner = owner;
         this.scope = scope;
         this.window = window;
+        this.id = window.graphId();
         this.kind = kind;
     }
 
     @Override
     public long id() {
-        return window.graphId();
+        return id;
     }
 
     @Override
@@ -50,13 +58,32 @@ final class CoreGraph implements Graph, Retainable {
 
     @Override
     public GraphInfo info() {
-        return new GraphInfo(id(), kind, window.graph().nodeCount(), window.pinnedBytes(), window.captureDuration(),
+        SealedWindow now = window;
+        return new GraphInfo(id(), kind, now.graph().nodeCount(), now.pinnedBytes(), now.captureDuration(),
                 replays.get());
     }
 
     @Override
     public String toDot() {
-        return window.graph().driverDot().orElseGet(() -> LaunchRecorder.toDot(id(), window.nodeLabels()));
+        SealedWindow now = window;
+        return now.graph().driverDot().orElseGet(() -> LaunchRecorder.toDot(id(), now.nodeLabels()));
+    }
+
+    @Override
+    public UpdateResult update(CaptureOptions options, Consumer<GpuStream> step) {
+        return owner.update(this, options, step);
+    }
+
+    @Override
+    public int rebind(Buffer from, Buffer to) {
+        return owner.rebind(this, from, to);
+    }
+
+    /** Makes {@code next} what replays run and returns the window it replaces (the stream's lock is held). */
+    SealedWindow swap(SealedWindow next) {
+        SealedWindow previous = window;
+        window = next;
+        return previous;
     }
 
     /** True once closed by the user, by its stream's close, or by its runtime's close. */
@@ -128,6 +155,6 @@ final class CoreGraph implements Graph, Retainable {
 
     @Override
     public String toString() {
-        return "graph #" + id() + " (" + window.graph().nodeCount() + " nodes, stream #" + owner.id() + ")";
+        return "graph #" + id + " (" + window.graph().nodeCount() + " nodes, stream #" + owner.id() + ")";
     }
 }

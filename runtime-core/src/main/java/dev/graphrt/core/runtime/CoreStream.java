@@ -14,12 +14,14 @@ import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.UpdateResult;
 import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.core.events.ReplayEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.lifecycle.SealedWindow;
 import dev.graphrt.core.memory.PoolSlice;
+import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
@@ -33,6 +35,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -166,6 +169,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                 case RECORD -> {
                     memory.hold(buffer, "dst");
                     memory.stagedWrite(target, data);
+                    lifecycle.noteRecordedWrite();
                 }
                 case DEFER_REJECTION -> lifecycle.rejectLazily("write of " + data.byteSize() + " bytes into " + buffer
                         + " (the " + policy.backend() + " backend lacks RECORDS_WRITES: write before prepare() or "
@@ -382,6 +386,11 @@ final class CoreStream implements GpuStream, GraphOwner {
 
     @Override
     public Graph capture(CaptureOptions options, Consumer<GpuStream> step) {
+        return runCapture(options, step, this::endCapture);
+    }
+
+    /** prepare(), the warm-ups, beginCapture(), the step, then {@code end}; any failure cancels the capture. */
+    private <T> T runCapture(CaptureOptions options, Consumer<GpuStream> step, Supplier<T> end) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(step, "step");
         prepare();
@@ -392,7 +401,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             }
             beginCapture(options);
             step.accept(this);
-            return endCapture();
+            return end.get();
         } catch (RuntimeException | Error failure) {
             if (captureState() != CaptureState.NO_CAPTURE) {
                 try {
@@ -402,6 +411,108 @@ final class CoreStream implements GpuStream, GraphOwner {
                 }
             }
             throw failure;
+        }
+    }
+
+    // ---- changing a live graph ---------------------------------------------------------------------
+
+    /**
+     * Re-records {@code step} into {@code graph}: the same lifecycle as a capture, then the lifecycle's
+     * {@code endUpdate}; an applied update swaps the graph's window and retires the old one behind the replays
+     * enqueued so far (prepare() already waited for them).
+     */
+    @Override
+    public UpdateResult update(CoreGraph graph, CaptureOptions options, Consumer<GpuStream> step) {
+        checkOwnGraph(graph, "update");
+        lock.lock();
+        try {
+            checkUsable("update");
+            policy.checkGraphChange(lifecycle.current(), "update of " + graph, id);
+            if (graph.isClosed()) {
+                throw new IllegalStateException("update: " + graph + " is closed");
+            }
+        } finally {
+            lock.unlock();
+        }
+        return runCapture(options, step, () -> endUpdate(graph));
+    }
+
+    private UpdateResult endUpdate(CoreGraph graph) {
+        lock.lock();
+        try {
+            checkOpen("update");
+            if (graph.isClosed()) {
+                throw new IllegalStateException("update: " + graph + " was closed while its update recorded");
+            }
+            CaptureLifecycle.UpdateOutcome outcome = lifecycle.endUpdate(graph.id(), graph.window());
+            if (outcome.window() != null) {
+                SealedWindow old = graph.swap(outcome.window());
+                memory.retire(graph, old, outcome.window());
+            } else {
+                LOG.debug("stream #{}: update of {} rejected: {}", id, graph, outcome.result());
+            }
+            return outcome.result();
+        } catch (RuntimeException failure) {
+            throw runtime.failed("update of " + graph, failure);
+        } finally {
+            lock.unlock();
+            if (!lifecycle.isRecording()) {
+                runtime.captureEnded();
+            }
+        }
+    }
+
+    /**
+     * Points every recorded launch of {@code graph} that passes {@code from} at {@code to}. Everything is checked
+     * before anything changes; {@code to} gets the graph's hold first, and the replaced window's holds (so
+     * {@code from}'s) are released behind the replays enqueued so far.
+     */
+    @Override
+    public int rebind(CoreGraph graph, Buffer from, Buffer to) {
+        checkOwnGraph(graph, "rebind");
+        CoreBuffer source = runtime.checkBuffer(from, "from");
+        CoreBuffer target = runtime.checkBuffer(to, "to");
+        if (source.byteSize() != target.byteSize()) {
+            throw new IllegalArgumentException("to: " + target + " differs in size from from: " + source
+                    + "; a rebind keeps every launch's sizes");
+        }
+        lock.lock();
+        try {
+            checkUsable("rebind");
+            policy.checkGraphChange(lifecycle.current(), "rebind of " + graph, id);
+            if (graph.isClosed()) {
+                throw new IllegalStateException("rebind: " + graph + " is closed");
+            }
+            SealedWindow old = graph.window();
+            GraphRebinding rebinding = GraphRebinding.of(old.recording(), source.storage(), target.storage());
+            if (rebinding.changed().length == 0) {
+                throw new IllegalArgumentException("from: " + source + " is not an argument of any launch of " + graph);
+            }
+            if (source == target) {
+                return rebinding.changed().length;
+            }
+            List<Retainable> holds = rebinding.holdsAfter(old, source, target);
+            SealedWindow next;
+            try {
+                next = old.rebound(backend.rebind(old.graph(), rebinding.patched(), rebinding.changed()),
+                        rebinding.patched(), holds);
+            } catch (RuntimeException | Error failure) {
+                holds.forEach(Retainable::release);
+                throw failure;
+            }
+            graph.swap(next);
+            memory.retire(graph, old, next);
+            return rebinding.changed().length;
+        } catch (RuntimeException failure) {
+            throw runtime.failed("rebind of " + graph, failure);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void checkOwnGraph(CoreGraph graph, String operation) {
+        if (graph.owner() != this) {
+            throw new IllegalArgumentException(operation + ": " + graph + " belongs to stream #" + graph.owner().id());
         }
     }
 

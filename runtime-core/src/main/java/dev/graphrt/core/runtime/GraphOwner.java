@@ -1,5 +1,10 @@
 package dev.graphrt.core.runtime;
 
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.UpdateResult;
+import java.util.function.Consumer;
 import dev.graphrt.api.GraphDiagnosis;
 
 import dev.graphrt.api.Graph;
@@ -24,4 +29,10 @@ interface GraphOwner {
 
     /** Re-runs {@code graph}'s recorded launches one at a time and reports the first that fails. */
     GraphDiagnosis diagnose(CoreGraph graph);
+
+    /** Re-records {@code step} into {@code graph} in place (see {@code Graph.update}). */
+    UpdateResult update(CoreGraph graph, CaptureOptions options, Consumer<GpuStream> step);
+
+    /** Points {@code graph}'s launches that pass {@code from} at {@code to} (see {@code Graph.rebind}). */
+    int rebind(CoreGraph graph, Buffer from, Buffer to);
 }

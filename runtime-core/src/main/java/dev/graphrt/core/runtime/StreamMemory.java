@@ -5,6 +5,7 @@ import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.ReleaseFailedException;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
+import dev.graphrt.core.lifecycle.SealedWindow;
 import dev.graphrt.core.memory.DropQueue;
 import dev.graphrt.core.memory.FenceWait;
 import dev.graphrt.core.memory.MemoryManager;
@@ -237,12 +238,37 @@ final class StreamMemory {
             return;
         }
         runtime.graphReleased(graph);
-        drops.defer("graph #" + graph.id() + " (destroy)", () -> backend.destroy(graph.backendGraph()));
+        SealedWindow window = graph.window();
+        drops.defer("graph #" + graph.id() + " (destroy)", () -> backend.destroy(window.graph()));
+        releaseWindow(graph, window);
+    }
+
+    /**
+     * An update or a rebind replaced {@code old} by {@code next} in {@code graph}: what only {@code old} had (its
+     * backend graph, its pins and info buffers, its holds) is released behind the stream's work so far, so after
+     * the last replay that used it, never before.
+     */
+    void retire(CoreGraph graph, SealedWindow old, SealedWindow next) {
+        if (old.graph() != next.graph()) {
+            drops.defer("graph #" + graph.id() + " (the replaced recording's graph)",
+                    () -> backend.destroy(old.graph()));
+        }
+        if (old.graphId() == next.graphId()) {
+            for (Retainable held : old.retained()) {
+                drops.defer("graph #" + graph.id() + " (a buffer the replaced recording retained)", held::release);
+            }
+        } else {
+            releaseWindow(graph, old);
+        }
+        flushPoint();
+    }
+
+    private void releaseWindow(CoreGraph graph, SealedWindow window) {
         drops.defer("graph #" + graph.id() + " (pins)", () -> {
-            memory.unpin(graph.id());
-            metadata.release(graph.id());
+            memory.unpin(window.graphId());
+            metadata.release(window.graphId());
         });
-        for (Retainable held : graph.retained()) {
+        for (Retainable held : window.retained()) {
             drops.defer("graph #" + graph.id() + " (a retained buffer or graph)", held::release);
         }
     }

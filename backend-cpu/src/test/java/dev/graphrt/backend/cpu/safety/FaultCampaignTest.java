@@ -84,6 +84,17 @@ class FaultCampaignTest {
             boolean captured = graph[0] != null;
             step(captured, () -> graph[0].replay());
             step(buffers, () -> stream.readInts(out[0]));
+            Buffer[] other = new Buffer[1];
+            step(() -> other[0] = track(stream.allocate(BYTES)));
+            step(captured, () -> graph[0].update(CaptureOptions.defaults().warmups(1), s -> {
+                try (Buffer temp = s.allocate(BYTES)) {
+                    Rig.launch(s, rig.mulTwo, out[0], temp);
+                    Rig.launch(s, rig.addOne, temp, in[0]);
+                }
+            }));
+            step(captured && other[0] != null, () -> graph[0].rebind(in[0], other[0]));
+            step(captured, () -> graph[0].replay());
+            step(buffers, () -> stream.readInts(out[0]));
             step(buffers, () -> stream.write(in[0], KitKernels.pattern(N, 4)));
             step(captured, () -> graph[0].replay());
             step(stream::synchronize);
@@ -157,8 +168,9 @@ class FaultCampaignTest {
         assertThat(stats.pinnedBytes()).as(context + ": pinned after close").isZero();
         assertThat(stats.retainedByGraphsBytes()).as(context + ": retained after close").isZero();
         long failedFrees = hook == Hook.FREE && injected == 1 ? 1 : 0;
-        assertThat(rig.backend.frees() + failedFrees).as(context + ": every allocation freed")
-                .isEqualTo(rig.backend.allocations());
+        // A free that failed may be tried again later (a pool keeps a block it could not free): at most it leaks.
+        assertThat(rig.backend.frees()).as(context + ": every allocation freed, but at most the one whose free failed")
+                .isBetween(rig.backend.allocations() - failedFrees, rig.backend.allocations());
     }
 
     @ParameterizedTest(name = "a fault in {0}")

@@ -37,7 +37,7 @@ final class FaultInjectingBackend implements Backend {
     /** Every SPI hook a fault can be injected into. */
     enum Hook {
         ON_PREPARE, SEAL_RECORDING, ABORT_CAPTURE, LAUNCH, WRITE, READ, ALLOCATE, FREE, UPLOAD, RECORD_FENCE,
-        IS_COMPLETE, AWAIT, SYNCHRONIZE, REPLAY, DESTROY, STREAM_CLOSE, BACKEND_CLOSE
+        IS_COMPLETE, AWAIT, SYNCHRONIZE, REPLAY, DESTROY, STREAM_CLOSE, BACKEND_CLOSE, UPDATE_RECORDING, REBIND
     }
 
     /** The failure an injected fault throws. */
@@ -342,6 +342,18 @@ final class FaultInjectingBackend implements Backend {
         public BackendGraph sealRecording(RecordedLaunches recording) {
             enter(Hook.SEAL_RECORDING);
             return real.sealRecording(recording);
+        }
+
+        @Override
+        public BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
+            enter(Hook.UPDATE_RECORDING);
+            return real.updateRecording(target, recording);
+        }
+
+        @Override
+        public BackendGraph rebind(BackendGraph graph, RecordedLaunches patched, int[] changed) {
+            enter(Hook.REBIND);
+            return real.rebind(graph, patched, changed);
         }
 
         @Override

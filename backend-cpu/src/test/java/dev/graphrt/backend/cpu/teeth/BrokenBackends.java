@@ -244,7 +244,25 @@ enum BrokenBackends {
      * Declares DEVICE_LOSS_RECOVERY, but reports its lost device as an ordinary driver error, once, and then goes
      * on as if nothing had happened: the runtime is never marked lost.
      */
-    REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR(LosableBackend::new);
+    REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR(LosableBackend::new),
+
+    /** Declares GRAPH_UPDATE (the CPU backend does), but an update or a rebind keeps the old graph. */
+    KEEPS_THE_OLD_GRAPH_ON_UPDATE(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
+                    return target;
+                }
+
+                @Override
+                public BackendGraph rebind(BackendGraph graph, RecordedLaunches patched, int[] changed) {
+                    return graph;
+                }
+            };
+        }
+    });
 
     private final Function<Backend, Backend> breaker;
 

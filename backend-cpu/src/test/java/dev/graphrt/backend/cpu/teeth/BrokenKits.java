@@ -121,4 +121,11 @@ final class BrokenKits {
             backend.lose();
         }
     }
+
+    static class KeepsTheOldGraphOnUpdate extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.KEEPS_THE_OLD_GRAPH_ON_UPDATE);
+        }
+    }
 }

@@ -150,6 +150,16 @@ class ForwardingBackend implements Backend {
         }
 
         @Override
+        public BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
+            return delegate.updateRecording(target, recording);
+        }
+
+        @Override
+        public BackendGraph rebind(BackendGraph graph, RecordedLaunches patched, int[] changed) {
+            return delegate.rebind(graph, patched, changed);
+        }
+
+        @Override
         public void abortCapture() {
             delegate.abortCapture();
         }
