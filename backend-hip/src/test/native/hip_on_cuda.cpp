@@ -935,6 +935,44 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
     return report("hipGraphDestroy", cuGraphDestroy(reinterpret_cast<CUgraph>(graph)));
 }
 
+// HIP keeps CUDA 11's update signature (two out-parameters); CUDA 12 reports through a result-info struct.
+hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph, hipGraphNode_t* hErrorNode_out,
+                              hipGraphExecUpdateResult* updateResult_out) {
+    if (!hErrorNode_out || !updateResult_out) {
+        return fail("hipGraphExecUpdate", hipErrorInvalidValue, "null out-parameter");
+    }
+    HIP_ON_CUDA_CONTEXT("hipGraphExecUpdate");
+    CUgraphExecUpdateResultInfo info;
+    std::memset(&info, 0, sizeof info);
+    CUresult rc = cuGraphExecUpdate(reinterpret_cast<CUgraphExec>(hGraphExec), reinterpret_cast<CUgraph>(hGraph), &info);
+    *hErrorNode_out = reinterpret_cast<hipGraphNode_t>(info.errorNode);
+    *updateResult_out = static_cast<hipGraphExecUpdateResult>(info.result);
+    return report("hipGraphExecUpdate", rc);
+}
+
+// hipKernelNodeParams orders its fields differently from CUDA_KERNEL_NODE_PARAMS; the values are the same.
+hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                           const hipKernelNodeParams* pNodeParams) {
+    if (!pNodeParams || pNodeParams->extra) {
+        return fail("hipGraphExecKernelNodeSetParams", hipErrorInvalidValue, "null params or extra (unsupported)");
+    }
+    HIP_ON_CUDA_CONTEXT("hipGraphExecKernelNodeSetParams");
+    CUDA_KERNEL_NODE_PARAMS params;
+    std::memset(&params, 0, sizeof params);
+    params.func = reinterpret_cast<CUfunction>(pNodeParams->func);
+    params.gridDimX = pNodeParams->gridDim.x;
+    params.gridDimY = pNodeParams->gridDim.y;
+    params.gridDimZ = pNodeParams->gridDim.z;
+    params.blockDimX = pNodeParams->blockDim.x;
+    params.blockDimY = pNodeParams->blockDim.y;
+    params.blockDimZ = pNodeParams->blockDim.z;
+    params.sharedMemBytes = pNodeParams->sharedMemBytes;
+    params.kernelParams = pNodeParams->kernelParams;
+    return report("hipGraphExecKernelNodeSetParams",
+                  cuGraphExecKernelNodeSetParams(reinterpret_cast<CUgraphExec>(hGraphExec),
+                                                 reinterpret_cast<CUgraphNode>(node), &params));
+}
+
 #if HIP_ON_CUDA_EXTRAS
 #if HIP_VERSION < 50300000
 // ROCm 6.2.0 include/hip/hip_runtime_api.h (ROCm 5.3 added it): the headers in use are older.

@@ -1,15 +1,23 @@
 package dev.graphrt.driver;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import dev.graphrt.api.LaunchDims;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The {@link GraphCalls} of a CUDA-like API: capture, node listing, instantiation (flags 0), upload, DOT export
  * and destruction are made here through handles bound from the backend's {@link GraphSymbols}, each result
  * checked; the backend writes its graph launch (a raw {@code invokeExact} of a {@code static final} handle, the
  * replay's hot path) and its rule for which nodes forbid a relaunch.
+ *
+ * <p>The two update calls are the backend's ({@link #execUpdate}, {@link #setKernelNode}): CUDA 12 and HIP differ in
+ * their signatures and parameter structs.
  *
  * <p>Why shared: these calls have one C signature in CUDA and HIP, so one implementation serves both. An optional
  * upload the library lacks is skipped (the first replay then uploads), an optional DOT export reports
@@ -28,6 +36,7 @@ public abstract class BoundGraphCalls implements GraphCalls {
     private final MethodHandle debugDotPrint;
     private final MethodHandle destroy;
     private final MethodHandle execDestroy;
+    private final MethodHandle execKernelNodeSetParams;
 
     /** Binds {@code symbols} (all but the launch) through {@code binder}; results are checked with {@code calls}. */
     protected BoundGraphCalls(DriverCalls calls, NativeBinder binder, GraphSymbols symbols) {
@@ -43,10 +52,31 @@ public abstract class BoundGraphCalls implements GraphCalls {
         this.debugDotPrint = binder.bind(symbols.debugDotPrint());
         this.destroy = binder.bind(symbols.destroy());
         this.execDestroy = binder.bind(symbols.execDestroy());
+        this.execKernelNodeSetParams = binder.bind(symbols.execKernelNodeSetParams());
     }
 
     /** The graph launch's code: one raw {@code invokeExact} of the backend's {@code static final} handle. */
     protected abstract int rawLaunchGraph(MemorySegment exec, MemorySegment stream) throws Throwable;
+
+    /**
+     * The executable-graph update's code: one raw call of the backend's handle, storing the driver's update result
+     * ({@code int}) at {@code result} and the node it named (or NULL) at {@code errorNode}; returns the result code.
+     */
+    protected abstract int rawExecUpdate(MemorySegment exec, MemorySegment template, MemorySegment result,
+            MemorySegment errorNode) throws Throwable;
+
+    /** Whether the library has the backend's executable-graph update call. */
+    protected abstract boolean hasExecUpdate();
+
+    /** Whether the library has both update calls ({@code GRAPH_UPDATE} is declared only then). */
+    @Override
+    public final boolean updates() {
+        return hasExecUpdate() && execKernelNodeSetParams != null;
+    }
+
+    /** The backend's kernel-node params struct for a launch of {@code function}, in {@code arena}. */
+    protected abstract MemorySegment kernelNodeParams(Arena arena, MemorySegment function, LaunchDims dims,
+            MemorySegment kernelParams);
 
     /** The checked-call helpers, for a backend's own graph calls. */
     protected final DriverCalls calls() {
@@ -78,6 +108,12 @@ public abstract class BoundGraphCalls implements GraphCalls {
     @Override
     public final int[] nodeTypes(MemorySegment template) {
         return calls.graphNodeTypes(template, symbols.getNodes().name(), getNodes, symbols.nodeGetType().name(),
+                nodeGetType);
+    }
+
+    @Override
+    public final DriverCalls.GraphNodes nodes(MemorySegment template) {
+        return calls.graphNodes(template, symbols.getNodes().name(), getNodes, symbols.nodeGetType().name(),
                 nodeGetType);
     }
 
@@ -127,6 +163,36 @@ public abstract class BoundGraphCalls implements GraphCalls {
             throw DriverCalls.unexpected(symbols.launch().name(), t);
         }
         calls.check(symbols.launch().name(), rc);
+    }
+
+    /** {@code GraphExecUpdate}: 910 is a refusal (returned), any other failure throws. */
+    @Override
+    public final Optional<UpdateRefusal> execUpdate(MemorySegment exec, MemorySegment template) {
+        String call = symbols.execUpdate().name();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment result = arena.allocate(JAVA_INT);
+            MemorySegment errorNode = arena.allocate(ADDRESS);
+            errorNode.set(ADDRESS, 0, MemorySegment.NULL);
+            int rc = DriverCalls.raw(call, () -> rawExecUpdate(exec, template, result, errorNode));
+            if (rc == HardwareGraphErrors.GRAPH_EXEC_UPDATE_FAILURE) {
+                return Optional.of(new UpdateRefusal(result.get(JAVA_INT, 0), errorNode.get(ADDRESS, 0)));
+            }
+            calls.check(call, rc);
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public final void setKernelNode(MemorySegment exec, MemorySegment node, MemorySegment function, LaunchDims dims,
+            MemorySegment kernelParams) {
+        if (execKernelNodeSetParams == null) {
+            throw new UnsupportedOperationException("the library has no " + symbols.execKernelNodeSetParams().name());
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment params = kernelNodeParams(arena, function, dims, kernelParams);
+            calls.run(symbols.execKernelNodeSetParams().name(),
+                    () -> (int) execKernelNodeSetParams.invokeExact(exec, node, params));
+        }
     }
 
     @Override

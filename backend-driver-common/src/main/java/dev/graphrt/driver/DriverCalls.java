@@ -152,13 +152,23 @@ public final class DriverCalls {
      */
     public int[] graphNodeTypes(MemorySegment graph, String getNodesCall, MethodHandle getNodes,
             String getTypeCall, MethodHandle getType) {
+        return graphNodes(graph, getNodesCall, getNodes, getTypeCall, getType).types();
+    }
+
+    /** A graph's nodes, in the driver's order (a captured stream's creation order), and their types. */
+    public record GraphNodes(MemorySegment[] nodes, int[] types) {
+    }
+
+    /** The nodes of {@code graph} and their types, through the driver's get-nodes and node-type calls. */
+    public GraphNodes graphNodes(MemorySegment graph, String getNodesCall, MethodHandle getNodes,
+            String getTypeCall, MethodHandle getType) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment count = arena.allocate(JAVA_LONG);
             count.set(JAVA_LONG, 0, 0L);
             run(getNodesCall, () -> (int) getNodes.invokeExact(graph, MemorySegment.NULL, count));
             long n = count.get(JAVA_LONG, 0);
             if (n == 0) {
-                return new int[0];
+                return new GraphNodes(new MemorySegment[0], new int[0]);
             }
             if (n > Integer.MAX_VALUE / 8) {
                 throw new IllegalStateException("graph reports " + n + " nodes");
@@ -166,12 +176,14 @@ public final class DriverCalls {
             MemorySegment nodes = arena.allocate(ADDRESS, n);
             run(getNodesCall, () -> (int) getNodes.invokeExact(graph, nodes, count));
             int filled = (int) Math.min(n, count.get(JAVA_LONG, 0));
+            MemorySegment[] handles = new MemorySegment[filled];
             int[] types = new int[filled];
             for (int i = 0; i < filled; i++) {
                 MemorySegment node = nodes.getAtIndex(ADDRESS, i);
+                handles[i] = node;
                 types[i] = intOut(getTypeCall, type -> (int) getType.invokeExact(node, type));
             }
-            return types;
+            return new GraphNodes(handles, types);
         }
     }
 

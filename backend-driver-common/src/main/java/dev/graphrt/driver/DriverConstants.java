@@ -1,5 +1,7 @@
 package dev.graphrt.driver;
 
+import java.util.List;
+
 /**
  * The flag and enum values of the CUDA driver API that HIP copies number for number, as both backends pass or
  * read them: stream and event creation flags, the capture status, the graph node types that make a graph
@@ -20,12 +22,18 @@ public final class DriverConstants {
     public static final int EVENT_DISABLE_TIMING = 0x2;
     /** {@code CU_STREAM_CAPTURE_STATUS_NONE}, {@code hipStreamCaptureStatusNone}: the stream does not capture. */
     public static final int CAPTURE_STATUS_NONE = 0;
+    /** {@code CU_GRAPH_NODE_TYPE_KERNEL}, {@code hipGraphNodeTypeKernel}. */
+    public static final int GRAPH_NODE_TYPE_KERNEL = 0;
     /** {@code CU_GRAPH_NODE_TYPE_MEM_ALLOC}, {@code hipGraphNodeTypeMemAlloc} (ROCm 5.5+). */
     public static final int GRAPH_NODE_TYPE_MEM_ALLOC = 10;
     /** {@code CU_GRAPH_NODE_TYPE_MEM_FREE}, {@code hipGraphNodeTypeMemFree} (ROCm 5.5+). */
     public static final int GRAPH_NODE_TYPE_MEM_FREE = 11;
     /** Graph instantiation flags GraphRT passes: none (auto-free-on-launch is for memory nodes, which it refuses). */
     public static final long GRAPH_INSTANTIATE_FLAGS = 0L;
+    /** {@code CU_GRAPH_EXEC_UPDATE_*}, {@code hipGraphExecUpdate*}: the result of an executable-graph update, by value. */
+    public static final List<String> GRAPH_EXEC_UPDATE_RESULTS = List.of("SUCCESS", "ERROR", "ERROR_TOPOLOGY_CHANGED",
+            "ERROR_NODE_TYPE_CHANGED", "ERROR_FUNCTION_CHANGED", "ERROR_PARAMETERS_CHANGED", "ERROR_NOT_SUPPORTED",
+            "ERROR_UNSUPPORTED_FUNCTION_CHANGE", "ERROR_ATTRIBUTES_CHANGED");
     /** DOT export flags: 0 = topology, node types, kernel names. */
     public static final int GRAPH_DEBUG_DOT_FLAGS_DEFAULT = 0;
 }

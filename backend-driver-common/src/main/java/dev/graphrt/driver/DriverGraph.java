@@ -6,42 +6,46 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
- * An instantiated hardware graph ({@code CUgraphExec}, {@code hipGraphExec_t}) and what it owns: the pinned
- * host copies of the writes it replays. The template graph is gone by the time this exists; its node count
- * and DOT dump were taken before it was destroyed.
+ * An instantiated hardware graph ({@code CUgraphExec}, {@code hipGraphExec_t}) and what it owns: the template it
+ * was instantiated from (whose nodes name the executable graph's nodes, for a rebind's
+ * {@code GraphExecKernelNodeSetParams}), the template of the recording it runs now (the same one, or an update's;
+ * its DOT dump is made on request, not at capture) and the pinned host copies of the writes it replays.
  *
- * <p>Why shared: a CUDA and a HIP graph hold exactly the same things, and the capture orchestration that
- * makes, replays and destroys them ({@link GraphCapture}) is one piece of code for both backends. Only
- * {@link GraphCapture} creates these; {@link #owner()} is that capture, so a graph cannot be replayed on a
- * stream that did not capture it.
+ * <p>An update ({@link #succeededBy}) hands the executable graph and its first template on to a successor; this
+ * graph is then a shell that owns only what its own recording had (its host copies, an update's template), which
+ * {@link GraphCapture#destroy} frees after the replays that used them.
+ *
+ * <p>Why shared: a CUDA and a HIP graph hold exactly the same things, and the capture orchestration that makes,
+ * replays, updates and destroys them ({@link GraphCapture}) is one piece of code for both backends. Only
+ * {@link GraphCapture} creates these; {@link #owner()} is that capture, so a graph cannot be replayed on a stream
+ * that did not capture it.
  */
 public final class DriverGraph implements BackendGraph {
-    private final Object owner;
+    private final GraphCapture owner;
     private final String kind;
     private final MemorySegment exec;
+    private final MemorySegment template;
+    private final MemorySegment latest;
     private final int nodeCount;
-    private final String dot;
     private final List<MemorySegment> hostCopies;
     private final AtomicBoolean destroyed = new AtomicBoolean();
+    private volatile boolean handedOn;
+    /** The kernel nodes of {@link #template}, in launch order; found on the first rebind. Guarded by this. */
+    private MemorySegment[] kernelNodes;
 
-    /**
-     * @param owner      what captured it (identity only)
-     * @param kind       the name in {@link #toString()}, e.g. {@code CudaGraph}
-     * @param exec       the executable graph handle
-     * @param nodeCount  nodes of the captured template
-     * @param dot        the driver's DOT dump of the template, or null
-     * @param hostCopies the graph-owned pinned blocks its memcpy nodes read
-     */
-    DriverGraph(Object owner, String kind, MemorySegment exec, int nodeCount, String dot,
-            List<MemorySegment> hostCopies) {
+    DriverGraph(GraphCapture owner, String kind, MemorySegment exec, MemorySegment template, MemorySegment latest,
+            int nodeCount, List<MemorySegment> hostCopies, MemorySegment[] kernelNodes) {
         this.owner = Objects.requireNonNull(owner, "owner");
         this.kind = Objects.requireNonNull(kind, "kind");
         this.exec = Objects.requireNonNull(exec, "exec");
+        this.template = Objects.requireNonNull(template, "template");
+        this.latest = Objects.requireNonNull(latest, "latest");
         this.nodeCount = nodeCount;
-        this.dot = dot;
         this.hostCopies = List.copyOf(hostCopies);
+        this.kernelNodes = kernelNodes;
     }
 
     @Override
@@ -49,13 +53,17 @@ public final class DriverGraph implements BackendGraph {
         return nodeCount;
     }
 
+    /** The driver's DOT dump of the recording it runs, made now; empty when the driver has none or it is gone. */
     @Override
-    public Optional<String> driverDot() {
-        return Optional.ofNullable(dot);
+    public synchronized Optional<String> driverDot() {
+        if (destroyed.get() || !owner.printsDot()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(owner.dot(latest));
     }
 
-    /** What captured this graph (identity only). */
-    public Object owner() {
+    /** What captured this graph. */
+    public GraphCapture owner() {
         return owner;
     }
 
@@ -67,6 +75,42 @@ public final class DriverGraph implements BackendGraph {
     /** The graph-owned pinned blocks its recorded writes read. */
     public List<MemorySegment> hostCopies() {
         return hostCopies;
+    }
+
+    /** Whether an update handed its executable graph on: it is only a shell of what its recording owned. */
+    public boolean isHandedOn() {
+        return handedOn;
+    }
+
+    /**
+     * The graph that runs {@code updated} (a template the driver applied to {@link #exec()}) with its host copies:
+     * it takes over the executable graph and the first template; this one becomes a shell.
+     */
+    DriverGraph succeededBy(MemorySegment updated, List<MemorySegment> copies) {
+        MemorySegment[] nodes;
+        synchronized (this) {
+            handedOn = true;
+            nodes = kernelNodes;
+        }
+        return new DriverGraph(owner, kind, exec, template, updated, nodeCount, copies, nodes);
+    }
+
+    /** The template whose nodes name {@link #exec()}'s nodes. */
+    MemorySegment template() {
+        return template;
+    }
+
+    /** The template of the recording it runs (DOT). */
+    MemorySegment latest() {
+        return latest;
+    }
+
+    /** The kernel nodes in launch order, found once with {@code find}. */
+    synchronized MemorySegment[] kernelNodes(Supplier<MemorySegment[]> find) {
+        if (kernelNodes == null) {
+            kernelNodes = find.get();
+        }
+        return kernelNodes;
     }
 
     /** Whether {@link #markDestroyed()} has run. */
@@ -81,6 +125,7 @@ public final class DriverGraph implements BackendGraph {
 
     @Override
     public String toString() {
-        return kind + "[" + nodeCount + " nodes, exec " + exec + (destroyed.get() ? ", destroyed" : "") + "]";
+        return kind + "[" + nodeCount + " nodes, exec " + exec + (handedOn ? ", handed on" : "")
+                + (destroyed.get() ? ", destroyed" : "") + "]";
     }
 }

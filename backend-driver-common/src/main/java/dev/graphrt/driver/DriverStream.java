@@ -3,6 +3,7 @@ package dev.graphrt.driver;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.RecordedLaunches;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.CompiledKernel;
@@ -198,6 +199,17 @@ public final class DriverStream implements BackendStream {
     @Override
     public BackendGraph closeCapture() {
         return captures.close();
+    }
+
+    @Override
+    public BackendGraph closeCaptureInto(BackendGraph target) {
+        return captures.closeInto(target);
+    }
+
+    @Override
+    public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
+        ensureOpen();
+        return captures.rebind(graph, before, after, changed, parameters);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.graphrt.driver;
 
+import dev.graphrt.api.LaunchDims;
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -34,6 +36,36 @@ public interface GraphCalls {
 
     /** The node types of {@code template}, in the driver's numbering. */
     int[] nodeTypes(MemorySegment template);
+
+    /** The nodes of {@code template} and their types, in the driver's order (a captured stream's launch order). */
+    DriverCalls.GraphNodes nodes(MemorySegment template);
+
+    /** Whether the library has the update calls below ({@code GRAPH_UPDATE} is declared only then). */
+    boolean updates();
+
+    /** Why an executable-graph update was refused: the driver's update result and the node it named (or NULL). */
+    record UpdateRefusal(int result, MemorySegment errorNode) {
+        /** The result's name ({@code ERROR_TOPOLOGY_CHANGED}), shared by CUDA and HIP. */
+        public String resultName() {
+            return result >= 0 && result < DriverConstants.GRAPH_EXEC_UPDATE_RESULTS.size()
+                    ? DriverConstants.GRAPH_EXEC_UPDATE_RESULTS.get(result) : "result " + result;
+        }
+    }
+
+    /**
+     * Applies {@code template}'s node parameters to {@code exec} in place ({@code GraphExecUpdate}); only later
+     * launches of {@code exec} see them. Empty when applied; the refusal when the driver could not apply it
+     * ({@code exec} is then unchanged). Any other failure throws.
+     */
+    Optional<UpdateRefusal> execUpdate(MemorySegment exec, MemorySegment template);
+
+    /**
+     * Sets kernel node {@code node} of {@code exec} (a node of the template {@code exec} was instantiated from) to
+     * launch {@code function} over {@code dims} with {@code kernelParams} ({@code GraphExecKernelNodeSetParams});
+     * the driver copies the parameters, and only later launches of {@code exec} see them.
+     */
+    void setKernelNode(MemorySegment exec, MemorySegment node, MemorySegment function, LaunchDims dims,
+            MemorySegment kernelParams);
 
     /**
      * Throws {@link dev.graphrt.api.GraphNotRelaunchableException} when {@code types} hold a node that makes the

@@ -6,14 +6,19 @@ import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.RecordedLaunch;
+import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.UpdateRejectedException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
 
@@ -25,8 +30,11 @@ import org.slf4j.Logger;
  *
  * <p>Why one class: the sequence is where the hardware backends can go wrong, and it must be the same for
  * all of them. Closing a capture always ends the driver capture (a failure never leaves the stream
- * capturing), refuses graphs with memory nodes, instantiates, uploads, dumps DOT, destroys the template on
- * every path and releases the capture's graph-owned host copies when no graph comes out. Aborting ends a
+ * capturing), refuses graphs with memory nodes, instantiates and uploads; the graph keeps the template (its
+ * nodes name the executable graph's for a rebind, and its DOT dump is made only when asked for), which is
+ * destroyed on every path where no graph comes out, as are the capture's graph-owned host copies. Closing
+ * into a live graph ({@link #closeInto}) applies the capture with {@code GraphExecUpdate} instead of
+ * instantiating; a rebind ({@link #rebind}) sets kernel nodes' arguments in place. Aborting ends a
  * capture that is open and destroys whatever comes back. Host memory and graphs are freed through
  * {@link CaptureAwareReleases}, never while another capture of the backend runs.
  *
@@ -149,40 +157,13 @@ public final class GraphCapture {
         RuntimeException failure = null;
         MemorySegment template = MemorySegment.NULL;
         DriverGraph sealed = null;
-        String endCapture = names.callPrefix() + "StreamEndCapture";
-        try (Arena local = Arena.ofConfined()) {
-            MemorySegment graphOut = local.allocate(ADDRESS);
-            graphOut.set(ADDRESS, 0, MemorySegment.NULL);
-            driver.makeCurrent();
-            int rc = graphs.tryEndCapture(stream, graphOut); // always: a failure below never leaves it capturing
-            template = graphOut.get(ADDRESS, 0);
-            if (rc != HardwareGraphErrors.SUCCESS) {
-                throw names.errors().toException(endCapture, rc);
-            }
-            if (template.equals(MemorySegment.NULL)) {
-                throw new DriverException(endCapture, rc, names.errors().name(rc), "no graph returned");
-            }
+        try {
+            template = endDriverCapture(); // always: a failure below never leaves it capturing
             sealed = seal(template, copies);
         } catch (RuntimeException e) {
             failure = e;
         } finally {
-            if (!template.equals(MemorySegment.NULL)) {
-                try {
-                    graphs.destroyTemplate(template);
-                } catch (RuntimeException e) {
-                    if (failure != null) {
-                        failure.addSuppressed(e);
-                    } else {
-                        log.warn("{}: {}GraphDestroy of the capture template failed", name, names.callPrefix(), e);
-                    }
-                }
-            }
-            if (copies != null) {
-                releases.captureEnded();
-            }
-            if (failure != null && copies != null) {
-                releaseHostCopies(copies, failure);
-            }
+            finishCapture(copies, sealed == null ? template : MemorySegment.NULL, failure);
         }
         if (failure != null) {
             log.debug("{}: capture ended without a graph: {}", name, failure.getMessage());
@@ -191,6 +172,82 @@ public final class GraphCapture {
         log.debug("{}: capture sealed ({} mode): {} nodes, {} pinned bytes for recorded writes",
                 name, captureMode, sealed.nodeCount(), sumBytes(sealed.hostCopies()));
         return sealed;
+    }
+
+    /**
+     * Ends the driver capture and applies it to {@code target} in place ({@code GraphExecUpdate}) instead of
+     * instantiating: the graph returned takes over {@code target}'s executable graph, and {@code target} becomes a
+     * shell of what its own recording owned. When the driver refuses, the template and the capture's host copies
+     * are freed and {@link UpdateRejectedException} names the first launch the driver named; {@code target} is
+     * unchanged. The driver capture is ended on every path.
+     */
+    public BackendGraph closeInto(BackendGraph target) {
+        CapturedHostCopies copies = capture;
+        capture = null;
+        RuntimeException failure = null;
+        MemorySegment template = MemorySegment.NULL;
+        DriverGraph next = null;
+        try {
+            template = endDriverCapture();
+            DriverGraph old = own(target);
+            if (old.isHandedOn() || old.isDestroyed()) {
+                throw new IllegalStateException("graph " + old + " can no longer be updated");
+            }
+            graphs.checkRelaunchable(graphs.nodeTypes(template));
+            Optional<GraphCalls.UpdateRefusal> refusal = graphs.execUpdate(old.exec(), template);
+            if (refusal.isPresent()) {
+                int launch = launchIndex(template, refusal.get().errorNode());
+                throw new UpdateRejectedException(launch, names.callPrefix() + "GraphExecUpdate refused the update: "
+                        + refusal.get().resultName() + (launch >= 0 ? " at launch " + launch : ""));
+            }
+            next = old.succeededBy(template, copies == null ? List.of() : copies.transfer());
+        } catch (RuntimeException e) {
+            failure = e;
+        } finally {
+            finishCapture(copies, next == null ? template : MemorySegment.NULL, failure);
+        }
+        if (failure != null) {
+            log.debug("{}: update not applied: {}", name, failure.getMessage());
+            throw failure;
+        }
+        log.debug("{}: capture applied to {} in place", name, next);
+        return next;
+    }
+
+    /**
+     * Points the kernel nodes of {@code graph} at {@code changed} to {@code after}'s arguments
+     * ({@code GraphExecKernelNodeSetParams}; later launches only), packing each through {@code parameters}. On a
+     * failure the nodes already patched get {@code before}'s arguments back, then the failure is thrown.
+     */
+    public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed,
+            KernelParameterBlock parameters) {
+        DriverGraph own = own(graph);
+        if (own.isHandedOn() || own.isDestroyed()) {
+            throw new IllegalStateException("graph " + own + " can no longer be rebound");
+        }
+        driver.makeCurrent();
+        MemorySegment[] kernels = own.kernelNodes(() -> kernelNodes(own.template()));
+        if (kernels.length != after.launches().size()) {
+            throw new IllegalStateException(name + ": " + own + " has " + kernels.length + " kernel nodes for "
+                    + after.launches().size() + " recorded launches, so a rebind cannot tell which node is which");
+        }
+        int done = 0;
+        try {
+            for (int index : changed) {
+                setKernelNode(own, kernels[index], after.launches().get(index), parameters);
+                done++;
+            }
+        } catch (RuntimeException failure) {
+            for (int i = 0; i < done; i++) {
+                try {
+                    setKernelNode(own, kernels[changed[i]], before.launches().get(changed[i]), parameters);
+                } catch (RuntimeException again) {
+                    failure.addSuppressed(again);
+                }
+            }
+            throw failure;
+        }
+        return own;
     }
 
     /**
@@ -233,7 +290,10 @@ public final class GraphCapture {
         graphs.launchGraph(own.exec(), stream);
     }
 
-    /** Destroys {@code graph} and frees its host copies, once and never during a capture of the backend. */
+    /**
+     * Destroys {@code graph} and frees its host copies, once and never during a capture of the backend. A shell an
+     * update left ({@link DriverGraph#isHandedOn()}) frees only what its own recording owned.
+     */
     public void destroy(BackendGraph graph) {
         DriverGraph own = own(graph);
         if (!own.markDestroyed()) {
@@ -241,34 +301,42 @@ public final class GraphCapture {
         }
         releases.release(() -> {
             driver.makeCurrent();
-            RuntimeException failure = null;
-            try {
-                graphs.destroyExec(own.exec());
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-            try {
-                CapturedHostCopies.freeAll(pinned, own.hostCopies());
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
+            List<Runnable> steps = new ArrayList<>();
+            synchronized (own) { // not while its DOT is printed
+                boolean handedOn = own.isHandedOn();
+                if (!handedOn) {
+                    steps.add(() -> graphs.destroyExec(own.exec()));
+                    steps.add(() -> graphs.destroyTemplate(own.template()));
                 }
-            }
-            if (failure != null) {
-                throw failure;
+                if (!own.latest().equals(own.template())) {
+                    steps.add(() -> graphs.destroyTemplate(own.latest()));
+                }
+                steps.add(() -> CapturedHostCopies.freeAll(pinned, own.hostCopies()));
+                RuntimeException failure = null;
+                for (Runnable step : steps) {
+                    try {
+                        step.run();
+                    } catch (RuntimeException e) {
+                        if (failure == null) {
+                            failure = e;
+                        } else {
+                            failure.addSuppressed(e);
+                        }
+                    }
+                }
+                if (failure != null) {
+                    throw failure;
+                }
             }
         });
     }
 
     // ---- internals -------------------------------------------------------------------------------------
 
-    /** Validates, dumps, instantiates and uploads the captured template; the caller destroys the template. */
+    /** Validates, instantiates and uploads the captured template, which the graph keeps (nodes, DOT on request). */
     private DriverGraph seal(MemorySegment template, CapturedHostCopies copies) {
         int[] types = graphs.nodeTypes(template);
         graphs.checkRelaunchable(types);
-        String dot = graphs.printsDot() ? dot(template) : null;
         MemorySegment exec = graphs.instantiate(template);
         try {
             graphs.upload(exec, stream);
@@ -280,14 +348,105 @@ public final class GraphCapture {
             }
             throw e;
         }
-        return new DriverGraph(this, graphKind, exec, types.length, dot,
-                copies == null ? List.of() : copies.transfer());
+        return new DriverGraph(this, graphKind, exec, template, template, types.length,
+                copies == null ? List.of() : copies.transfer(), null);
+    }
+
+    /** Ends the driver capture and returns its template; one that came back with a failure is destroyed first. */
+    private MemorySegment endDriverCapture() {
+        String endCapture = names.callPrefix() + "StreamEndCapture";
+        try (Arena local = Arena.ofConfined()) {
+            MemorySegment graphOut = local.allocate(ADDRESS);
+            graphOut.set(ADDRESS, 0, MemorySegment.NULL);
+            driver.makeCurrent();
+            int rc = graphs.tryEndCapture(stream, graphOut);
+            MemorySegment template = graphOut.get(ADDRESS, 0);
+            if (rc != HardwareGraphErrors.SUCCESS) {
+                RuntimeException failure = names.errors().toException(endCapture, rc);
+                if (!template.equals(MemorySegment.NULL)) {
+                    try {
+                        graphs.destroyTemplate(template);
+                    } catch (RuntimeException e) {
+                        failure.addSuppressed(e);
+                    }
+                }
+                throw failure;
+            }
+            if (template.equals(MemorySegment.NULL)) {
+                throw new DriverException(endCapture, rc, names.errors().name(rc), "no graph returned");
+            }
+            return template;
+        }
+    }
+
+    /**
+     * After a capture ended: destroys {@code unusedTemplate} (NULL when a graph owns it), tells the releases the
+     * capture ended, and frees the capture's host copies when no graph took them ({@code failure} set).
+     */
+    private void finishCapture(CapturedHostCopies copies, MemorySegment unusedTemplate, RuntimeException failure) {
+        if (!unusedTemplate.equals(MemorySegment.NULL)) {
+            try {
+                graphs.destroyTemplate(unusedTemplate);
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                } else {
+                    log.warn("{}: {}GraphDestroy of the capture template failed", name, names.callPrefix(), e);
+                }
+            }
+        }
+        if (copies != null) {
+            releases.captureEnded();
+        }
+        if (failure != null && copies != null) {
+            releaseHostCopies(copies, failure);
+        }
+    }
+
+    /** The kernel nodes of {@code template} in the driver's order, which for a captured stream is launch order. */
+    private MemorySegment[] kernelNodes(MemorySegment template) {
+        DriverCalls.GraphNodes all = graphs.nodes(template);
+        List<MemorySegment> kernels = new ArrayList<>();
+        for (int i = 0; i < all.nodes().length; i++) {
+            if (all.types()[i] == DriverConstants.GRAPH_NODE_TYPE_KERNEL) {
+                kernels.add(all.nodes()[i]);
+            }
+        }
+        return kernels.toArray(MemorySegment[]::new);
+    }
+
+    /** The position of {@code node} among the kernel nodes of {@code template}, or -1. */
+    private int launchIndex(MemorySegment template, MemorySegment node) {
+        if (node.equals(MemorySegment.NULL)) {
+            return -1;
+        }
+        MemorySegment[] kernels = kernelNodes(template);
+        for (int i = 0; i < kernels.length; i++) {
+            if (kernels[i].equals(node)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void setKernelNode(DriverGraph graph, MemorySegment node, RecordedLaunch launch,
+            KernelParameterBlock parameters) {
+        if (!(launch.kernel() instanceof DriverKernel kernel)) {
+            throw new IllegalArgumentException("launch of " + launch.kernel() + " was not compiled by " + name);
+        }
+        graphs.setKernelNode(graph.exec(), node, kernel.function(), launch.dims(), parameters.pack(launch.bindings()));
+    }
+
+    /** Whether the driver can dump a graph as DOT. */
+    boolean printsDot() {
+        return graphs.printsDot();
     }
 
     /** The driver's DOT dump of {@code template}, or null (logged) when it cannot be made. */
-    private String dot(MemorySegment template) {
+    String dot(MemorySegment template) {
         Path file = null;
         try {
+            driver.makeCurrent();
             file = Files.createTempFile("graphrt-" + names.backend() + "-", ".dot");
             graphs.printDot(template, file.toString());
             return Files.readString(file, StandardCharsets.ISO_8859_1);

@@ -6,11 +6,14 @@ import java.util.Objects;
  * Which exported function of a backend's library plays each part of {@link GraphCalls}, for
  * {@link BoundGraphCalls}. All but {@code launch} must have the C signature CUDA and HIP share for them; an
  * optional {@code upload} or {@code debugDotPrint} the library lacks binds to nothing and is skipped. The hot
- * {@code launch} is only named here, for messages: the backend calls it itself.
+ * {@code launch} and the {@code execUpdate} (whose signature differs between CUDA 12 and HIP) are only named here,
+ * for messages: the backend calls them itself. {@code execKernelNodeSetParams} takes
+ * {@code (exec, node, const params*)} in both, with the backend's own params struct.
  */
 public record GraphSymbols(NativeSymbol beginCapture, NativeSymbol endCapture, NativeSymbol isCapturing,
         NativeSymbol getNodes, NativeSymbol nodeGetType, NativeSymbol instantiate, NativeSymbol upload,
-        NativeSymbol debugDotPrint, NativeSymbol destroy, NativeSymbol launch, NativeSymbol execDestroy) {
+        NativeSymbol debugDotPrint, NativeSymbol destroy, NativeSymbol launch, NativeSymbol execDestroy,
+        NativeSymbol execUpdate, NativeSymbol execKernelNodeSetParams) {
     public GraphSymbols {
         Objects.requireNonNull(beginCapture, "beginCapture");
         Objects.requireNonNull(endCapture, "endCapture");
@@ -23,5 +26,7 @@ public record GraphSymbols(NativeSymbol beginCapture, NativeSymbol endCapture, N
         Objects.requireNonNull(destroy, "destroy");
         Objects.requireNonNull(launch, "launch");
         Objects.requireNonNull(execDestroy, "execDestroy");
+        Objects.requireNonNull(execUpdate, "execUpdate");
+        Objects.requireNonNull(execKernelNodeSetParams, "execKernelNodeSetParams");
     }
 }

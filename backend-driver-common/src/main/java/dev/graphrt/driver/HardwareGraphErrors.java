@@ -47,6 +47,8 @@ public final class HardwareGraphErrors {
     public static final int FIRST_CAPTURE_CODE = 900;
     /** Last code of the stream-capture family. */
     public static final int LAST_CAPTURE_CODE = 910;
+    /** {@code CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE}, {@code hipErrorGraphExecUpdateFailure}: an update was refused. */
+    public static final int GRAPH_EXEC_UPDATE_FAILURE = 910;
 
     /** Codes after which the context (CUDA) or device (HIP) is unusable until reset; both number them alike. */
     private static final java.util.Set<Integer> STICKY = java.util.Set.of(700, 702, 709, 710, 714, 715, 716, 717, 718, 719);

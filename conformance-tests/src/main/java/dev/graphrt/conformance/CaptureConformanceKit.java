@@ -1515,7 +1515,13 @@ public abstract class CaptureConformanceKit {
             Buffer out = poisoned();
             Buffer other = stream.upload(y);
             Buffer otherOut = poisoned();
-            Graph graph = capture(s -> launch(s, addOne, in, out));
+            int[] z = KitKernels.pattern(N, 324);
+            Buffer side = upload(z);
+            Buffer sideOut = poisoned();
+            Graph graph = capture(s -> {
+                launch(s, addOne, in, out);
+                launch(s, mulTwo, side, sideOut); // another node, which no rebind below touches
+            });
             if (refusedAsUndeclared(graph, in, other)) {
                 other.close();
                 return;
@@ -1523,8 +1529,10 @@ public abstract class CaptureConformanceKit {
 
             assertThat(graph.rebind(in, other)).as("launches patched").isEqualTo(1);
             other.close(); // the graph retains it
+            stream.write(sideOut, KitKernels.poison(N));
             graph.replay();
             assertThat(read(out)).as("reads the new input").isEqualTo(KitKernels.addOne(y));
+            assertThat(read(sideOut)).as("the other node is unchanged").isEqualTo(KitKernels.mulTwo(z));
             graph.rebind(out, otherOut);
             stream.write(out, KitKernels.poison(N));
             graph.replay();

@@ -141,14 +141,15 @@ public interface BackendStream extends AutoCloseable {
     }
 
     /**
-     * {@code GRAPH_UPDATE}: the launches at {@code changed} (indices into the recording) of {@code graph} now bind
-     * other buffers, as {@code patched} (the whole recording, same kernels and dims) says. Returns the graph to
-     * replay from now on: {@code graph} patched in place, where a driver applies that to later launches only
+     * {@code GRAPH_UPDATE}: the launches at {@code changed} (indices into the recording) of {@code graph}, which
+     * ran {@code before}, now bind other buffers, as {@code after} (same kernels and dims) says. Returns the graph
+     * to replay from now on: {@code graph} patched in place, where a driver applies that to later launches only
      * (CUDA's and HIP's {@code GraphExecKernelNodeSetParams}), or a new graph, and the core destroys the old one
-     * after its replays. The default seals {@code patched} afresh (software graphs).
+     * after its replays. On failure, an in-place patch restores {@code before} where it already patched, then
+     * throws. The default seals {@code after} afresh (software graphs).
      */
-    default BackendGraph rebind(BackendGraph graph, RecordedLaunches patched, int[] changed) {
-        return sealRecording(patched);
+    default BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
+        return sealRecording(after);
     }
 
     /** Enqueues one replay of a graph this stream sealed. */

@@ -1,9 +1,11 @@
 package dev.graphrt.backend.cuda;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.api.GraphNotRelaunchableException;
+import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.BoundGraphCalls;
 import dev.graphrt.driver.DriverCalls;
@@ -28,10 +30,12 @@ final class CudaGraphs extends BoundGraphCalls {
     private static final MethodHandle cuGraphLaunch = CudaHandles.BINDER.bind(Symbol.cuGraphLaunch);
     private static final MethodHandle cuStreamGetCaptureInfoV3 = CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v3);
     private static final MethodHandle cuStreamGetCaptureInfoV2 = CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v2);
+    private static final MethodHandle cuGraphExecUpdateV2 = CudaHandles.BINDER.bind(Symbol.cuGraphExecUpdate_v2);
     private static final GraphSymbols SYMBOLS = new GraphSymbols(Symbol.cuStreamBeginCapture_v2,
             Symbol.cuStreamEndCapture, Symbol.cuStreamIsCapturing, Symbol.cuGraphGetNodes, Symbol.cuGraphNodeGetType,
             Symbol.cuGraphInstantiateWithFlags, Symbol.cuGraphUpload, Symbol.cuGraphDebugDotPrint,
-            Symbol.cuGraphDestroy, Symbol.cuGraphLaunch, Symbol.cuGraphExecDestroy);
+            Symbol.cuGraphDestroy, Symbol.cuGraphLaunch, Symbol.cuGraphExecDestroy, Symbol.cuGraphExecUpdate_v2,
+            Symbol.cuGraphExecKernelNodeSetParams_v2);
 
     CudaGraphs() {
         super(CudaDriver.CALLS, CudaHandles.BINDER, SYMBOLS);
@@ -40,6 +44,40 @@ final class CudaGraphs extends BoundGraphCalls {
     @Override
     protected int rawLaunchGraph(MemorySegment exec, MemorySegment stream) throws Throwable {
         return (int) cuGraphLaunch.invokeExact(exec, stream);
+    }
+
+    /** CUDA 12's update reports into a {@code CUgraphExecUpdateResultInfo}; its result and node are copied out. */
+    @Override
+    protected int rawExecUpdate(MemorySegment exec, MemorySegment template, MemorySegment result,
+            MemorySegment errorNode) throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment info = arena.allocate(CudaNative.GRAPH_EXEC_UPDATE_RESULT_INFO);
+            int rc = (int) cuGraphExecUpdateV2.invokeExact(exec, template, info);
+            result.set(JAVA_INT, 0, info.get(JAVA_INT, 0));
+            errorNode.set(ADDRESS, 0, info.get(ADDRESS, 8));
+            return rc;
+        }
+    }
+
+    @Override
+    protected boolean hasExecUpdate() {
+        return cuGraphExecUpdateV2 != null;
+    }
+
+    /** A {@code CUDA_KERNEL_NODE_PARAMS}: the function, its dims and parameters; no library kernel, no context. */
+    @Override
+    protected MemorySegment kernelNodeParams(Arena arena, MemorySegment function, LaunchDims dims,
+            MemorySegment kernelParams) {
+        MemorySegment params = arena.allocate(CudaNative.KERNEL_NODE_PARAMS); // zeroed: extra, kern, ctx NULL
+        params.set(ADDRESS, 0, function);
+        params.set(JAVA_INT, 8, dims.gridX());
+        params.set(JAVA_INT, 12, dims.gridY());
+        params.set(JAVA_INT, 16, dims.gridZ());
+        params.set(JAVA_INT, 20, dims.blockX());
+        params.set(JAVA_INT, 24, dims.blockY());
+        params.set(JAVA_INT, 28, dims.blockZ());
+        params.set(ADDRESS, 40, kernelParams);
+        return params;
     }
 
     /** The driver's id of the capture in progress (for logs), from the newest {@code cuStreamGetCaptureInfo}. */

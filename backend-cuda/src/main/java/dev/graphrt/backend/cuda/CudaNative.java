@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import dev.graphrt.driver.NativeSymbol;
 import dev.graphrt.driver.ResultCodeNames;
 import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
 import java.util.Map;
 
 /**
@@ -34,6 +35,16 @@ final class CudaNative {
     /** {@code CUjit_option}: error log buffer (char*) and its size (unsigned int, in: capacity, out: used). */
     static final int CU_JIT_ERROR_LOG_BUFFER = 5;
     static final int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+    /** {@code CUgraphExecUpdateResultInfo}: the update result, the node it names, the mismatched dependency. */
+    static final StructLayout GRAPH_EXEC_UPDATE_RESULT_INFO = MemoryLayout.structLayout(JAVA_INT.withName("result"),
+            MemoryLayout.paddingLayout(4), ADDRESS.withName("errorNode"), ADDRESS.withName("errorFromNode"));
+    /** {@code CUDA_KERNEL_NODE_PARAMS} ({@code _v2}): the function (or the library kernel) and its launch. */
+    static final StructLayout KERNEL_NODE_PARAMS = MemoryLayout.structLayout(ADDRESS.withName("func"),
+            JAVA_INT.withName("gridDimX"), JAVA_INT.withName("gridDimY"), JAVA_INT.withName("gridDimZ"),
+            JAVA_INT.withName("blockDimX"), JAVA_INT.withName("blockDimY"), JAVA_INT.withName("blockDimZ"),
+            JAVA_INT.withName("sharedMemBytes"), MemoryLayout.paddingLayout(4), ADDRESS.withName("kernelParams"),
+            ADDRESS.withName("extra"), ADDRESS.withName("kern"), ADDRESS.withName("ctx"));
 
     /**
      * The functions this backend binds, named exactly as {@code libcuda.so.1} exports them. The enum
@@ -96,7 +107,11 @@ final class CudaNative {
         cuGraphLaunch(true, ADDRESS, ADDRESS),                        // (CUgraphExec, CUstream)
         cuGraphExecDestroy(true, ADDRESS),                            // (CUgraphExec)
         cuGraphDestroy(true, ADDRESS),                                // (CUgraph)
-        cuGraphDebugDotPrint(true, ADDRESS, ADDRESS, JAVA_INT);       // (CUgraph, const char* path, unsigned int)
+        cuGraphDebugDotPrint(true, ADDRESS, ADDRESS, JAVA_INT),       // (CUgraph, const char* path, unsigned int)
+        cuGraphExecUpdate_v2(false, ADDRESS, ADDRESS, ADDRESS),       // (CUgraphExec, CUgraph,
+                                                                      //  CUgraphExecUpdateResultInfo*); CUDA 12.0+
+        cuGraphExecKernelNodeSetParams_v2(false, ADDRESS, ADDRESS, ADDRESS); // (CUgraphExec, CUgraphNode,
+                                                                      //  const CUDA_KERNEL_NODE_PARAMS*); 12.0+
 
         final NativeSymbol.Signature signature;
 

@@ -29,13 +29,14 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Capability#RECORDS_WRITES}: a write while capturing is recorded as a memcpy node from a pinned
  *       copy that the graph owns and frees when it is destroyed, exactly as in the cuda backend (the same
  *       {@code dev.graphrt.driver} code);</li>
- *   <li>{@link Capability#DOT_EXPORT}: only when the runtime exports {@code hipGraphDebugDotPrint} (ROCm 5.5+).</li>
+ *   <li>{@link Capability#DOT_EXPORT}: only when the runtime exports {@code hipGraphDebugDotPrint} (ROCm 5.5+);</li>
+ *   <li>{@link Capability#GRAPH_UPDATE}: {@code hipGraphExecUpdate} for an update, {@code
+ *       hipGraphExecKernelNodeSetParams} for a rebind, where the runtime exports both (ROCm 5.2 does).</li>
  * </ul>
  * Sticky errors become {@code DeviceLostException}, and a backend closing on a device that reports one calls
  * {@code hipDeviceReset}; {@code DEVICE_LOSS_RECOVERY} is not declared because over CUDA (the only HIP device
  * here) the process cannot recover from a trap, and AMD hardware was not measured.
- * Not declared, as for cuda: {@code MID_CAPTURE_ALLOCATION}, {@code NESTED_GRAPHS}, {@code GRAPH_UPDATE},
- * {@code MULTI_STREAM_CAPTURE}.
+ * Not declared, as for cuda: {@code MID_CAPTURE_ALLOCATION}, {@code NESTED_GRAPHS}, {@code MULTI_STREAM_CAPTURE}.
  */
 final class HipBackend {
     private static final Logger LOG = LoggerFactory.getLogger(HipBackend.class);
@@ -43,12 +44,15 @@ final class HipBackend {
     private HipBackend() {
     }
 
-    /** What this backend declares, given whether the runtime can dump graphs as DOT. */
-    static Set<Capability> capabilities(boolean dotExport) {
+    /** What this backend declares, given whether the runtime can dump graphs as DOT and update them. */
+    static Set<Capability> capabilities(boolean dotExport, boolean graphUpdate) {
         EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
                 Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
         if (dotExport) {
             set.add(Capability.DOT_EXPORT);
+        }
+        if (graphUpdate) {
+            set.add(Capability.GRAPH_UPDATE);
         }
         return Collections.unmodifiableSet(set);
     }
@@ -78,7 +82,8 @@ final class HipBackend {
         HipGraphs graphs = new HipGraphs(new HipGraphNodeTypes(description.runtimeVersion()));
         HipStream streams = new HipStream(device, graphs);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint()), streams,
+                description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint(), graphs.updates()),
+                streams,
                 new DriverDeviceMemory(streams, new HipDeviceMemory()),
                 new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))),
                 () -> HipRuntime.resetIfLost(device)));

@@ -1,8 +1,13 @@
 package dev.graphrt.backend.hip;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.hip.HipNative.Symbol;
 import dev.graphrt.driver.BoundGraphCalls;
 import dev.graphrt.driver.GraphSymbols;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Objects;
@@ -18,10 +23,12 @@ import java.util.Objects;
 final class HipGraphs extends BoundGraphCalls {
     // the raw handles of the calls made here; static final, so the JIT inlines each downcall
     private static final MethodHandle hipGraphLaunch = HipHandles.BINDER.bind(Symbol.hipGraphLaunch);
+    private static final MethodHandle hipGraphExecUpdate = HipHandles.BINDER.bind(Symbol.hipGraphExecUpdate);
     private static final GraphSymbols SYMBOLS = new GraphSymbols(Symbol.hipStreamBeginCapture,
             Symbol.hipStreamEndCapture, Symbol.hipStreamIsCapturing, Symbol.hipGraphGetNodes, Symbol.hipGraphNodeGetType,
             Symbol.hipGraphInstantiateWithFlags, Symbol.hipGraphUpload, Symbol.hipGraphDebugDotPrint,
-            Symbol.hipGraphDestroy, Symbol.hipGraphLaunch, Symbol.hipGraphExecDestroy);
+            Symbol.hipGraphDestroy, Symbol.hipGraphLaunch, Symbol.hipGraphExecDestroy, Symbol.hipGraphExecUpdate,
+            Symbol.hipGraphExecKernelNodeSetParams);
 
     private final HipGraphNodeTypes nodeTypes;
 
@@ -34,6 +41,34 @@ final class HipGraphs extends BoundGraphCalls {
     @Override
     protected int rawLaunchGraph(MemorySegment exec, MemorySegment stream) throws Throwable {
         return (int) hipGraphLaunch.invokeExact(exec, stream);
+    }
+
+    /** HIP's update has CUDA 11's signature: the node and the result come back through two out-parameters. */
+    @Override
+    protected int rawExecUpdate(MemorySegment exec, MemorySegment template, MemorySegment result,
+            MemorySegment errorNode) throws Throwable {
+        return (int) hipGraphExecUpdate.invokeExact(exec, template, errorNode, result);
+    }
+
+    @Override
+    protected boolean hasExecUpdate() {
+        return hipGraphExecUpdate != null;
+    }
+
+    /** A {@code hipKernelNodeParams}: block dims first, then extra (NULL), the function, grid dims, parameters. */
+    @Override
+    protected MemorySegment kernelNodeParams(Arena arena, MemorySegment function, LaunchDims dims,
+            MemorySegment kernelParams) {
+        MemorySegment params = arena.allocate(HipNative.KERNEL_NODE_PARAMS); // zeroed: extra NULL, no shared memory
+        params.set(JAVA_INT, 0, dims.blockX());
+        params.set(JAVA_INT, 4, dims.blockY());
+        params.set(JAVA_INT, 8, dims.blockZ());
+        params.set(ADDRESS, 24, function);
+        params.set(JAVA_INT, 32, dims.gridX());
+        params.set(JAVA_INT, 36, dims.gridY());
+        params.set(JAVA_INT, 40, dims.gridZ());
+        params.set(ADDRESS, 48, kernelParams);
+        return params;
     }
 
     @Override

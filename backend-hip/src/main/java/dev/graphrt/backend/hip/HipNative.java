@@ -8,6 +8,7 @@ import dev.graphrt.driver.NativeSymbol;
 import dev.graphrt.driver.ResultCodeNames;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
 import java.util.Map;
 
 /**
@@ -48,6 +49,13 @@ final class HipNative {
     /** ROCm up to 5.2: {@code hipGraphNodeTypeKernel = 1} ... {@code hipGraphNodeTypeMemcpyToSymbol = 11}; no memory nodes. */
     static final int LEGACY_NODE_TYPE_FIRST = 1;
     static final int LEGACY_NODE_TYPE_COUNT = 12;
+
+    /** {@code hipKernelNodeParams}: block dims, extra, the function, grid dims, the parameters, shared bytes. */
+    static final StructLayout KERNEL_NODE_PARAMS = MemoryLayout.structLayout(JAVA_INT.withName("blockDimX"),
+            JAVA_INT.withName("blockDimY"), JAVA_INT.withName("blockDimZ"), MemoryLayout.paddingLayout(4),
+            ADDRESS.withName("extra"), ADDRESS.withName("func"), JAVA_INT.withName("gridDimX"),
+            JAVA_INT.withName("gridDimY"), JAVA_INT.withName("gridDimZ"), MemoryLayout.paddingLayout(4),
+            ADDRESS.withName("kernelParams"), JAVA_INT.withName("sharedMemBytes"), MemoryLayout.paddingLayout(4));
 
     /**
      * The functions this backend binds, named exactly as {@code libamdhip64} exports them. The enum constant's
@@ -99,8 +107,13 @@ final class HipNative {
         hipGraphLaunch(true, ADDRESS, ADDRESS),                        // (hipGraphExec_t, hipStream_t)
         hipGraphExecDestroy(true, ADDRESS),                            // (hipGraphExec_t)
         hipGraphDestroy(true, ADDRESS),                                // (hipGraph_t)
-        hipGraphDebugDotPrint(false, ADDRESS, ADDRESS, JAVA_INT);      // (hipGraph_t, const char* path,
+        hipGraphDebugDotPrint(false, ADDRESS, ADDRESS, JAVA_INT),      // (hipGraph_t, const char* path,
                                                                        //  unsigned int flags); ROCm 5.5+
+        hipGraphExecUpdate(false, ADDRESS, ADDRESS, ADDRESS, ADDRESS), // (hipGraphExec_t, hipGraph_t,
+                                                                       //  hipGraphNode_t* errorNode_out,
+                                                                       //  hipGraphExecUpdateResult* result_out)
+        hipGraphExecKernelNodeSetParams(false, ADDRESS, ADDRESS, ADDRESS); // (hipGraphExec_t, hipGraphNode_t,
+                                                                       //  const hipKernelNodeParams*)
 
         final NativeSymbol.Signature signature;
 

@@ -151,21 +151,24 @@ class HipBackendProviderTest {
     }
 
     @Test
-    void every_symbol_but_the_error_namer_returns_a_hipError_t_and_only_upload_and_dot_print_are_optional() {
+    void every_symbol_but_the_error_namer_returns_a_hipError_t_and_only_upload_dot_print_and_update_are_optional() {
+        java.util.Set<HipNative.Symbol> optional = java.util.EnumSet.of(HipNative.Symbol.hipGraphUpload,
+                HipNative.Symbol.hipGraphDebugDotPrint, HipNative.Symbol.hipGraphExecUpdate,
+                HipNative.Symbol.hipGraphExecKernelNodeSetParams);
         for (HipNative.Symbol symbol : HipNative.Symbol.values()) {
             assertThat(symbol.name()).startsWith("hip");
             assertThat(symbol.descriptor().returnLayout()).isPresent();
-            assertThat(symbol.required()).as(symbol.name())
-                    .isEqualTo(symbol != HipNative.Symbol.hipGraphUpload && symbol != HipNative.Symbol.hipGraphDebugDotPrint);
+            assertThat(symbol.required()).as(symbol.name()).isEqualTo(!optional.contains(symbol));
         }
     }
 
     @Test
     void capabilities_match_cudas_and_add_dot_export_only_when_the_runtime_can_dump_graphs() {
-        assertThat(HipBackend.capabilities(false)).containsExactlyInAnyOrder(
+        assertThat(HipBackend.capabilities(false, false)).containsExactlyInAnyOrder(
                 dev.graphrt.spi.Capability.HARDWARE_GRAPH, dev.graphrt.spi.Capability.RECORDS_WRITES,
                 dev.graphrt.spi.Capability.CAPTURE_MODE_THREAD_LOCAL, dev.graphrt.spi.Capability.CAPTURE_MODE_RELAXED);
-        assertThat(HipBackend.capabilities(true)).contains(dev.graphrt.spi.Capability.DOT_EXPORT).hasSize(5);
+        assertThat(HipBackend.capabilities(true, false)).contains(dev.graphrt.spi.Capability.DOT_EXPORT).hasSize(5);
+        assertThat(HipBackend.capabilities(false, true)).contains(dev.graphrt.spi.Capability.GRAPH_UPDATE).hasSize(5);
     }
 
     @Test

@@ -494,8 +494,8 @@ final class CoreStream implements GpuStream, GraphOwner {
             List<Retainable> holds = rebinding.holdsAfter(old, source, target);
             SealedWindow next;
             try {
-                next = old.rebound(backend.rebind(old.graph(), rebinding.patched(), rebinding.changed()),
-                        rebinding.patched(), holds);
+                next = old.rebound(backend.rebind(old.graph(), old.recording(), rebinding.patched(),
+                        rebinding.changed()), rebinding.patched(), holds);
             } catch (RuntimeException | Error failure) {
                 holds.forEach(Retainable::release);
                 throw failure;

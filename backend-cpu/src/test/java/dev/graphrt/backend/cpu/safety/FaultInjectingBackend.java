@@ -351,9 +351,10 @@ final class FaultInjectingBackend implements Backend {
         }
 
         @Override
-        public BackendGraph rebind(BackendGraph graph, RecordedLaunches patched, int[] changed) {
+        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
+                int[] changed) {
             enter(Hook.REBIND);
-            return real.rebind(graph, patched, changed);
+            return real.rebind(graph, before, after, changed);
         }
 
         @Override

@@ -257,7 +257,8 @@ enum BrokenBackends {
                 }
 
                 @Override
-                public BackendGraph rebind(BackendGraph graph, RecordedLaunches patched, int[] changed) {
+                public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
+                        int[] changed) {
                     return graph;
                 }
             };

@@ -155,8 +155,9 @@ class ForwardingBackend implements Backend {
         }
 
         @Override
-        public BackendGraph rebind(BackendGraph graph, RecordedLaunches patched, int[] changed) {
-            return delegate.rebind(graph, patched, changed);
+        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
+                int[] changed) {
+            return delegate.rebind(graph, before, after, changed);
         }
 
         @Override
