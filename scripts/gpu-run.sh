@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [demo]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [demo]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -140,6 +140,17 @@ for step in $steps; do
           > "$OUT/bench-$b.md" 2>"$OUT/bench-$b.err"; echo "bench $b: exit $?"; cat "$OUT/bench-$b.md"
       done ;;
     wgpubench) wgpu_bench ;;
+    capturebench) # issue 15: capture, update and rebind costs beside the plain CUDA C program, in the same job
+      /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/capture_floor" examples/src/main/native/capture_floor.cu \
+        && "$OUT/capture_floor" "${ROUNDS:-15}" 100 1000 > "$OUT/capture-c-floor.md"; echo "capture C floor: exit $?"
+      cat "$OUT/capture-c-floor.md"; rm -f "$OUT/capture_floor"
+      for b in cuda hip; do
+        [ "$b" = hip ] && [ -z "${GRAPHRT_HIP_LIB:-}" ] && [ -f .gpu/hip-on-cuda/libamdhip64.so ] \
+          && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
+        "$JAVA" "${JOPTS[@]}" -Dbench.cFloor="$OUT/capture-c-floor.md" -cp ".gpu/lib/*" \
+          dev.graphrt.examples.bench.CaptureBench "$b" "${ROUNDS:-15}" 100 1000 > "$OUT/capture-$b.md" 2>"$OUT/capture-$b.err"
+        echo "capture bench $b: exit $?"; cat "$OUT/capture-$b.md"
+      done ;;
   esac
 done
 # Everything in one archive too (the device run returns only a few files).

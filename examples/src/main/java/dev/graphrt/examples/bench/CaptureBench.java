@@ -1,0 +1,176 @@
+package dev.graphrt.examples.bench;
+
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.Kernel;
+import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.RuntimeOptions;
+import dev.graphrt.api.UpdateResult;
+import dev.graphrt.core.GraphRT;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * What changing a graph costs (issue 15), on DecodeBench's chain of K dependent saxpy launches over 1,024 floats:
+ * per K, medians over the rounds of
+ * <ul>
+ *   <li>capture: {@code stream.capture} with no warm-up (prepare, record, instantiate, upload), the graph closed
+ *       after each round;</li>
+ *   <li>update: {@code graph.update} of that graph with another scale (no warm-up, same shape);</li>
+ *   <li>rebind 1: {@code graph.rebind} of the input only the first launch reads;</li>
+ *   <li>rebind all: {@code graph.rebind} of the output every launch writes.</li>
+ * </ul>
+ * The last round's graph is replayed and checked exactly. With {@code -Dbench.cFloor=FILE} (the output of
+ * {@code examples/src/main/native/capture_floor.cu}, run just before in the same job) each figure is also given
+ * over C's. Arguments: {@code backend rounds K...} (default {@code cuda 15 100 1000}).
+ */
+public final class CaptureBench {
+    private static final int N = 1024;
+
+    private CaptureBench() {
+    }
+
+    record Row(int launches, double capture, double update, double rebindOne, double rebindAll, boolean exact) {
+    }
+
+    public static void main(String[] args) throws IOException {
+        String backend = args.length > 0 ? args[0] : "cuda";
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+        List<Integer> ks = new ArrayList<>();
+        for (int i = 2; i < args.length; i++) {
+            ks.add(Integer.parseInt(args[i]));
+        }
+        if (ks.isEmpty()) {
+            ks = List.of(100, 1000);
+        }
+        Map<Integer, double[]> floor = readFloor(System.getProperty("bench.cFloor"));
+        try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
+             GpuStream stream = runtime.openStream()) {
+            System.out.println("device: " + runtime.device());
+            System.out.println("rounds: " + rounds + " after 3 untimed, medians in microseconds; 1,024 floats; "
+                    + "capture with no warm-up; C floor: " + (floor.isEmpty() ? "none" : "capture_floor.cu, same job"));
+            System.out.println();
+            System.out.println("| launches | capture+instantiate us (/C) | update us (/C) | capture/update "
+                    + "| rebind 1 node us (/C) | rebind all nodes us (/C) | check |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            boolean allExact = true;
+            for (int k : ks) {
+                Row row = measure(runtime, stream, k, rounds);
+                allExact &= row.exact();
+                double[] c = floor.get(k);
+                System.out.printf("| %d | %s | %s | %.1fx | %s | %s | %s |%n", k, ratio(row.capture(), c, 0),
+                        ratio(row.update(), c, 1), row.capture() / row.update(), ratio(row.rebindOne(), c, 2),
+                        ratio(row.rebindAll(), c, 3), row.exact() ? "exact" : "FAILED");
+            }
+            if (!allExact) {
+                System.exit(1);
+            }
+        }
+    }
+
+    private static String ratio(double micros, double[] c, int column) {
+        return c == null ? String.format("%.1f", micros) : String.format("%.1f (%.2fx)", micros, micros / c[column]);
+    }
+
+    static Row measure(GraphRuntime runtime, GpuStream stream, int k, int rounds) {
+        Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
+        float[] x = new float[N];
+        float[] y0 = new float[N];
+        for (int i = 0; i < N; i++) {
+            x[i] = i % 7;
+            y0[i] = i % 3;
+        }
+        LaunchDims dims = LaunchDims.linear(N, 256);
+        List<Double> capture = new ArrayList<>();
+        List<Double> update = new ArrayList<>();
+        List<Double> rebindOne = new ArrayList<>();
+        List<Double> rebindAll = new ArrayList<>();
+        boolean exact = true;
+        try (Buffer input = stream.upload(x); Buffer input2 = stream.upload(x); Buffer xs = stream.upload(x);
+             Buffer ys = stream.upload(y0); Buffer ys2 = stream.upload(y0)) {
+            CaptureOptions once = CaptureOptions.defaults().warmups(0);
+            for (int r = -3; r < rounds; r++) {
+                stream.synchronize();
+                long t0 = System.nanoTime();
+                Graph graph = stream.capture(once, chain(saxpy, dims, k, 2f, input, xs, ys));
+                long t1 = System.nanoTime();
+                UpdateResult result = graph.update(once, chain(saxpy, dims, k, 3f, input, xs, ys));
+                long t2 = System.nanoTime();
+                if (!result.applied()) {
+                    throw new IllegalStateException("update rejected: " + result);
+                }
+                graph.rebind(input, input2);
+                long t3 = System.nanoTime();
+                graph.rebind(ys, ys2);
+                long t4 = System.nanoTime();
+                if (r == rounds - 1) { // y2 += 3x per launch, the first launch reading input2 (also x)
+                    stream.write(ys2, y0);
+                    graph.replay();
+                    float[] y = stream.readFloats(ys2);
+                    for (int i = 0; i < N && exact; i++) {
+                        float want = y0[i];
+                        for (int j = 0; j < k; j++) {
+                            want = want + 3f * x[i];
+                        }
+                        exact = y[i] == want;
+                    }
+                }
+                graph.rebind(ys2, ys);
+                graph.rebind(input2, input);
+                graph.close();
+                if (r >= 0) {
+                    capture.add((t1 - t0) / 1e3);
+                    update.add((t2 - t1) / 1e3);
+                    rebindOne.add((t3 - t2) / 1e3);
+                    rebindAll.add((t4 - t3) / 1e3);
+                }
+            }
+            stream.synchronize();
+        }
+        return new Row(k, median(capture), median(update), median(rebindOne), median(rebindAll), exact);
+    }
+
+    /** K saxpy launches in a chain, the first reading {@code first}, the others {@code x}, all adding into y. */
+    private static Consumer<GpuStream> chain(Kernel saxpy, LaunchDims dims, int k, float scale, Buffer first,
+            Buffer x, Buffer y) {
+        return s -> {
+            for (int j = 0; j < k; j++) {
+                s.launch(saxpy, dims, KernelArgs.of(j == 0 ? first : x, y).info(N).infoFloat(scale));
+            }
+        };
+    }
+
+    private static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    /** capture_floor.cu's table: launches to {capture, update, rebind 1, rebind all}. */
+    private static Map<Integer, double[]> readFloor(String file) throws IOException {
+        Map<Integer, double[]> rows = new HashMap<>();
+        if (file == null || !Files.exists(Path.of(file))) {
+            return rows;
+        }
+        for (String line : Files.readAllLines(Path.of(file))) {
+            String[] cells = line.split("\\|");
+            if (cells.length >= 6 && cells[1].strip().matches("\\d+")) {
+                rows.put(Integer.parseInt(cells[1].strip()), new double[] {Double.parseDouble(cells[2].strip()),
+                        Double.parseDouble(cells[3].strip()), Double.parseDouble(cells[4].strip()),
+                        Double.parseDouble(cells[5].strip())});
+            }
+        }
+        return rows;
+    }
+}
