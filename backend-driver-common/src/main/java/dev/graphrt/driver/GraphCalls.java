@@ -40,6 +40,11 @@ public interface GraphCalls {
     /** The nodes of {@code template} and their types, in the driver's order (a captured stream's launch order). */
     DriverCalls.GraphNodes nodes(MemorySegment template);
 
+    /** The number of a kernel node in {@link #nodes}' types (CUDA's 0; a HIP runtime before ROCm 5.3 counts from 1). */
+    default int kernelNodeType() {
+        return DriverConstants.GRAPH_NODE_TYPE_KERNEL;
+    }
+
     /** Whether the library has the update calls below ({@code GRAPH_UPDATE} is declared only then). */
     boolean updates();
 

@@ -407,8 +407,9 @@ public final class GraphCapture {
     private MemorySegment[] kernelNodes(MemorySegment template) {
         DriverCalls.GraphNodes all = graphs.nodes(template);
         List<MemorySegment> kernels = new ArrayList<>();
+        int kernel = graphs.kernelNodeType();
         for (int i = 0; i < all.nodes().length; i++) {
-            if (all.types()[i] == DriverConstants.GRAPH_NODE_TYPE_KERNEL) {
+            if (all.types()[i] == kernel) {
                 kernels.add(all.nodes()[i]);
             }
         }

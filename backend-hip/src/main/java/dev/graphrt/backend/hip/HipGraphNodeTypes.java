@@ -22,6 +22,11 @@ record HipGraphNodeTypes(int runtimeVersion) {
         return runtimeVersion >= HipNative.NODE_TYPES_ZERO_BASED_SINCE;
     }
 
+    /** The number of a kernel node ({@code hipGraphNodeTypeKernel}): 0 from ROCm 5.3 on, 1 before. */
+    int kernel() {
+        return zeroBased() ? DriverConstants.GRAPH_NODE_TYPE_KERNEL : HipNative.LEGACY_NODE_TYPE_FIRST;
+    }
+
     /** Whether a node of {@code type} makes a graph unsafe to relaunch. */
     boolean refuses(int type) {
         if (zeroBased()) {

@@ -72,6 +72,11 @@ final class HipGraphs extends BoundGraphCalls {
     }
 
     @Override
+    public int kernelNodeType() {
+        return nodeTypes.kernel();
+    }
+
+    @Override
     public void checkRelaunchable(int[] types) {
         nodeTypes.check(types);
     }

@@ -22,6 +22,12 @@ class HipGraphNodeTypesTest {
     }
 
     @Test
+    void a_kernel_node_is_type_1_under_ROCm_5_2_and_type_0_from_ROCm_5_3_on() {
+        assertThat(rocm52.kernel()).isEqualTo(1);
+        assertThat(rocm62.kernel()).isZero();
+    }
+
+    @Test
     void under_ROCm_5_2_every_declared_node_type_is_accepted_and_anything_else_refused() {
         assertThatCode(() -> rocm52.check(new int[] {1, 2, 3, 9, 10, 11})).doesNotThrowAnyException();
 
