@@ -178,10 +178,18 @@ public final class DriverCalls {
             int filled = (int) Math.min(n, count.get(JAVA_LONG, 0));
             MemorySegment[] handles = new MemorySegment[filled];
             int[] types = new int[filled];
+            MemorySegment type = arena.allocate(JAVA_INT); // one out-parameter for every node: a capture lists them all
             for (int i = 0; i < filled; i++) {
                 MemorySegment node = nodes.getAtIndex(ADDRESS, i);
                 handles[i] = node;
-                types[i] = intOut(getTypeCall, type -> (int) getType.invokeExact(node, type));
+                int rc;
+                try { // per node of every capture: no lambda
+                    rc = (int) getType.invokeExact(node, type);
+                } catch (Throwable t) {
+                    throw unexpected(getTypeCall, t);
+                }
+                check(getTypeCall, rc);
+                types[i] = type.get(JAVA_INT, 0);
             }
             return new GraphNodes(handles, types);
         }

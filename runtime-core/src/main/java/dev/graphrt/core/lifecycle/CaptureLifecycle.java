@@ -17,6 +17,7 @@ import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.core.recording.LaunchRecorder;
+import dev.graphrt.core.recording.NodeLabels;
 import dev.graphrt.core.recording.RecordingDiff;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
@@ -214,7 +215,7 @@ public final class CaptureLifecycle {
                 return new UpdateOutcome(null, differs.get());
             }
             validate();
-            List<String> labels = recorder.labels();
+            NodeLabels labels = recorder.labels();
             Pins pins = pinWindow();
             BackendGraph graph;
             try {
@@ -222,14 +223,16 @@ public final class CaptureLifecycle {
                         ? backend.closeCaptureInto(old.graph())
                         : backend.updateRecording(old.graph(), recording);
             } catch (UpdateRejectedException refused) {
-                memory.unpin(pins.graphId()); // nothing ever ran on them
-                metadata.release(pins.graphId());
+                unpinUnused(pins, null);
                 cleanUp(null, "update rejected by the driver");
                 int node = refused.nodeIndex();
                 String kernel = node >= 0 && node < recording.launches().size()
                         ? recording.launches().get(node).kernel().entryPoint() : "";
                 return new UpdateOutcome(null, new UpdateResult.Rejected(userGraphId,
                         UpdateResult.Difference.DRIVER, node, kernel, refused.getMessage()));
+            } catch (RuntimeException | Error failure) {
+                unpinUnused(pins, failure);
+                throw failure;
             }
             sealed = finish(pins, graph, labels, recording, "updated");
         } catch (RuntimeException | Error failure) {
@@ -237,6 +240,15 @@ public final class CaptureLifecycle {
         }
         flushAfterWindow();
         return new UpdateOutcome(sealed, new UpdateResult.Applied(userGraphId, sealed.nodeLabels().size()));
+    }
+
+    /** Drops the pins of a window no graph took (nothing ever ran on them); failures join {@code primary}. */
+    private void unpinUnused(Pins pins, Throwable primary) {
+        Throwable first = attempt(primary, () -> memory.unpin(pins.graphId()));
+        first = attempt(first, () -> metadata.release(pins.graphId()));
+        if (first != null && first != primary) {
+            throw first instanceof RuntimeException r ? r : new IllegalStateException(first);
+        }
     }
 
     /** What {@link #endUpdate} did: the new window (applied), or why not (rejected; window is null). */
@@ -260,7 +272,7 @@ public final class CaptureLifecycle {
         return new Pins(graphId, pinned);
     }
 
-    private SealedWindow finish(Pins pins, BackendGraph graph, List<String> labels, RecordedLaunches recording,
+    private SealedWindow finish(Pins pins, BackendGraph graph, NodeLabels labels, RecordedLaunches recording,
             String outcome) {
         long graphId = pins.graphId();
         long pinned = pins.bytes();

@@ -1,6 +1,7 @@
 package dev.graphrt.core.lifecycle;
 
 import dev.graphrt.core.memory.Retainable;
+import dev.graphrt.core.recording.NodeLabels;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.RecordedLaunches;
 import java.time.Duration;
@@ -15,7 +16,7 @@ import java.util.List;
  * pinned to (a graph's first window has the graph's own id; an update's window a new one). {@code recordedWrites}
  * says whether the driver recorded host-to-device writes too, which a rebind does not patch.
  */
-public record SealedWindow(long graphId, BackendGraph graph, long pinnedBytes, List<String> nodeLabels,
+public record SealedWindow(long graphId, BackendGraph graph, long pinnedBytes, NodeLabels nodeLabels,
                            Duration captureDuration, List<Retainable> retained, RecordedLaunches recording,
                            boolean recordedWrites) {
 

@@ -12,10 +12,11 @@ import java.util.List;
  */
 public final class LaunchRecorder {
     /** How the label of a child-graph node begins. */
-    public static final String CHILD_LABEL_PREFIX = "graph #";
+    private static final String CHILD_LABEL_PREFIX = "graph #";
     private final boolean softwareGraph;
     private final List<RecordedLaunch> launches = new ArrayList<>();
-    private final List<String> labels = new ArrayList<>();
+    /** Each node: a launch, or a child graph's label (named lazily: {@link NodeLabels}). */
+    private final List<Object> nodes = new ArrayList<>();
 
     public LaunchRecorder(boolean softwareGraph) {
         this.softwareGraph = softwareGraph;
@@ -23,7 +24,7 @@ public final class LaunchRecorder {
 
     public void add(RecordedLaunch launch) {
         launches.add(launch);
-        labels.add(label(launch));
+        nodes.add(launch);
     }
 
     /**
@@ -35,7 +36,7 @@ public final class LaunchRecorder {
             childRecording.launches().forEach(this::add);
         } else {
             launches.addAll(childRecording.launches());
-            labels.add(CHILD_LABEL_PREFIX + childId + " (" + childNodes + " nodes)");
+            nodes.add(CHILD_LABEL_PREFIX + childId + " (" + childNodes + " nodes)");
         }
     }
 
@@ -50,12 +51,12 @@ public final class LaunchRecorder {
         return new RecordedLaunches(launches);
     }
 
-    public List<String> labels() {
-        return List.copyOf(labels);
+    public NodeLabels labels() {
+        return new NodeLabels(nodes);
     }
 
     public int size() {
-        return labels.size();
+        return nodes.size();
     }
 
     /** Graphviz DOT: one node per launch, edges in stream order. */

@@ -18,7 +18,7 @@ public final class RecordingDiff {
 
     /** The first difference that makes {@code next} inapplicable to {@code old}, or empty when there is none. */
     public static Optional<UpdateResult.Rejected> firstDifference(long graphId, RecordedLaunches old,
-            List<String> oldLabels, RecordedLaunches next, List<String> nextLabels) {
+            NodeLabels oldLabels, RecordedLaunches next, NodeLabels nextLabels) {
         List<RecordedLaunch> was = old.launches();
         List<RecordedLaunch> now = next.launches();
         int common = Math.min(was.size(), now.size());
@@ -54,17 +54,13 @@ public final class RecordingDiff {
      * Where the node lists disagree in structure (a child graph where a launch was, or another count; labels also
      * carry dims, which may change), or -1.
      */
-    private static int firstStructuralDifference(List<String> a, List<String> b) {
+    private static int firstStructuralDifference(NodeLabels a, NodeLabels b) {
         int common = Math.min(a.size(), b.size());
         for (int i = 0; i < common; i++) {
-            if (isChild(a.get(i)) != isChild(b.get(i))) {
+            if (a.isChild(i) != b.isChild(i)) {
                 return i;
             }
         }
         return a.size() == b.size() ? -1 : common;
-    }
-
-    private static boolean isChild(String label) {
-        return label.startsWith(LaunchRecorder.CHILD_LABEL_PREFIX);
     }
 }

@@ -22,6 +22,7 @@ import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.GraphKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -164,7 +165,17 @@ public final class CoreRuntime implements GraphRuntime {
                 retained.put(buffer, Boolean.TRUE);
             }
         }
-        return memory.stats(retained.keySet().stream().mapToLong(Retainable::retainedBytes).sum());
+        MemoryStats stats = memory.stats(retained.keySet().stream().mapToLong(Retainable::retainedBytes).sum());
+        // An updated graph's pins are held under its window's id: report them under the graph's own.
+        Map<Long, Long> graphOfWindow = new HashMap<>();
+        for (CoreGraph graph : liveGraphs) {
+            graphOfWindow.put(graph.window().graphId(), graph.id());
+        }
+        Map<Long, Long> perGraph = new HashMap<>();
+        stats.pinnedPerGraph().forEach((window, bytes) ->
+                perGraph.merge(graphOfWindow.getOrDefault(window, window), bytes, Long::sum));
+        return new MemoryStats(stats.reservedBytes(), stats.inUseBytes(), stats.persistentFreeBytes(),
+                stats.pinnedBytes(), perGraph, stats.retainedByGraphsBytes());
     }
 
     @Override
