@@ -43,7 +43,8 @@ public final class CaptureBench {
     private CaptureBench() {
     }
 
-    record Row(int launches, double capture, double update, double rebindOne, double rebindAll, boolean exact) {
+    record Row(int launches, double capture, double update, double rebindOne, double rebindAll, boolean exact,
+               double[] phases) {
     }
 
     public static void main(String[] args) throws IOException {
@@ -75,6 +76,16 @@ public final class CaptureBench {
                 System.out.printf("| %d | %s | %s | %.1fx | %s | %s | %s |%n", k, ratio(row.capture(), c, 0),
                         ratio(row.update(), c, 1), row.capture() / row.update(), ratio(row.rebindOne(), c, 2),
                         ratio(row.rebindAll(), c, 3), row.exact() ? "exact" : "FAILED");
+            }
+            System.out.println();
+            System.out.println("Where a capture's time goes (medians, us): prepare() | beginCapture() | the K launches "
+                    + "| endCapture() (instantiate and upload included)");
+            System.out.println();
+            System.out.println("| launches | prepare | beginCapture | launches | endCapture |");
+            System.out.println("|---|---|---|---|---|");
+            for (int k : ks) {
+                double[] p = phases(runtime, stream, k, rounds);
+                System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f |%n", k, p[0], p[1], p[2], p[3]);
             }
             if (!allExact) {
                 System.exit(1);
@@ -145,7 +156,40 @@ public final class CaptureBench {
             }
             stream.synchronize();
         }
-        return new Row(k, median(capture), median(update), median(rebindOne), median(rebindAll), exact);
+        return new Row(k, median(capture), median(update), median(rebindOne), median(rebindAll), exact, null);
+    }
+
+    /** The capture's phases, each timed on its own through the stream's explicit lifecycle calls. */
+    static double[] phases(GraphRuntime runtime, GpuStream stream, int k, int rounds) {
+        Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
+        float[] x = new float[N];
+        LaunchDims dims = LaunchDims.linear(N, 256);
+        List<List<Double>> times = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        try (Buffer xs = stream.upload(x); Buffer ys = stream.upload(x)) {
+            Consumer<GpuStream> step = chain(saxpy, dims, k, 2f, xs, xs, ys);
+            int warmup = Integer.getInteger("bench.warmup", 100);
+            for (int r = -warmup; r < rounds; r++) {
+                stream.synchronize();
+                long t0 = System.nanoTime();
+                stream.prepare();
+                long t1 = System.nanoTime();
+                stream.beginCapture(CaptureOptions.defaults());
+                long t2 = System.nanoTime();
+                step.accept(stream);
+                long t3 = System.nanoTime();
+                Graph graph = stream.endCapture();
+                long t4 = System.nanoTime();
+                graph.close();
+                if (r >= 0) {
+                    times.get(0).add((t1 - t0) / 1e3);
+                    times.get(1).add((t2 - t1) / 1e3);
+                    times.get(2).add((t3 - t2) / 1e3);
+                    times.get(3).add((t4 - t3) / 1e3);
+                }
+            }
+            stream.synchronize();
+        }
+        return times.stream().mapToDouble(CaptureBench::median).toArray();
     }
 
     /** K saxpy launches in a chain, the first reading {@code first}, the others {@code x}, all adding into y. */
