@@ -59,6 +59,15 @@ wgpu_bench() { # issue 14's rows: GraphRT eager and replay beside the plain webg
   echo "== wgpu summary"; grep '^summary:' "$OUT/bench-wgpu.md"
 }
 
+hip_env() { # the HIP-on-CUDA test library, built once per job: GraphRT's hip backend over the H200
+  [ -n "${GRAPHRT_HIP_LIB:-}" ] && return
+  if [ -x backend-hip/src/test/native/build-hip-on-cuda.sh ] && [ -d .gpu/hip ]; then
+    backend-hip/src/test/native/build-hip-on-cuda.sh .gpu/hip .gpu/hip-on-cuda > "$OUT/hip-build.log" 2>&1
+    echo "hip shim build: $(tail -1 "$OUT/hip-build.log")"
+  fi
+  [ -f .gpu/hip-on-cuda/libamdhip64.so ] && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
+}
+
 for step in $steps; do
   case $step in
     cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest \
@@ -73,11 +82,7 @@ for step in $steps; do
       grep -q "tests successful" "$OUT/wgpu-tests.log" || echo "wgpu tests: NO SUMMARY - the JVM died; see wgpu-tests.log"
       ls hs_err_pid*.log >/dev/null 2>&1 && { echo "wgpu: JVM crash log(s):"; mv hs_err_pid*.log "$OUT/"; } ;;
     hip)
-      if [ -x backend-hip/src/test/native/build-hip-on-cuda.sh ] && [ -d .gpu/hip ]; then
-        backend-hip/src/test/native/build-hip-on-cuda.sh .gpu/hip .gpu/hip-on-cuda > "$OUT/hip-build.log" 2>&1 \
-          && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
-        echo "hip shim build: $(tail -1 "$OUT/hip-build.log")"
-      fi
+      hip_env
       kit hip dev.graphrt.backend.hip.HipConformanceTest dev.graphrt.backend.hip.HipDeviceSmokeTest ;;
     floor)
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
@@ -125,8 +130,7 @@ for step in $steps; do
       fi ;;
     deviceloss) # a trap in a process of its own: the runtime is lost and contained; what a new runtime gets
       for b in cuda hip; do
-        [ "$b" = hip ] && [ -z "${GRAPHRT_HIP_LIB:-}" ] && [ -f .gpu/hip-on-cuda/libamdhip64.so ] \
-          && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
+        [ "$b" = hip ] && hip_env
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.DeviceLossProbe "$b" > "$OUT/deviceloss-$b.txt" 2>&1
         echo "device loss $b: exit $?"; grep -vE "^(Warning|    at|\[main\] WARN)" "$OUT/deviceloss-$b.txt"
       done ;;
@@ -145,8 +149,7 @@ for step in $steps; do
         && "$OUT/capture_floor" "${ROUNDS:-15}" 100 1000 > "$OUT/capture-c-floor.md"; echo "capture C floor: exit $?"
       cat "$OUT/capture-c-floor.md"; rm -f "$OUT/capture_floor"
       for b in cuda hip; do
-        [ "$b" = hip ] && [ -z "${GRAPHRT_HIP_LIB:-}" ] && [ -f .gpu/hip-on-cuda/libamdhip64.so ] \
-          && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
+        [ "$b" = hip ] && hip_env
         "$JAVA" "${JOPTS[@]}" -Dbench.cFloor="$OUT/capture-c-floor.md" -cp ".gpu/lib/*" \
           dev.graphrt.examples.bench.CaptureBench "$b" "${ROUNDS:-15}" 100 1000 > "$OUT/capture-$b.md" 2>"$OUT/capture-$b.err"
         echo "capture bench $b: exit $?"; cat "$OUT/capture-$b.md"

@@ -106,6 +106,12 @@ public abstract class BoundGraphCalls implements GraphCalls {
     }
 
     @Override
+    public final int nodeCount(MemorySegment template) {
+        return (int) calls.longOut(symbols.getNodes().name(),
+                count -> (int) getNodes.invokeExact(template, MemorySegment.NULL, count));
+    }
+
+    @Override
     public final int[] nodeTypes(MemorySegment template) {
         return calls.graphNodeTypes(template, symbols.getNodes().name(), getNodes, symbols.nodeGetType().name(),
                 nodeGetType);

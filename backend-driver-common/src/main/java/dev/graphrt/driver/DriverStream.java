@@ -95,6 +95,7 @@ public final class DriverStream implements BackendStream {
         }
         driver.makeCurrent();
         driver.launch(own.function(), dims, parameters.pack(bindings), stream);
+        captures.noteLaunch();
     }
 
     @Override

@@ -34,6 +34,9 @@ public interface GraphCalls {
         return OptionalLong.empty();
     }
 
+    /** How many nodes {@code template} has (one driver call). */
+    int nodeCount(MemorySegment template);
+
     /** The node types of {@code template}, in the driver's numbering. */
     int[] nodeTypes(MemorySegment template);
 

@@ -65,6 +65,8 @@ public final class GraphCapture {
     private long warmupWriteBytes;
     private CapturedHostCopies capture;
     private CaptureMode captureMode;
+    /** Nodes this capture recorded through the stream (launches, staged writes), for {@link #checkNodes}. */
+    private int recordedNodes;
 
     /**
      * The capture hooks of the stream that {@code driver} is bound to.
@@ -104,7 +106,16 @@ public final class GraphCapture {
 
     /** Copies {@code src} into the open capture's graph-owned pinned memory and returns that copy. */
     public MemorySegment stage(MemorySegment src) {
-        return capture.stage(src);
+        MemorySegment staged = capture.stage(src);
+        recordedNodes++; // the write's memcpy node
+        return staged;
+    }
+
+    /** A launch was enqueued: while capturing it is one kernel node of the graph. */
+    public void noteLaunch() {
+        if (capture != null) {
+            recordedNodes++;
+        }
     }
 
     /** A write of {@code bytes} outside a capture: counted when it belongs to the warm-up. */
@@ -139,6 +150,7 @@ public final class GraphCapture {
         }
         capture = copies;
         captureMode = mode;
+        recordedNodes = 0;
         if (log.isDebugEnabled()) {
             OptionalLong id = graphs.captureId(stream);
             if (id.isPresent()) {
@@ -193,7 +205,7 @@ public final class GraphCapture {
             if (old.isHandedOn() || old.isDestroyed()) {
                 throw new IllegalStateException("graph " + old + " can no longer be updated");
             }
-            graphs.checkRelaunchable(graphs.nodeTypes(template));
+            checkNodes(template);
             Optional<GraphCalls.UpdateRefusal> refusal = graphs.execUpdate(old.exec(), template);
             if (refusal.isPresent()) {
                 int launch = launchIndex(template, refusal.get().errorNode());
@@ -335,8 +347,7 @@ public final class GraphCapture {
 
     /** Validates, instantiates and uploads the captured template, which the graph keeps (nodes, DOT on request). */
     private DriverGraph seal(MemorySegment template, CapturedHostCopies copies) {
-        int[] types = graphs.nodeTypes(template);
-        graphs.checkRelaunchable(types);
+        int nodes = checkNodes(template);
         MemorySegment exec = graphs.instantiate(template);
         try {
             graphs.upload(exec, stream);
@@ -348,8 +359,25 @@ public final class GraphCapture {
             }
             throw e;
         }
-        return new DriverGraph(this, graphKind, exec, template, template, types.length,
+        return new DriverGraph(this, graphKind, exec, template, template, nodes,
                 copies == null ? List.of() : copies.transfer(), null);
+    }
+
+    /**
+     * Refuses a template holding nodes that forbid a relaunch (memory allocation or free nodes) and returns its node
+     * count. When the template has exactly the nodes this capture recorded through the stream (its launches and
+     * writes), it can hold no other kind, so the per-node type scan (one driver call per node) is skipped.
+     */
+    private int checkNodes(MemorySegment template) {
+        int count = graphs.nodeCount(template);
+        if (count == recordedNodes) {
+            return count;
+        }
+        log.debug("{}: the captured graph has {} nodes, {} recorded through the stream: checking their types", name,
+                count, recordedNodes);
+        int[] types = graphs.nodeTypes(template);
+        graphs.checkRelaunchable(types);
+        return types.length;
     }
 
     /** Ends the driver capture and returns its template; one that came back with a failure is destroyed first. */

@@ -81,11 +81,14 @@ public final class CaptureBench {
             System.out.println("Where a capture's time goes (medians, us): prepare() | beginCapture() | the K launches "
                     + "| endCapture() (instantiate and upload included)");
             System.out.println();
-            System.out.println("| launches | prepare | beginCapture | launches | endCapture |");
-            System.out.println("|---|---|---|---|---|");
+            System.out.println("| launches | prepare | beginCapture | launches | endCapture | C record only (begin, "
+                    + "launches, end) |");
+            System.out.println("|---|---|---|---|---|---|");
             for (int k : ks) {
                 double[] p = phases(runtime, stream, k, rounds);
-                System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f |%n", k, p[0], p[1], p[2], p[3]);
+                double[] c = floor.get(k);
+                System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f | %s |%n", k, p[0], p[1], p[2], p[3],
+                        c == null ? "-" : String.format("%.1f", c[4]));
             }
             if (!allExact) {
                 System.exit(1);
@@ -216,10 +219,10 @@ public final class CaptureBench {
         }
         for (String line : Files.readAllLines(Path.of(file))) {
             String[] cells = line.split("\\|");
-            if (cells.length >= 6 && cells[1].strip().matches("\\d+")) {
+            if (cells.length >= 7 && cells[1].strip().matches("\\d+")) {
                 rows.put(Integer.parseInt(cells[1].strip()), new double[] {Double.parseDouble(cells[2].strip()),
                         Double.parseDouble(cells[3].strip()), Double.parseDouble(cells[4].strip()),
-                        Double.parseDouble(cells[5].strip())});
+                        Double.parseDouble(cells[5].strip()), Double.parseDouble(cells[6].strip())});
             }
         }
         return rows;
