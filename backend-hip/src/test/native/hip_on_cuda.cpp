@@ -885,6 +885,57 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus* pCap
     return hipSuccess;
 }
 
+// HIP's capture info has no edge data (CUDA 12.3 added it); GraphRT's captures have plain edges.
+hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus* captureStatus_out,
+                                      unsigned long long* id_out, hipGraph_t* graph_out,
+                                      const hipGraphNode_t** dependencies_out, size_t* numDependencies_out) {
+    if (!captureStatus_out) {
+        return hipErrorInvalidValue;
+    }
+    HIP_ON_CUDA_CONTEXT("hipStreamGetCaptureInfo_v2");
+    CUstreamCaptureStatus status;
+    cuuint64_t id = 0;
+    CUgraph graph = nullptr;
+    const CUgraphNode* dependencies = nullptr;
+    size_t count = 0;
+    HIP_ON_CUDA_CHECK("hipStreamGetCaptureInfo_v2",
+                      cuStreamGetCaptureInfo(reinterpret_cast<CUstream>(stream), &status, &id, &graph, &dependencies,
+                                             nullptr, &count));
+    *captureStatus_out = static_cast<hipStreamCaptureStatus>(status);
+    if (id_out) *id_out = id;
+    if (graph_out) *graph_out = reinterpret_cast<hipGraph_t>(graph);
+    if (dependencies_out) *dependencies_out = reinterpret_cast<const hipGraphNode_t*>(dependencies);
+    if (numDependencies_out) *numDependencies_out = count;
+    return hipSuccess;
+}
+
+hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t* dependencies,
+                                              size_t numDependencies, unsigned int flags) {
+    static_assert((int)hipStreamSetCaptureDependencies == (int)CU_STREAM_SET_CAPTURE_DEPENDENCIES, "flags");
+    static_assert((int)hipStreamAddCaptureDependencies == (int)CU_STREAM_ADD_CAPTURE_DEPENDENCIES, "flags");
+    HIP_ON_CUDA_CONTEXT("hipStreamUpdateCaptureDependencies");
+    return report("hipStreamUpdateCaptureDependencies",
+                  cuStreamUpdateCaptureDependencies(reinterpret_cast<CUstream>(stream),
+                                                    reinterpret_cast<CUgraphNode*>(dependencies), nullptr,
+                                                    numDependencies, flags));
+}
+
+hipError_t hipGraphAddChildGraphNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                     const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                     hipGraph_t childGraph) {
+    if (!pGraphNode) {
+        return hipErrorInvalidValue;
+    }
+    HIP_ON_CUDA_CONTEXT("hipGraphAddChildGraphNode");
+    CUgraphNode node;
+    HIP_ON_CUDA_CHECK("hipGraphAddChildGraphNode",
+                      cuGraphAddChildGraphNode(&node, reinterpret_cast<CUgraph>(graph),
+                                               reinterpret_cast<const CUgraphNode*>(pDependencies), numDependencies,
+                                               reinterpret_cast<CUgraph>(childGraph)));
+    *pGraphNode = reinterpret_cast<hipGraphNode_t>(node);
+    return hipSuccess;
+}
+
 hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t* nodes, size_t* numNodes) {
     if (!numNodes) {
         return hipErrorInvalidValue;

@@ -2,6 +2,7 @@ package dev.graphrt.driver;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.api.LaunchDims;
 import java.lang.foreign.Arena;
@@ -37,6 +38,7 @@ public abstract class BoundGraphCalls implements GraphCalls {
     private final MethodHandle destroy;
     private final MethodHandle execDestroy;
     private final MethodHandle execKernelNodeSetParams;
+    private final MethodHandle addChildGraphNode;
 
     /** Binds {@code symbols} (all but the launch) through {@code binder}; results are checked with {@code calls}. */
     protected BoundGraphCalls(DriverCalls calls, NativeBinder binder, GraphSymbols symbols) {
@@ -53,6 +55,7 @@ public abstract class BoundGraphCalls implements GraphCalls {
         this.destroy = binder.bind(symbols.destroy());
         this.execDestroy = binder.bind(symbols.execDestroy());
         this.execKernelNodeSetParams = binder.bind(symbols.execKernelNodeSetParams());
+        this.addChildGraphNode = binder.bind(symbols.addChildGraphNode());
     }
 
     /** The graph launch's code: one raw {@code invokeExact} of the backend's {@code static final} handle. */
@@ -64,6 +67,52 @@ public abstract class BoundGraphCalls implements GraphCalls {
      */
     protected abstract int rawExecUpdate(MemorySegment exec, MemorySegment template, MemorySegment result,
             MemorySegment errorNode) throws Throwable;
+
+    /**
+     * The capture info's code: one raw call of the backend's handle storing the capture status ({@code int}) at
+     * {@code status}, the capture's graph at {@code graph}, its current dependencies (a {@code const node*}) at
+     * {@code dependencies} and their count ({@code size_t}) at {@code count}; returns the result code.
+     */
+    protected abstract int rawCaptureInfo(MemorySegment stream, MemorySegment status, MemorySegment graph,
+            MemorySegment dependencies, MemorySegment count) throws Throwable;
+
+    /** Replaces the capture's dependencies by the {@code count} nodes at {@code nodes}; returns the result code. */
+    protected abstract int rawSetCaptureDependencies(MemorySegment stream, MemorySegment nodes, long count)
+            throws Throwable;
+
+    /** Whether the library has the backend's capture-info and capture-dependency calls. */
+    protected abstract boolean hasCaptureDependencyCalls();
+
+    @Override
+    public final boolean nestsGraphs() {
+        return addChildGraphNode != null && hasCaptureDependencyCalls();
+    }
+
+    @Override
+    public final void addChildToCapture(MemorySegment stream, MemorySegment child) {
+        if (!nestsGraphs()) {
+            throw new UnsupportedOperationException("the library cannot add a child graph to a capture");
+        }
+        String call = symbols.addChildGraphNode().name();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment status = arena.allocate(JAVA_INT);
+            MemorySegment graph = arena.allocate(ADDRESS);
+            MemorySegment dependencies = arena.allocate(ADDRESS);
+            MemorySegment count = arena.allocate(JAVA_LONG);
+            String info = symbols.captureInfo().name();
+            calls.check(info, DriverCalls.raw(info, () -> rawCaptureInfo(stream, status, graph, dependencies, count)));
+            if (status.get(JAVA_INT, 0) != DriverConstants.CAPTURE_STATUS_ACTIVE) {
+                throw new IllegalStateException("the stream is not capturing (status " + status.get(JAVA_INT, 0) + ")");
+            }
+            MemorySegment node = arena.allocate(ADDRESS);
+            MemorySegment capturing = graph.get(ADDRESS, 0);
+            MemorySegment deps = dependencies.get(ADDRESS, 0);
+            long n = count.get(JAVA_LONG, 0);
+            calls.run(call, () -> (int) addChildGraphNode.invokeExact(node, capturing, deps, n, child));
+            String update = symbols.updateCaptureDependencies().name();
+            calls.check(update, DriverCalls.raw(update, () -> rawSetCaptureDependencies(stream, node, 1L)));
+        }
+    }
 
     /** Whether the library has the backend's executable-graph update call. */
     protected abstract boolean hasExecUpdate();

@@ -22,6 +22,10 @@ public final class DriverConstants {
     public static final int EVENT_DISABLE_TIMING = 0x2;
     /** {@code CU_STREAM_CAPTURE_STATUS_NONE}, {@code hipStreamCaptureStatusNone}: the stream does not capture. */
     public static final int CAPTURE_STATUS_NONE = 0;
+    /** {@code CU_STREAM_CAPTURE_STATUS_ACTIVE}, {@code hipStreamCaptureStatusActive}. */
+    public static final int CAPTURE_STATUS_ACTIVE = 1;
+    /** {@code CU_STREAM_SET_CAPTURE_DEPENDENCIES}, {@code hipStreamSetCaptureDependencies}. */
+    public static final int SET_CAPTURE_DEPENDENCIES = 1;
     /** {@code CU_GRAPH_NODE_TYPE_KERNEL}, {@code hipGraphNodeTypeKernel}. */
     public static final int GRAPH_NODE_TYPE_KERNEL = 0;
     /** {@code CU_GRAPH_NODE_TYPE_MEM_ALLOC}, {@code hipGraphNodeTypeMemAlloc} (ROCm 5.5+). */

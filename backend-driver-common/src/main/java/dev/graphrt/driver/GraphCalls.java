@@ -48,6 +48,16 @@ public interface GraphCalls {
         return DriverConstants.GRAPH_NODE_TYPE_KERNEL;
     }
 
+    /** Whether the library can add a child graph to a capture ({@link #addChildToCapture}). */
+    boolean nestsGraphs();
+
+    /**
+     * Adds {@code child} (a template; the driver clones it) to the capture open on {@code stream} as a child-graph
+     * node after the capture's current dependencies, and makes that node the capture's only dependency, so the
+     * stream's next work follows it: what a replay inside a capture becomes.
+     */
+    void addChildToCapture(MemorySegment stream, MemorySegment child);
+
     /** Whether the library has the update calls below ({@code GRAPH_UPDATE} is declared only then). */
     boolean updates();
 

@@ -292,13 +292,22 @@ public final class GraphCapture {
         }
     }
 
-    /** Launches {@code graph}, which this stream captured; the stream has checked it is open. */
+    /**
+     * Launches {@code graph}, which this stream captured; the stream has checked it is open. While this stream
+     * captures, the driver cannot launch a graph into the capture, so the graph's recording becomes a child-graph
+     * node of the capture instead (the driver clones it), after the capture's current dependencies.
+     */
     public void replay(BackendGraph graph) {
         DriverGraph own = own(graph);
         if (own.isDestroyed()) {
             throw new IllegalStateException("graph " + own + " was destroyed");
         }
         driver.makeCurrent();
+        if (capture != null) {
+            graphs.addChildToCapture(stream, own.latest());
+            recordedNodes++;
+            return;
+        }
         graphs.launchGraph(own.exec(), stream);
     }
 

@@ -8,12 +8,15 @@ import java.util.Objects;
  * optional {@code upload} or {@code debugDotPrint} the library lacks binds to nothing and is skipped. The hot
  * {@code launch} and the {@code execUpdate} (whose signature differs between CUDA 12 and HIP) are only named here,
  * for messages: the backend calls them itself. {@code execKernelNodeSetParams} takes
- * {@code (exec, node, const params*)} in both, with the backend's own params struct.
+ * {@code (exec, node, const params*)} in both, with the backend's own params struct; {@code addChildGraphNode}
+ * {@code (node*, graph, const deps*, size_t count, child)} in both; {@code captureInfo} and
+ * {@code updateCaptureDependencies} differ (CUDA 12.3+ adds edge data) and are only named here.
  */
 public record GraphSymbols(NativeSymbol beginCapture, NativeSymbol endCapture, NativeSymbol isCapturing,
         NativeSymbol getNodes, NativeSymbol nodeGetType, NativeSymbol instantiate, NativeSymbol upload,
         NativeSymbol debugDotPrint, NativeSymbol destroy, NativeSymbol launch, NativeSymbol execDestroy,
-        NativeSymbol execUpdate, NativeSymbol execKernelNodeSetParams) {
+        NativeSymbol execUpdate, NativeSymbol execKernelNodeSetParams, NativeSymbol addChildGraphNode,
+        NativeSymbol captureInfo, NativeSymbol updateCaptureDependencies) {
     public GraphSymbols {
         Objects.requireNonNull(beginCapture, "beginCapture");
         Objects.requireNonNull(endCapture, "endCapture");
@@ -28,5 +31,8 @@ public record GraphSymbols(NativeSymbol beginCapture, NativeSymbol endCapture, N
         Objects.requireNonNull(execDestroy, "execDestroy");
         Objects.requireNonNull(execUpdate, "execUpdate");
         Objects.requireNonNull(execKernelNodeSetParams, "execKernelNodeSetParams");
+        Objects.requireNonNull(addChildGraphNode, "addChildGraphNode");
+        Objects.requireNonNull(captureInfo, "captureInfo");
+        Objects.requireNonNull(updateCaptureDependencies, "updateCaptureDependencies");
     }
 }

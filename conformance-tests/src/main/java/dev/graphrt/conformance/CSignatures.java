@@ -40,7 +40,9 @@ public record CSignatures(Set<String> handles, Set<String> ints, Set<String> lon
      * {@code returns} (a regular expression), up to its semicolon, with white space folded.
      */
     public static Optional<String> prototype(String header, String returns, String name) {
-        Matcher m = Pattern.compile("^[ \\t]*(?:" + returns + ")\\s+" + Pattern.quote(name) + "\\s*\\(([^)]*)\\)\\s*;",
+        // parameters may hold one level of parentheses: HIP's default arguments, "flags __dparm(0)"
+        Matcher m = Pattern.compile("^[ \\t]*(?:" + returns + ")\\s+" + Pattern.quote(name)
+                + "\\s*\\(((?:[^()]|\\([^()]*\\))*)\\)\\s*;",
                 Pattern.MULTILINE).matcher(header);
         return m.find() ? Optional.of(m.group().strip().replaceAll("\\s+", " ")) : Optional.empty();
     }
@@ -68,7 +70,8 @@ public record CSignatures(Set<String> handles, Set<String> ints, Set<String> lon
         List<MemoryLayout> arguments = new ArrayList<>();
         if (!parameters.isEmpty() && !parameters.equals("void")) {
             for (String parameter : parameters.split(",")) {
-                String declaration = parameter.replaceAll("=.*$", "").strip(); // a C++ default argument
+                String declaration = parameter.replaceAll("=.*$", "") // a C++ default argument
+                        .replaceAll("__dparm\\([^)]*\\)", "").strip(); // HIP's macro for one
                 String type = declaration.contains("*")
                         ? declaration.substring(0, declaration.lastIndexOf('*') + 1)
                         : declaration.substring(0, declaration.lastIndexOf(' ')).strip();

@@ -810,6 +810,13 @@ public abstract class CaptureConformanceKit {
                 Graph outer = track(stream.endCapture());
                 outer.replay();
                 assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+                for (int again = 0; again < 2; again++) { // the child's work runs on every replay of the parent
+                    stream.write(mid, KitKernels.poison(N));
+                    stream.write(out, KitKernels.poison(N));
+                    outer.replay();
+                    assertThat(read(mid)).as("the child wrote mid").isEqualTo(KitKernels.addOne(x));
+                    assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+                }
             } else {
                 assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
                         .hasMessageContaining("replay of graph #" + inner.id()).hasMessageContaining("NESTED_GRAPHS");

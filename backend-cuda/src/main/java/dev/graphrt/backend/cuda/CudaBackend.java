@@ -28,24 +28,30 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Capability#GRAPH_UPDATE}: {@code cuGraphExecUpdate_v2} applies an update's capture to the live
  *       executable graph, {@code cuGraphExecKernelNodeSetParams_v2} a rebind (both affect later launches only);
  *       declared where the driver exports both (CUDA 12.0+);</li>
+ *   <li>{@link Capability#NESTED_GRAPHS}: a replay inside a capture becomes a child-graph node
+ *       ({@code cuStreamGetCaptureInfo_v3}, {@code cuGraphAddChildGraphNode},
+ *       {@code cuStreamUpdateCaptureDependencies_v2}; CUDA 12.3+), since {@code cuGraphLaunch} into a capture
+ *       is refused (900);</li>
  *   <li>{@link Capability#RECORDS_WRITES}: a write while capturing is recorded as a memcpy node from a pinned
  *       copy that the graph owns and frees when it is destroyed (or at once when the capture aborts);</li>
  * </ul>
  * Not declared: {@code MID_CAPTURE_ALLOCATION} ({@code cuMemAlloc_v2} invalidates GLOBAL and THREAD_LOCAL
- * captures), {@code NESTED_GRAPHS} ({@code cuGraphLaunch} on a capturing stream returns 900),
- * {@code MULTI_STREAM_CAPTURE} (not implemented), {@code DEVICE_LOSS_RECOVERY}: a sticky
+ * captures), {@code MULTI_STREAM_CAPTURE} (not implemented), {@code DEVICE_LOSS_RECOVERY}: a sticky
  * error (700-class) becomes {@code DeviceLostException} and loses the runtime, but measured on the H200 (driver
  * 580) the process cannot recover from it: after a trap, resetting the primary context and retaining it again,
  * or creating a new context, both return 719 ({@code examples/src/main/native/sticky_recovery.cu}).
  */
 final class CudaBackend {
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
-    /** What this backend declares, given whether the driver has the graph update calls (CUDA 12.0+). */
-    static Set<Capability> capabilities(boolean graphUpdate) {
+    /** What this backend declares, given whether the driver has the graph update and the nesting calls. */
+    static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs) {
         EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
                 Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DOT_EXPORT);
         if (graphUpdate) {
             set.add(Capability.GRAPH_UPDATE);
+        }
+        if (nestedGraphs) {
+            set.add(Capability.NESTED_GRAPHS);
         }
         return Collections.unmodifiableSet(set);
     }
@@ -72,7 +78,8 @@ final class CudaBackend {
         CudaContext context = CudaContext.retainPrimary(config.deviceIndex());
         CudaStream streams = new CudaStream(context);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), capabilities(streams.graphs().updates()), streams,
+                description.toDeviceInfo(), capabilities(streams.graphs().updates(), streams.graphs().nestsGraphs()),
+                streams,
                 new DriverDeviceMemory(streams, new CudaDeviceMemory()),
                 new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config))),
                 context::release));

@@ -31,11 +31,14 @@ final class CudaGraphs extends BoundGraphCalls {
     private static final MethodHandle cuStreamGetCaptureInfoV3 = CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v3);
     private static final MethodHandle cuStreamGetCaptureInfoV2 = CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v2);
     private static final MethodHandle cuGraphExecUpdateV2 = CudaHandles.BINDER.bind(Symbol.cuGraphExecUpdate_v2);
+    private static final MethodHandle cuStreamUpdateCaptureDependenciesV2 =
+            CudaHandles.BINDER.bind(Symbol.cuStreamUpdateCaptureDependencies_v2);
     private static final GraphSymbols SYMBOLS = new GraphSymbols(Symbol.cuStreamBeginCapture_v2,
             Symbol.cuStreamEndCapture, Symbol.cuStreamIsCapturing, Symbol.cuGraphGetNodes, Symbol.cuGraphNodeGetType,
             Symbol.cuGraphInstantiateWithFlags, Symbol.cuGraphUpload, Symbol.cuGraphDebugDotPrint,
             Symbol.cuGraphDestroy, Symbol.cuGraphLaunch, Symbol.cuGraphExecDestroy, Symbol.cuGraphExecUpdate_v2,
-            Symbol.cuGraphExecKernelNodeSetParams_v2);
+            Symbol.cuGraphExecKernelNodeSetParams_v2, Symbol.cuGraphAddChildGraphNode, Symbol.cuStreamGetCaptureInfo_v3,
+            Symbol.cuStreamUpdateCaptureDependencies_v2);
 
     CudaGraphs() {
         super(CudaDriver.CALLS, CudaHandles.BINDER, SYMBOLS);
@@ -57,6 +60,25 @@ final class CudaGraphs extends BoundGraphCalls {
             errorNode.set(ADDRESS, 0, info.get(ADDRESS, 8));
             return rc;
         }
+    }
+
+    /** The newest capture info (12.3+); the edge data is not asked for: GraphRT's captures have plain edges. */
+    @Override
+    protected int rawCaptureInfo(MemorySegment stream, MemorySegment status, MemorySegment graph,
+            MemorySegment dependencies, MemorySegment count) throws Throwable {
+        return (int) cuStreamGetCaptureInfoV3.invokeExact(stream, status, MemorySegment.NULL, graph, dependencies,
+                MemorySegment.NULL, count);
+    }
+
+    @Override
+    protected int rawSetCaptureDependencies(MemorySegment stream, MemorySegment nodes, long count) throws Throwable {
+        return (int) cuStreamUpdateCaptureDependenciesV2.invokeExact(stream, nodes, MemorySegment.NULL, count,
+                DriverConstants.SET_CAPTURE_DEPENDENCIES);
+    }
+
+    @Override
+    protected boolean hasCaptureDependencyCalls() {
+        return cuStreamGetCaptureInfoV3 != null && cuStreamUpdateCaptureDependenciesV2 != null;
     }
 
     @Override

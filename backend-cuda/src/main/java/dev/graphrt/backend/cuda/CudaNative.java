@@ -110,8 +110,13 @@ final class CudaNative {
         cuGraphDebugDotPrint(true, ADDRESS, ADDRESS, JAVA_INT),       // (CUgraph, const char* path, unsigned int)
         cuGraphExecUpdate_v2(false, ADDRESS, ADDRESS, ADDRESS),       // (CUgraphExec, CUgraph,
                                                                       //  CUgraphExecUpdateResultInfo*); CUDA 12.0+
-        cuGraphExecKernelNodeSetParams_v2(false, ADDRESS, ADDRESS, ADDRESS); // (CUgraphExec, CUgraphNode,
+        cuGraphExecKernelNodeSetParams_v2(false, ADDRESS, ADDRESS, ADDRESS), // (CUgraphExec, CUgraphNode,
                                                                       //  const CUDA_KERNEL_NODE_PARAMS*); 12.0+
+        cuGraphAddChildGraphNode(false, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), // (CUgraphNode*, CUgraph,
+                                                                      //  const CUgraphNode* deps, size_t, CUgraph child)
+        cuStreamUpdateCaptureDependencies_v2(false, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT); // (CUstream,
+                                                                      //  CUgraphNode*, const CUgraphEdgeData*, size_t,
+                                                                      //  unsigned int flags); CUDA 12.3+
 
         final NativeSymbol.Signature signature;
 

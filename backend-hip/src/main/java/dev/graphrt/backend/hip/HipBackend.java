@@ -31,12 +31,15 @@ import org.slf4j.LoggerFactory;
  *       {@code dev.graphrt.driver} code);</li>
  *   <li>{@link Capability#DOT_EXPORT}: only when the runtime exports {@code hipGraphDebugDotPrint} (ROCm 5.5+);</li>
  *   <li>{@link Capability#GRAPH_UPDATE}: {@code hipGraphExecUpdate} for an update, {@code
- *       hipGraphExecKernelNodeSetParams} for a rebind, where the runtime exports both (ROCm 5.2 does).</li>
+ *       hipGraphExecKernelNodeSetParams} for a rebind, where the runtime exports both (ROCm 5.2 does);</li>
+ *   <li>{@link Capability#NESTED_GRAPHS}: a replay inside a capture becomes a child-graph node
+ *       ({@code hipStreamGetCaptureInfo_v2}, {@code hipGraphAddChildGraphNode},
+ *       {@code hipStreamUpdateCaptureDependencies}), where the runtime exports them (ROCm 5.2 does).</li>
  * </ul>
  * Sticky errors become {@code DeviceLostException}, and a backend closing on a device that reports one calls
  * {@code hipDeviceReset}; {@code DEVICE_LOSS_RECOVERY} is not declared because over CUDA (the only HIP device
  * here) the process cannot recover from a trap, and AMD hardware was not measured.
- * Not declared, as for cuda: {@code MID_CAPTURE_ALLOCATION}, {@code NESTED_GRAPHS}, {@code MULTI_STREAM_CAPTURE}.
+ * Not declared, as for cuda: {@code MID_CAPTURE_ALLOCATION}, {@code MULTI_STREAM_CAPTURE}.
  */
 final class HipBackend {
     private static final Logger LOG = LoggerFactory.getLogger(HipBackend.class);
@@ -45,7 +48,7 @@ final class HipBackend {
     }
 
     /** What this backend declares, given whether the runtime can dump graphs as DOT and update them. */
-    static Set<Capability> capabilities(boolean dotExport, boolean graphUpdate) {
+    static Set<Capability> capabilities(boolean dotExport, boolean graphUpdate, boolean nestedGraphs) {
         EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
                 Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
         if (dotExport) {
@@ -53,6 +56,9 @@ final class HipBackend {
         }
         if (graphUpdate) {
             set.add(Capability.GRAPH_UPDATE);
+        }
+        if (nestedGraphs) {
+            set.add(Capability.NESTED_GRAPHS);
         }
         return Collections.unmodifiableSet(set);
     }
@@ -82,7 +88,8 @@ final class HipBackend {
         HipGraphs graphs = new HipGraphs(new HipGraphNodeTypes(description.runtimeVersion()));
         HipStream streams = new HipStream(device, graphs);
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint(), graphs.updates()),
+                description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint(), graphs.updates(),
+                        graphs.nestsGraphs()),
                 streams,
                 new DriverDeviceMemory(streams, new HipDeviceMemory()),
                 new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))),

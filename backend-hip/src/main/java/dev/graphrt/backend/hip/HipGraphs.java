@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.hip.HipNative.Symbol;
 import dev.graphrt.driver.BoundGraphCalls;
+import dev.graphrt.driver.DriverConstants;
 import dev.graphrt.driver.GraphSymbols;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -24,11 +25,15 @@ final class HipGraphs extends BoundGraphCalls {
     // the raw handles of the calls made here; static final, so the JIT inlines each downcall
     private static final MethodHandle hipGraphLaunch = HipHandles.BINDER.bind(Symbol.hipGraphLaunch);
     private static final MethodHandle hipGraphExecUpdate = HipHandles.BINDER.bind(Symbol.hipGraphExecUpdate);
+    private static final MethodHandle hipStreamGetCaptureInfoV2 = HipHandles.BINDER.bind(Symbol.hipStreamGetCaptureInfo_v2);
+    private static final MethodHandle hipStreamUpdateCaptureDependencies =
+            HipHandles.BINDER.bind(Symbol.hipStreamUpdateCaptureDependencies);
     private static final GraphSymbols SYMBOLS = new GraphSymbols(Symbol.hipStreamBeginCapture,
             Symbol.hipStreamEndCapture, Symbol.hipStreamIsCapturing, Symbol.hipGraphGetNodes, Symbol.hipGraphNodeGetType,
             Symbol.hipGraphInstantiateWithFlags, Symbol.hipGraphUpload, Symbol.hipGraphDebugDotPrint,
             Symbol.hipGraphDestroy, Symbol.hipGraphLaunch, Symbol.hipGraphExecDestroy, Symbol.hipGraphExecUpdate,
-            Symbol.hipGraphExecKernelNodeSetParams);
+            Symbol.hipGraphExecKernelNodeSetParams, Symbol.hipGraphAddChildGraphNode, Symbol.hipStreamGetCaptureInfo_v2,
+            Symbol.hipStreamUpdateCaptureDependencies);
 
     private final HipGraphNodeTypes nodeTypes;
 
@@ -48,6 +53,24 @@ final class HipGraphs extends BoundGraphCalls {
     protected int rawExecUpdate(MemorySegment exec, MemorySegment template, MemorySegment result,
             MemorySegment errorNode) throws Throwable {
         return (int) hipGraphExecUpdate.invokeExact(exec, template, errorNode, result);
+    }
+
+    @Override
+    protected int rawCaptureInfo(MemorySegment stream, MemorySegment status, MemorySegment graph,
+            MemorySegment dependencies, MemorySegment count) throws Throwable {
+        return (int) hipStreamGetCaptureInfoV2.invokeExact(stream, status, MemorySegment.NULL, graph, dependencies,
+                count);
+    }
+
+    @Override
+    protected int rawSetCaptureDependencies(MemorySegment stream, MemorySegment nodes, long count) throws Throwable {
+        return (int) hipStreamUpdateCaptureDependencies.invokeExact(stream, nodes, count,
+                DriverConstants.SET_CAPTURE_DEPENDENCIES);
+    }
+
+    @Override
+    protected boolean hasCaptureDependencyCalls() {
+        return hipStreamGetCaptureInfoV2 != null && hipStreamUpdateCaptureDependencies != null;
     }
 
     @Override

@@ -112,8 +112,16 @@ final class HipNative {
         hipGraphExecUpdate(false, ADDRESS, ADDRESS, ADDRESS, ADDRESS), // (hipGraphExec_t, hipGraph_t,
                                                                        //  hipGraphNode_t* errorNode_out,
                                                                        //  hipGraphExecUpdateResult* result_out)
-        hipGraphExecKernelNodeSetParams(false, ADDRESS, ADDRESS, ADDRESS); // (hipGraphExec_t, hipGraphNode_t,
+        hipGraphExecKernelNodeSetParams(false, ADDRESS, ADDRESS, ADDRESS), // (hipGraphExec_t, hipGraphNode_t,
                                                                        //  const hipKernelNodeParams*)
+        hipGraphAddChildGraphNode(false, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), // (hipGraphNode_t*,
+                                                                       //  hipGraph_t, const hipGraphNode_t*, size_t,
+                                                                       //  hipGraph_t child)
+        hipStreamGetCaptureInfo_v2(false, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS), // (hipStream_t,
+                                                                       //  status*, unsigned long long* id, hipGraph_t*,
+                                                                       //  const hipGraphNode_t**, size_t*)
+        hipStreamUpdateCaptureDependencies(false, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT); // (hipStream_t,
+                                                                       //  hipGraphNode_t*, size_t, unsigned int flags)
 
         final NativeSymbol.Signature signature;
 

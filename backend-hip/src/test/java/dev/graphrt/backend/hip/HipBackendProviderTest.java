@@ -154,7 +154,8 @@ class HipBackendProviderTest {
     void every_symbol_but_the_error_namer_returns_a_hipError_t_and_only_upload_dot_print_and_update_are_optional() {
         java.util.Set<HipNative.Symbol> optional = java.util.EnumSet.of(HipNative.Symbol.hipGraphUpload,
                 HipNative.Symbol.hipGraphDebugDotPrint, HipNative.Symbol.hipGraphExecUpdate,
-                HipNative.Symbol.hipGraphExecKernelNodeSetParams);
+                HipNative.Symbol.hipGraphExecKernelNodeSetParams, HipNative.Symbol.hipGraphAddChildGraphNode,
+                HipNative.Symbol.hipStreamGetCaptureInfo_v2, HipNative.Symbol.hipStreamUpdateCaptureDependencies);
         for (HipNative.Symbol symbol : HipNative.Symbol.values()) {
             assertThat(symbol.name()).startsWith("hip");
             assertThat(symbol.descriptor().returnLayout()).isPresent();
@@ -164,11 +165,12 @@ class HipBackendProviderTest {
 
     @Test
     void capabilities_match_cudas_and_add_dot_export_only_when_the_runtime_can_dump_graphs() {
-        assertThat(HipBackend.capabilities(false, false)).containsExactlyInAnyOrder(
+        assertThat(HipBackend.capabilities(false, false, false)).containsExactlyInAnyOrder(
                 dev.graphrt.spi.Capability.HARDWARE_GRAPH, dev.graphrt.spi.Capability.RECORDS_WRITES,
                 dev.graphrt.spi.Capability.CAPTURE_MODE_THREAD_LOCAL, dev.graphrt.spi.Capability.CAPTURE_MODE_RELAXED);
-        assertThat(HipBackend.capabilities(true, false)).contains(dev.graphrt.spi.Capability.DOT_EXPORT).hasSize(5);
-        assertThat(HipBackend.capabilities(false, true)).contains(dev.graphrt.spi.Capability.GRAPH_UPDATE).hasSize(5);
+        assertThat(HipBackend.capabilities(true, false, false)).contains(dev.graphrt.spi.Capability.DOT_EXPORT).hasSize(5);
+        assertThat(HipBackend.capabilities(false, true, false)).contains(dev.graphrt.spi.Capability.GRAPH_UPDATE).hasSize(5);
+        assertThat(HipBackend.capabilities(false, false, true)).contains(dev.graphrt.spi.Capability.NESTED_GRAPHS).hasSize(5);
     }
 
     @Test
