@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
@@ -114,7 +115,8 @@ public final class ConformanceReport implements BeforeAllCallback, TestWatcher {
         context.getTestInstances().ifPresent(instances -> instances.getAllInstances().stream()
                 .filter(CaptureConformanceKit.class::isInstance).map(CaptureConformanceKit.class::cast)
                 .filter(kit -> kit.runtime != null).findFirst()
-                .ifPresent(kit -> collector.device(kit.runtime.device().toString())));
+                .ifPresent(kit -> collector.device(kit.runtime.device() + "; declares "
+                        + new TreeSet<>(kit.runtime.capabilities()))));
         String group = context.getParent().map(ExtensionContext::getDisplayName).orElse("");
         collector.add(new Row(group, context.getDisplayName(), outcome, reason));
     }
