@@ -822,6 +822,15 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
 
 // ---- events ----
 
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
+    if (flags != 0) {
+        return fail("hipStreamWaitEvent", hipErrorInvalidValue, "flags must be 0");
+    }
+    HIP_ON_CUDA_CONTEXT("hipStreamWaitEvent");
+    return report("hipStreamWaitEvent", cuStreamWaitEvent(reinterpret_cast<CUstream>(stream),
+                                                          reinterpret_cast<CUevent>(event), 0));
+}
+
 hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
     const unsigned forwarded = hipEventDefault | hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess;
     if (!event || (flags & ~forwarded) != 0) {

@@ -28,6 +28,7 @@ public abstract class BoundStreamDriver implements StreamDriver {
     private final MethodHandle createEvent;
     private final MethodHandle synchronizeEvent;
     private final MethodHandle destroyEvent;
+    private final MethodHandle waitEvent;
 
     /**
      * Binds the cold {@code symbols} through {@code binder}; results are checked with {@code calls}, the graph
@@ -45,6 +46,7 @@ public abstract class BoundStreamDriver implements StreamDriver {
         this.createEvent = binder.bind(symbols.createEvent());
         this.synchronizeEvent = binder.bind(symbols.synchronizeEvent());
         this.destroyEvent = binder.bind(symbols.destroyEvent());
+        this.waitEvent = binder.bind(symbols.waitEvent());
     }
 
     // ---- the backend's hot calls: one raw invokeExact of a static final handle each, returning its code ----
@@ -174,6 +176,11 @@ public abstract class BoundStreamDriver implements StreamDriver {
     @Override
     public final void synchronizeEvent(MemorySegment event) {
         calls.run(symbols.synchronizeEvent().name(), () -> (int) synchronizeEvent.invokeExact(event));
+    }
+
+    @Override
+    public final void waitEvent(MemorySegment stream, MemorySegment event) {
+        calls.run(symbols.waitEvent().name(), () -> (int) waitEvent.invokeExact(stream, event, 0));
     }
 
     @Override

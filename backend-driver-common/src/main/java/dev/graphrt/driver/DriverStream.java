@@ -202,6 +202,18 @@ public final class DriverStream implements BackendStream {
         return captures.close();
     }
 
+    /** A stream of the same backend: this stream waits for the event of {@code other}'s fence on the device. */
+    @Override
+    public boolean waitFor(BackendStream other, Fence fence) {
+        if (!(other instanceof DriverStream source) || source.driver != driver) {
+            return false;
+        }
+        ensureOpen();
+        driver.makeCurrent();
+        source.fences.ifIncomplete(fence, event -> driver.waitEvent(stream, event));
+        return true;
+    }
+
     @Override
     public BackendGraph closeCaptureInto(BackendGraph target) {
         return captures.closeInto(target);

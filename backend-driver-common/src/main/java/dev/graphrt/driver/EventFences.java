@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The fences of one stream, made of recycled driver events ({@code CUevent}, {@code hipEvent_t}).
@@ -85,6 +86,19 @@ public final class EventFences<E> {
         }
         completeThrough(own);
         return true;
+    }
+
+    /**
+     * Runs {@code action} with {@code fence}'s event unless its work is known to be done (or the stream closed,
+     * which it does only after its work finished); under this object's lock, so the event cannot be recycled and
+     * recorded again meanwhile.
+     */
+    public synchronized void ifIncomplete(Fence fence, Consumer<E> action) {
+        EventFence<E> own = own(fence);
+        if (own.complete || closed) {
+            return;
+        }
+        action.accept(own.event);
     }
 
     /** Blocks until the work before {@code fence} finished. */

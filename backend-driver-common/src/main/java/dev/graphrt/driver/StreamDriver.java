@@ -60,6 +60,9 @@ public interface StreamDriver extends DriverContext {
 
     void destroyEvent(MemorySegment event);
 
+    /** Makes {@code stream}'s later work wait for the work before {@code event}'s last record (flags 0). */
+    void waitEvent(MemorySegment stream, MemorySegment event);
+
     // ---- graphs --------------------------------------------------------------------------------------
 
     /** The graph calls on this backend's streams. */

@@ -5,14 +5,15 @@ import java.util.Objects;
 /**
  * Which exported function of a backend's library plays each part of a {@link StreamDriver}, for
  * {@link BoundStreamDriver}. The cold ones ({@code createStream}, {@code destroyStream}, {@code query},
- * {@code createEvent}, {@code synchronizeEvent}, {@code destroyEvent}) must have the C signature CUDA and HIP share
- * for them ({@code (handle*, unsigned flags)} to create, {@code (handle)} otherwise); the hot ones are only named
+ * {@code createEvent}, {@code synchronizeEvent}, {@code destroyEvent}, {@code waitEvent}) must have the C signature
+ * CUDA and HIP share for them ({@code (handle*, unsigned flags)} to create, {@code (stream, event, unsigned flags)}
+ * to wait, {@code (handle)} otherwise); the hot ones are only named
  * here, for messages: the backend calls them itself.
  */
 public record StreamSymbols(NativeSymbol createStream, NativeSymbol destroyStream, NativeSymbol synchronize,
         NativeSymbol query, NativeSymbol launch, NativeSymbol copyToDevice, NativeSymbol copyToHost,
         NativeSymbol createEvent, NativeSymbol recordEvent, NativeSymbol queryEvent, NativeSymbol synchronizeEvent,
-        NativeSymbol destroyEvent) {
+        NativeSymbol destroyEvent, NativeSymbol waitEvent) {
     public StreamSymbols {
         Objects.requireNonNull(createStream, "createStream");
         Objects.requireNonNull(destroyStream, "destroyStream");
@@ -26,5 +27,6 @@ public record StreamSymbols(NativeSymbol createStream, NativeSymbol destroyStrea
         Objects.requireNonNull(queryEvent, "queryEvent");
         Objects.requireNonNull(synchronizeEvent, "synchronizeEvent");
         Objects.requireNonNull(destroyEvent, "destroyEvent");
+        Objects.requireNonNull(waitEvent, "waitEvent");
     }
 }

@@ -21,6 +21,7 @@ import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.MemoryStats;
+import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.api.UpdateResult;
 import dev.graphrt.spi.Capability;
@@ -1593,6 +1594,90 @@ public abstract class CaptureConformanceKit {
             assertThat(read(out)).as("no replay after the update writes the old output")
                     .isEqualTo(KitKernels.poison(N));
             assertThat(read(elsewhere)).as("the replay after both").isEqualTo(KitKernels.pingPong(y, 12));
+        }
+    }
+
+    // ---- 24 -----------------------------------------------------------------------------------------
+
+    /**
+     * Events order work across the streams of one runtime outside capture (issue 16): a stream that waits for
+     * another's event sees all of that stream's work before it, exactly, whatever ran first.
+     */
+    @Nested
+    @DisplayName("24. Events")
+    class Events {
+        private static final int CHAIN = 200;
+
+        /** {@code CHAIN} ping-pong launches between a and b on {@code s}; returns the host model of b's content. */
+        private int[] longChain(GpuStream s, Buffer a, Buffer b, int[] x) {
+            int[] model = x;
+            for (int i = 0; i < CHAIN; i++) {
+                boolean forward = i % 2 == 0;
+                launch(s, pingPong, forward ? a : b, forward ? b : a, i);
+                model = KitKernels.pingPong(model, i);
+            }
+            return model; // CHAIN is even: the last launch wrote a
+        }
+
+        @Test
+        void a_stream_waiting_for_another_streams_event_runs_after_all_that_streams_earlier_work() {
+            try (GpuStream other = runtime.openStream()) {
+                for (int round = 0; round < 3; round++) {
+                    int[] x = KitKernels.pattern(N, 240 + round);
+                    Buffer a = upload(x);
+                    Buffer b = poisoned();
+                    Buffer out = track(other.upload(KitKernels.poison(N)));
+                    stream.synchronize();
+
+                    int[] expected = longChain(stream, a, b, x);
+                    StreamEvent done = stream.record();
+                    other.waitFor(done);
+                    launch(other, addOne, a, out);
+
+                    assertThat(other.readInts(out)).as("round %d: the waiting stream saw the whole chain", round)
+                            .isEqualTo(KitKernels.addOne(expected));
+                    done.await();
+                    assertThat(done.isComplete()).isTrue();
+                }
+            }
+        }
+
+        @Test
+        void an_event_of_another_runtime_is_refused_and_one_of_the_same_stream_needs_no_wait() {
+            int[] x = KitKernels.pattern(N, 250);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            try (GraphRuntime elsewhere = openRuntime(); GpuStream foreign = elsewhere.openStream()) {
+                StreamEvent theirs = foreign.record();
+                assertThatThrownBy(() -> stream.waitFor(theirs)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("event").hasMessageContaining("another runtime");
+            }
+            launch(stream, addOne, in, out);
+            stream.waitFor(stream.record());
+            assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+        }
+
+        @Test
+        void recording_or_waiting_while_the_stream_records_needs_multi_stream_capture() {
+            int[] x = KitKernels.pattern(N, 251);
+            Buffer in = upload(x);
+            Buffer out = poisoned();
+            try (GpuStream other = runtime.openStream()) {
+                StreamEvent before = other.record();
+                stream.prepare();
+                stream.beginCapture();
+                if (!declares(Capability.MULTI_STREAM_CAPTURE)) {
+                    assertThatThrownBy(stream::record).isInstanceOf(UnsupportedCapabilityException.class)
+                            .hasMessageContaining("MULTI_STREAM_CAPTURE");
+                    assertThatThrownBy(() -> stream.waitFor(before))
+                            .isInstanceOf(UnsupportedCapabilityException.class);
+                }
+                assertThat(stream.captureState()).as("the capture is intact").isEqualTo(CaptureState.CAPTURE);
+                launch(stream, addOne, in, out);
+                Graph graph = track(stream.endCapture());
+                graph.replay();
+                assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+            }
         }
     }
 }

@@ -53,6 +53,22 @@ public interface GpuStream extends AutoCloseable {
     /** Replays a graph captured on this stream (same as {@code graph.replay()}). */
     void replay(Graph graph);
 
+    // ---- events ---------------------------------------------------------------------------------------
+
+    /**
+     * Marks the current end of this stream's work, for another stream of this runtime to wait for. While this
+     * stream records, that needs {@code MULTI_STREAM_CAPTURE} ({@code UnsupportedCapabilityException} otherwise).
+     */
+    StreamEvent record();
+
+    /**
+     * Makes this stream's later work wait until the work before {@code event} finished, on the device where the
+     * backend can (cuda and hip: a stream waiting for an event; cpu: its worker waits), else on the host, bounded by
+     * the wait timeout. An event of this stream needs no wait; one of another runtime is refused
+     * ({@code IllegalArgumentException}). While this stream records, that needs {@code MULTI_STREAM_CAPTURE}.
+     */
+    void waitFor(StreamEvent event);
+
     /** Submits batched work without waiting. Rejected while recording. */
     void flush();
 

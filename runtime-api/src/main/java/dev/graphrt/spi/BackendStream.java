@@ -71,6 +71,15 @@ public interface BackendStream extends AutoCloseable {
         return true;
     }
 
+    /**
+     * Makes this stream's later work wait, on the device, for the work before {@code fence} on {@code other} (a
+     * stream of the same backend, never this one) and returns true; or returns false when the backend cannot,
+     * and the core then waits on the host (bounded). The core calls it between captures only.
+     */
+    default boolean waitFor(BackendStream other, Fence fence) {
+        return false;
+    }
+
     /** Blocks until all enqueued work finished; throws the first asynchronous error, if any. */
     void synchronize();
 

@@ -34,6 +34,9 @@ final class CpuStream implements BackendStream {
     private record CpuFence(long sequence) implements Fence {
     }
 
+    /** Longest a worker waits for another stream in {@link #waitFor}. */
+    static final Duration CROSS_STREAM_WAIT = Duration.ofSeconds(60);
+
     private final ForkJoinPool pool;
     private final ExecutorService worker;
     private final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
@@ -140,8 +143,12 @@ final class CpuStream implements BackendStream {
     /** A timed wait on the worker's progress; an interrupt does not cut it short (it is bounded) but is kept. */
     @Override
     public boolean await(Fence fence, Duration timeout) {
-        long sequence = ((CpuFence) fence).sequence();
         submitOpenBatch();
+        return awaitCompleted(((CpuFence) fence).sequence(), timeout);
+    }
+
+    /** Waits for the worker to complete {@code sequence} operations; touches only thread-safe state. */
+    private boolean awaitCompleted(long sequence, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean interrupted = false;
         try {
@@ -164,6 +171,26 @@ final class CpuStream implements BackendStream {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * The worker waits for {@code other}'s work before {@code fence} before running what comes next here, at most
+     * {@link #CROSS_STREAM_WAIT} (then the stream reports a failure and goes on, rather than hang forever on a
+     * cycle of waits).
+     */
+    @Override
+    public boolean waitFor(BackendStream other, Fence fence) {
+        if (!(other instanceof CpuStream source)) {
+            return false;
+        }
+        long sequence = ((CpuFence) fence).sequence();
+        enqueue(() -> {
+            if (!source.awaitCompleted(sequence, CROSS_STREAM_WAIT)) { // recordFence submitted its work
+                throw new IllegalStateException("waited " + CROSS_STREAM_WAIT.toSeconds() + " s for another cpu stream "
+                        + "to reach operation " + sequence + " (waitFor); do two streams wait for each other?");
+            }
+        });
+        return true;
     }
 
     @Override

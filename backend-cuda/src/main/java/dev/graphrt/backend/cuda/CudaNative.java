@@ -91,6 +91,7 @@ final class CudaNative {
         cuEventQuery(true, ADDRESS),                                  // (CUevent)
         cuEventSynchronize(true, ADDRESS),                            // (CUevent)
         cuEventDestroy_v2(true, ADDRESS),                             // (CUevent)
+        cuStreamWaitEvent(true, ADDRESS, ADDRESS, JAVA_INT),          // (CUstream, CUevent, unsigned int Flags)
         cuStreamBeginCapture_v2(true, ADDRESS, JAVA_INT),             // (CUstream, CUstreamCaptureMode)
         cuStreamEndCapture(true, ADDRESS, ADDRESS),                   // (CUstream, CUgraph*)
         cuStreamIsCapturing(true, ADDRESS, ADDRESS),                  // (CUstream, CUstreamCaptureStatus*)

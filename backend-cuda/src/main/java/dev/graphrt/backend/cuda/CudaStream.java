@@ -29,7 +29,7 @@ final class CudaStream extends BoundStreamDriver {
     private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.cuStreamCreate, Symbol.cuStreamDestroy_v2,
             Symbol.cuStreamSynchronize, Symbol.cuStreamQuery, Symbol.cuLaunchKernel, Symbol.cuMemcpyHtoDAsync_v2,
             Symbol.cuMemcpyDtoHAsync_v2, Symbol.cuEventCreate, Symbol.cuEventRecord, Symbol.cuEventQuery,
-            Symbol.cuEventSynchronize, Symbol.cuEventDestroy_v2);
+            Symbol.cuEventSynchronize, Symbol.cuEventDestroy_v2, Symbol.cuStreamWaitEvent);
 
     private final CudaContext context;
 

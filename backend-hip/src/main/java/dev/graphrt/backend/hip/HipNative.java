@@ -96,6 +96,7 @@ final class HipNative {
         hipEventQuery(true, ADDRESS),                                  // (hipEvent_t)
         hipEventSynchronize(true, ADDRESS),                            // (hipEvent_t)
         hipEventDestroy(true, ADDRESS),                                // (hipEvent_t)
+        hipStreamWaitEvent(true, ADDRESS, ADDRESS, JAVA_INT),          // (hipStream_t, hipEvent_t, unsigned int flags)
         hipStreamBeginCapture(true, ADDRESS, JAVA_INT),                // (hipStream_t, hipStreamCaptureMode)
         hipStreamEndCapture(true, ADDRESS, ADDRESS),                   // (hipStream_t, hipGraph_t*)
         hipStreamIsCapturing(true, ADDRESS, ADDRESS),                  // (hipStream_t, hipStreamCaptureStatus*)

@@ -30,7 +30,7 @@ final class HipStream extends BoundStreamDriver {
     private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.hipStreamCreateWithFlags,
             Symbol.hipStreamDestroy, Symbol.hipStreamSynchronize, Symbol.hipStreamQuery, Symbol.hipModuleLaunchKernel,
             Symbol.hipMemcpyHtoDAsync, Symbol.hipMemcpyDtoHAsync, Symbol.hipEventCreateWithFlags, Symbol.hipEventRecord,
-            Symbol.hipEventQuery, Symbol.hipEventSynchronize, Symbol.hipEventDestroy);
+            Symbol.hipEventQuery, Symbol.hipEventSynchronize, Symbol.hipEventDestroy, Symbol.hipStreamWaitEvent);
 
     private final HipDevice device;
 

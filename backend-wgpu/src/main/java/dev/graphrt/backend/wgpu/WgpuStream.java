@@ -145,6 +145,15 @@ final class WgpuStream implements BackendStream {
         }
     }
 
+    /**
+     * A device has one queue, which runs submissions in order, and {@code other}'s fence was recorded after its
+     * work was submitted: whatever this stream submits from now on runs after it.
+     */
+    @Override
+    public boolean waitFor(BackendStream other, Fence fence) {
+        return other instanceof WgpuStream source && source.device == device;
+    }
+
     @Override
     public Fence recordFence() {
         device.lock.lock();

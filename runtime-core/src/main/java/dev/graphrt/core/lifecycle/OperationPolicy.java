@@ -144,6 +144,17 @@ public final class OperationPolicy {
         }
     }
 
+    /**
+     * Recording an event or waiting for one works between captures and in PREPARE (stream order, a fence); while the
+     * stream records it would make the capture span streams, which needs MULTI_STREAM_CAPTURE.
+     */
+    public void checkEvent(CaptureState state, String operation) {
+        if (state == CaptureState.CAPTURE && !capabilities.contains(Capability.MULTI_STREAM_CAPTURE)) {
+            throw new UnsupportedCapabilityException(backend, Capability.MULTI_STREAM_CAPTURE, operation
+                    + " while the stream records a capture");
+        }
+    }
+
     /** Refuses a capture mode the backend does not declare; GLOBAL is part of the base contract. */
     public void checkMode(CaptureMode mode) {
         Capability needed = switch (mode) {

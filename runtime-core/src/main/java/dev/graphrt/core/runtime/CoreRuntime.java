@@ -13,6 +13,7 @@ import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.MemoryStats;
 import dev.graphrt.api.RuntimeOptions;
+import dev.graphrt.api.StreamEvent;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolConfig;
@@ -339,6 +340,14 @@ public final class CoreRuntime implements GraphRuntime {
         Objects.requireNonNull(kernel, "kernel");
         if (!(kernel instanceof CoreKernel core) || core.scope() != scope) {
             throw new IllegalArgumentException("kernel: " + kernel + " was compiled by another runtime");
+        }
+        return core;
+    }
+
+    CoreEvent checkEvent(StreamEvent event, String argument) {
+        Objects.requireNonNull(event, argument);
+        if (!(event instanceof CoreEvent core) || core.stream().runtime() != this) {
+            throw new IllegalArgumentException(argument + ": " + event + " belongs to another runtime");
         }
         return core;
     }

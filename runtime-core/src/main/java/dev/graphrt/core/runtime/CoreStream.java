@@ -14,6 +14,7 @@ import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.UpdateResult;
 import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.core.events.ReplayEvent;
@@ -26,6 +27,7 @@ import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -33,6 +35,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -51,6 +54,8 @@ import org.slf4j.LoggerFactory;
  */
 final class CoreStream implements GpuStream, GraphOwner {
     private static final Logger LOG = LoggerFactory.getLogger(CoreStream.class);
+    /** No stream: {@code anotherCaptureForbidsDeviceCalls(NO_STREAM)} asks about every stream's capture. */
+    private static final long NO_STREAM = -1;
 
     private final CoreRuntime runtime;
     private final long id;
@@ -332,6 +337,73 @@ final class CoreStream implements GpuStream, GraphOwner {
         if (event.shouldCommit()) {
             event.graph = target.id();
             event.commit();
+        }
+    }
+
+    // ---- events ------------------------------------------------------------------------------------
+
+    @Override
+    public StreamEvent record() {
+        lock.lock();
+        try {
+            checkUsable("record");
+            policy.checkEvent(lifecycle.current(), "record() on stream #" + id);
+            return new CoreEvent(this, backend.recordFence());
+        } catch (RuntimeException failure) {
+            throw runtime.failed("record on stream #" + id, failure);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Orders this stream's later work after {@code event}'s: on the device where the backend can, else by a host
+     * wait bounded by the wait timeout. The other stream's backend is only asked for its (thread-safe) fence, never
+     * under its lock, so two streams waiting for each other cannot deadlock here.
+     */
+    @Override
+    public void waitFor(StreamEvent event) {
+        CoreEvent other = runtime.checkEvent(event, "event");
+        lock.lock();
+        try {
+            checkUsable("waitFor");
+            policy.checkEvent(lifecycle.current(), "waitFor() on stream #" + id);
+            CoreStream source = other.stream();
+            if (source == this || source.isClosed() || backend.waitFor(source.backend, other.fence())) {
+                return; // stream order already; a closed stream's work is done; or the device waits
+            }
+            policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "waitFor", id);
+        } catch (RuntimeException failure) {
+            throw runtime.failed("waitFor on stream #" + id, failure);
+        } finally {
+            lock.unlock();
+        }
+        other.stream().awaitEvent(other.fence()); // a host wait, outside this stream's lock
+    }
+
+    /** Whether the work before {@code fence} (of this stream) finished; a closed stream's work has. */
+    boolean eventComplete(Fence fence) {
+        policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(NO_STREAM), "isComplete", id);
+        lock.lock();
+        try {
+            return closed || backend.isComplete(fence);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits, at most the wait timeout, for the work before {@code fence}; polls, so the lock is held briefly. */
+    void awaitEvent(Fence fence) {
+        long deadline = System.nanoTime() + runtime.options().waitTimeout().toNanos();
+        long pause = 20_000;
+        while (!eventComplete(fence)) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new WaitTimeoutException("await: the work before an event of stream #" + id
+                        + " did not finish within " + runtime.options().waitTimeout()
+                        + " (RuntimeOptions.waitTimeout); the device may be stuck", runtime.options().waitTimeout());
+            }
+            LockSupport.parkNanos(pause);
+            pause = Math.min(pause * 2, 1_000_000);
         }
     }
 
@@ -784,6 +856,10 @@ final class CoreStream implements GpuStream, GraphOwner {
         } catch (RuntimeException failure) {
             failures.add(failure);
         }
+    }
+
+    CoreRuntime runtime() {
+        return runtime;
     }
 
     boolean isClosed() {

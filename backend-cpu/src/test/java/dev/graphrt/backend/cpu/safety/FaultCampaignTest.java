@@ -93,6 +93,13 @@ class FaultCampaignTest {
                 }
             }));
             step(captured && other[0] != null, () -> graph[0].rebind(in[0], other[0]));
+            step(buffers, () -> {
+                try (GpuStream side = rig.runtime.openStream()) {
+                    Rig.launch(side, rig.addOne, in[0], other[0]);
+                    stream.waitFor(side.record());
+                    side.synchronize(); // its close would only log a failure of its work
+                }
+            });
             step(captured, () -> graph[0].replay());
             step(buffers, () -> stream.readInts(out[0]));
             step(buffers, () -> stream.write(in[0], KitKernels.pattern(N, 4)));

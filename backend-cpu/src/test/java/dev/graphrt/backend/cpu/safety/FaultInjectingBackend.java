@@ -37,7 +37,8 @@ final class FaultInjectingBackend implements Backend {
     /** Every SPI hook a fault can be injected into. */
     enum Hook {
         ON_PREPARE, SEAL_RECORDING, ABORT_CAPTURE, LAUNCH, WRITE, READ, ALLOCATE, FREE, UPLOAD, RECORD_FENCE,
-        IS_COMPLETE, AWAIT, SYNCHRONIZE, REPLAY, DESTROY, STREAM_CLOSE, BACKEND_CLOSE, UPDATE_RECORDING, REBIND
+        IS_COMPLETE, AWAIT, SYNCHRONIZE, REPLAY, DESTROY, STREAM_CLOSE, BACKEND_CLOSE, UPDATE_RECORDING, REBIND,
+        WAIT_FOR
     }
 
     /** The failure an injected fault throws. */
@@ -318,6 +319,12 @@ final class FaultInjectingBackend implements Backend {
                 writtenSinceWait.set(0);
             }
             return done;
+        }
+
+        @Override
+        public boolean waitFor(BackendStream other, Fence fence) {
+            enter(Hook.WAIT_FOR);
+            return real.waitFor(other instanceof Stream wrapped ? wrapped.real : other, fence);
         }
 
         @Override

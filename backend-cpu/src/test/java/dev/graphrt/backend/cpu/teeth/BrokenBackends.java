@@ -246,6 +246,19 @@ enum BrokenBackends {
      */
     REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR(LosableBackend::new),
 
+    /** Says its stream waits on the device for another's event, but waits for nothing. */
+    WAITS_FOR_NOTHING(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public boolean waitFor(BackendStream other, Fence fence) {
+                    return true;
+                }
+            };
+        }
+    }),
+
     /** Declares GRAPH_UPDATE (the CPU backend does), but an update or a rebind keeps the old graph. */
     KEEPS_THE_OLD_GRAPH_ON_UPDATE(cpu -> new ForwardingBackend(cpu) {
         @Override

@@ -122,6 +122,13 @@ final class BrokenKits {
         }
     }
 
+    static class WaitsForNothing extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.WAITS_FOR_NOTHING);
+        }
+    }
+
     static class KeepsTheOldGraphOnUpdate extends CaptureConformanceKit {
         @Override
         protected GraphRuntime openRuntime() {

@@ -125,6 +125,11 @@ class ForwardingBackend implements Backend {
         }
 
         @Override
+        public boolean waitFor(BackendStream other, Fence fence) {
+            return delegate.waitFor(other instanceof ForwardingStream wrapped ? wrapped.delegate : other, fence);
+        }
+
+        @Override
         public List<Throwable> drainErrors() {
             return delegate.drainErrors();
         }
