@@ -11,6 +11,7 @@ import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -46,6 +47,10 @@ public final class DriverStream implements BackendStream {
     private final Arena arena = Arena.ofShared();
     private final KernelParameterBlock parameters;
     private final EventFences<MemorySegment> fences;
+    /** Events recorded into a capture, destroyed once the stream captures no more. */
+    private final List<MemorySegment> captureEvents = new ArrayList<>();
+    /** Set when a wait made this stream join another stream's capture; cleared once the driver says it ended. */
+    private boolean joinedCapture;
     private final WriteStaging writes;
     private final WriteStaging.Copier asyncCopy;
     private final GraphCapture captures;
@@ -143,11 +148,47 @@ public final class DriverStream implements BackendStream {
         allWorkFinished();
     }
 
+    /**
+     * A fence; while this stream captures (its own capture, or one it joined), an event recorded into the capture
+     * instead, which another stream's wait joins to it (fork/join). Such events are never pooled (a captured record
+     * is no point in time to query) and are destroyed once the stream captures no more.
+     */
     @Override
     public Fence recordFence() {
         ensureOpen();
         driver.makeCurrent();
+        if (captures.isCapturing() || stillJoined()) {
+            MemorySegment event = driver.createEvent();
+            captureEvents.add(event);
+            driver.recordEvent(event, stream);
+            return new CaptureFence(this, event);
+        }
+        releaseCaptureEvents();
         return fences.record();
+    }
+
+    /** An event recorded into a capture on {@code owner}. */
+    private record CaptureFence(DriverStream owner, MemorySegment event) implements Fence {
+    }
+
+    /** Whether this stream still takes part in a capture it joined (asks the driver only after a join). */
+    private boolean stillJoined() {
+        if (joinedCapture && !driver.graphs().isCapturing(stream)) {
+            joinedCapture = false;
+        }
+        return joinedCapture;
+    }
+
+    private void releaseCaptureEvents() {
+        if (captureEvents.isEmpty() || captures.isCapturing() || stillJoined()) {
+            return;
+        }
+        List<MemorySegment> done = new ArrayList<>(captureEvents);
+        captureEvents.clear();
+        releases.release(() -> {
+            driver.makeCurrent();
+            done.forEach(driver::destroyEvent);
+        });
     }
 
     @Override
@@ -202,7 +243,11 @@ public final class DriverStream implements BackendStream {
         return captures.close();
     }
 
-    /** A stream of the same backend: this stream waits for the event of {@code other}'s fence on the device. */
+    /**
+     * A stream of the same backend: this stream waits for the event of {@code other}'s fence on the device. For an
+     * event recorded into a capture, the wait makes this stream join that capture (the driver follows the
+     * dependency), as the core's fork/join expects.
+     */
     @Override
     public boolean waitFor(BackendStream other, Fence fence) {
         if (!(other instanceof DriverStream source) || source.driver != driver) {
@@ -210,6 +255,16 @@ public final class DriverStream implements BackendStream {
         }
         ensureOpen();
         driver.makeCurrent();
+        if (fence instanceof CaptureFence captured) {
+            if (captured.owner() != source) {
+                return false;
+            }
+            driver.waitEvent(stream, captured.event());
+            if (!captures.isCapturing()) {
+                joinedCapture = true;
+            }
+            return true;
+        }
         source.fences.ifIncomplete(fence, event -> driver.waitEvent(stream, event));
         return true;
     }
@@ -265,6 +320,14 @@ public final class DriverStream implements BackendStream {
         } catch (RuntimeException e) {
             failure = suppressed(failure, e);
         }
+        for (MemorySegment event : captureEvents) {
+            try {
+                driver.destroyEvent(event);
+            } catch (RuntimeException e) {
+                failure = suppressed(failure, e);
+            }
+        }
+        captureEvents.clear();
         MemorySegment lastReadBuffer = readBuffer;
         readBuffer = null;
         try {

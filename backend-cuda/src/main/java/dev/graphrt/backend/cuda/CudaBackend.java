@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Capability#GRAPH_UPDATE}: {@code cuGraphExecUpdate_v2} applies an update's capture to the live
  *       executable graph, {@code cuGraphExecKernelNodeSetParams_v2} a rebind (both affect later launches only);
  *       declared where the driver exports both (CUDA 12.0+);</li>
+ *   <li>{@link Capability#MULTI_STREAM_CAPTURE}: an event recorded into a capture ({@code cuEventRecord} on the
+ *       capturing stream) and another stream's {@code cuStreamWaitEvent} on it join that stream to the capture, as
+ *       the driver defines; the core refuses an unjoined end before the driver's 904;</li>
  *   <li>{@link Capability#NESTED_GRAPHS}: a replay inside a capture becomes a child-graph node
  *       ({@code cuStreamGetCaptureInfo_v3}, {@code cuGraphAddChildGraphNode},
  *       {@code cuStreamUpdateCaptureDependencies_v2}; CUDA 12.3+), since {@code cuGraphLaunch} into a capture
@@ -36,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *       copy that the graph owns and frees when it is destroyed (or at once when the capture aborts);</li>
  * </ul>
  * Not declared: {@code MID_CAPTURE_ALLOCATION} ({@code cuMemAlloc_v2} invalidates GLOBAL and THREAD_LOCAL
- * captures), {@code MULTI_STREAM_CAPTURE} (not implemented), {@code DEVICE_LOSS_RECOVERY}: a sticky
+ * captures), {@code DEVICE_LOSS_RECOVERY}: a sticky
  * error (700-class) becomes {@code DeviceLostException} and loses the runtime, but measured on the H200 (driver
  * 580) the process cannot recover from it: after a trap, resetting the primary context and retaining it again,
  * or creating a new context, both return 719 ({@code examples/src/main/native/sticky_recovery.cu}).
@@ -46,7 +49,8 @@ final class CudaBackend {
     /** What this backend declares, given whether the driver has the graph update and the nesting calls. */
     static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs) {
         EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DOT_EXPORT);
+                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DOT_EXPORT,
+                Capability.MULTI_STREAM_CAPTURE);
         if (graphUpdate) {
             set.add(Capability.GRAPH_UPDATE);
         }

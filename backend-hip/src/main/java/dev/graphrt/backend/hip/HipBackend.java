@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * Sticky errors become {@code DeviceLostException}, and a backend closing on a device that reports one calls
  * {@code hipDeviceReset}; {@code DEVICE_LOSS_RECOVERY} is not declared because over CUDA (the only HIP device
  * here) the process cannot recover from a trap, and AMD hardware was not measured.
- * Not declared, as for cuda: {@code MID_CAPTURE_ALLOCATION}, {@code MULTI_STREAM_CAPTURE}.
+ * {@code MULTI_STREAM_CAPTURE} as for cuda ({@code hipEventRecord}, {@code hipStreamWaitEvent}). Not declared, as for
+ * cuda: {@code MID_CAPTURE_ALLOCATION}.
  */
 final class HipBackend {
     private static final Logger LOG = LoggerFactory.getLogger(HipBackend.class);
@@ -50,7 +51,7 @@ final class HipBackend {
     /** What this backend declares, given whether the runtime can dump graphs as DOT and update them. */
     static Set<Capability> capabilities(boolean dotExport, boolean graphUpdate, boolean nestedGraphs) {
         EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
+                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.MULTI_STREAM_CAPTURE);
         if (dotExport) {
             set.add(Capability.DOT_EXPORT);
         }

@@ -26,11 +26,14 @@ import org.slf4j.LoggerFactory;
  * device loses only its runtime ({@code DeviceLostException}); the JVM's one WebGPU instance stays, and a new
  * runtime gets a new device from it. {@link Capability#GRAPH_UPDATE}: an update or a rebind seals the new
  * recording into a new {@link SealedGraph} (the SPI's default); the core destroys the old one after its replays.
+ * {@link Capability#MULTI_STREAM_CAPTURE}: the core records a fork/join capture into one list in call order, and
+ * the device's one queue replays it in order.
  */
 final class WgpuBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuBackend.class);
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.MID_CAPTURE_ALLOCATION,
-            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY, Capability.GRAPH_UPDATE));
+            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY, Capability.GRAPH_UPDATE,
+            Capability.MULTI_STREAM_CAPTURE));
 
     private final WgpuDevice device;
     private final DeviceInfo info;

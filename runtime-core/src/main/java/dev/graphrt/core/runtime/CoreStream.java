@@ -3,6 +3,7 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.BufferOverrunException;
 import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DriverException;
@@ -28,6 +29,7 @@ import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
+import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -69,6 +71,11 @@ final class CoreStream implements GpuStream, GraphOwner {
     private final CheckedWork checked;
     private final Duration waitTimeout;
     private volatile boolean closed;
+    /**
+     * The capture this stream takes part in beyond its own (fork/join): as the origin that began it, or as a member
+     * that joined it by waiting for one of its events; null otherwise. Written under the origin's lock.
+     */
+    private volatile CaptureGroup group;
     /** Closed by its user while another capture forbade device calls; torn down when that capture ends. */
     private volatile boolean closeDeferred;
 
@@ -98,7 +105,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("allocate");
-            PoolSlice slice = memory.allocate(bytes + checked.extraBytes());
+            PoolSlice slice = allocateSlice(bytes + checked.extraBytes());
             try {
                 return checked.buffer(runtime.scope(), runtime.nextBufferId(), slice, bytes);
             } catch (RuntimeException failure) {
@@ -165,6 +172,12 @@ final class CoreStream implements GpuStream, GraphOwner {
         try {
             checkUsable("write");
             DeviceSlice target = buffer.storage().prefix(data.byteSize());
+            if (isMember()) {
+                joinedOrigin().rejectLazily("write of " + data.byteSize() + " bytes into " + buffer + " on stream #" + id
+                        + ", which joined this capture: a recorded write belongs on the capture's origin stream #"
+                        + group.origin().id());
+                return;
+            }
             switch (policy.write(lifecycle.current())) {
                 case RUN -> {
                     memory.beforeStagedWrite(data.byteSize());
@@ -222,7 +235,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("read");
-            policy.checkHostSync(lifecycle.current(), "read", id);
+            policy.checkHostSync(state(), "read", id);
             policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "read", id);
             memory.hold(buffer, "src");
             blame.hostSync(() -> {
@@ -259,8 +272,11 @@ final class CoreStream implements GpuStream, GraphOwner {
         }
         LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
         lock.lock();
+        CoreStream origin = lockOrigin();
         try {
             checkUsable("launch");
+            StreamMemory memory = recordingMemory();
+            CaptureLifecycle lifecycle = recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
             // are taken after it, so no fence can fall between them and the launch they protect.
             int[] words = args.infoWordsUnsafe();
@@ -280,9 +296,11 @@ final class CoreStream implements GpuStream, GraphOwner {
                 }
                 case RECORD_IN_CORE -> lifecycle.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
             }
+            countOperation();
         } catch (RuntimeException failure) {
             throw runtime.failed("launch of " + compiled + " on stream #" + id, failure);
         } finally {
+            unlockOrigin(origin);
             lock.unlock();
         }
     }
@@ -304,6 +322,11 @@ final class CoreStream implements GpuStream, GraphOwner {
             if (target.isClosed()) {
                 throw new IllegalStateException("graph: " + target + " is closed and cannot be replayed");
             }
+            if (isMember()) {
+                joinedOrigin().rejectLazily("replay of " + target + " on stream #" + id + ", which joined this capture: "
+                        + "replay it on the capture's origin stream #" + group.origin().id());
+                return;
+            }
             switch (policy.replay(lifecycle.current())) {
                 case RUN -> {
                     replayNow(target);
@@ -320,6 +343,9 @@ final class CoreStream implements GpuStream, GraphOwner {
                 }
                 case DEFER_REJECTION -> lifecycle.rejectLazily("replay of " + target + " (the " + policy.backend()
                         + " backend lacks NESTED_GRAPHS: replay it before prepare() or after endCapture())");
+            }
+            if (lifecycle.current() == CaptureState.CAPTURE) {
+                countOperation();
             }
         } catch (RuntimeException failure) {
             throw runtime.failed("replay of " + target, failure);
@@ -345,13 +371,24 @@ final class CoreStream implements GpuStream, GraphOwner {
     @Override
     public StreamEvent record() {
         lock.lock();
+        CoreStream origin = lockOrigin();
         try {
             checkUsable("record");
-            policy.checkEvent(lifecycle.current(), "record() on stream #" + id);
-            return new CoreEvent(this, backend.recordFence());
+            CaptureState state = state();
+            policy.checkEvent(state, "record() on stream #" + id);
+            if (state != CaptureState.CAPTURE) {
+                return new CoreEvent(this, backend.recordFence());
+            }
+            if (group == null) {
+                group = new CaptureGroup(this); // this stream's own capture begins to span streams
+            }
+            // A hardware capture records a driver event into the graph; a software one needs only the position.
+            Fence fence = policy.graphKind() == GraphKind.HARDWARE ? backend.recordFence() : null;
+            return new CoreEvent(this, fence, group, group.operations(this));
         } catch (RuntimeException failure) {
             throw runtime.failed("record on stream #" + id, failure);
         } finally {
+            unlockOrigin(origin);
             lock.unlock();
         }
     }
@@ -359,15 +396,24 @@ final class CoreStream implements GpuStream, GraphOwner {
     /**
      * Orders this stream's later work after {@code event}'s: on the device where the backend can, else by a host
      * wait bounded by the wait timeout. The other stream's backend is only asked for its (thread-safe) fence, never
-     * under its lock, so two streams waiting for each other cannot deadlock here.
+     * under its lock, so two streams waiting for each other cannot deadlock here. An event recorded inside a
+     * capture makes this stream join that capture (fork), or, for a stream already in it, orders it (join).
      */
     @Override
     public void waitFor(StreamEvent event) {
         CoreEvent other = runtime.checkEvent(event, "event");
+        if (other.group() != null) {
+            waitInCapture(other);
+            return;
+        }
         lock.lock();
         try {
             checkUsable("waitFor");
-            policy.checkEvent(lifecycle.current(), "waitFor() on stream #" + id);
+            policy.checkEvent(state(), "waitFor() on stream #" + id);
+            if (state() == CaptureState.CAPTURE) {
+                throw new CaptureRejectedException("waitFor: " + other + " was recorded outside the capture stream #"
+                        + id + " takes part in; a capture can wait only for events recorded in it");
+            }
             CoreStream source = other.stream();
             if (source == this || source.isClosed() || backend.waitFor(source.backend, other.fence())) {
                 return; // stream order already; a closed stream's work is done; or the device waits
@@ -379,6 +425,47 @@ final class CoreStream implements GpuStream, GraphOwner {
             lock.unlock();
         }
         other.stream().awaitEvent(other.fence()); // a host wait, outside this stream's lock
+    }
+
+    /** A wait for an event of a capture: this stream joins that capture (fork), or is ordered inside it (join). */
+    private void waitInCapture(CoreEvent event) {
+        CaptureGroup target = event.group();
+        CoreStream origin = target.origin();
+        lock.lock();
+        if (origin != this) {
+            origin.lock.lock();
+        }
+        try {
+            checkOpen("waitFor");
+            if (target.ended()) {
+                throw new IllegalStateException("waitFor: " + event + " belongs to a capture that has ended");
+            }
+            origin.lifecycle.checkCaller("waitFor on stream #" + id);
+            policy.checkEvent(CaptureState.CAPTURE, "waitFor() on stream #" + id);
+            boolean joining = !target.contains(this);
+            if (joining && (group != null || lifecycle.current() != CaptureState.NO_CAPTURE)) {
+                throw new CaptureRejectedException("waitFor: stream #" + id + " is in " + state() + " of another capture"
+                        + " and cannot join stream #" + origin.id() + "'s; a stream joins a capture from NO_CAPTURE");
+            }
+            if (event.stream() != this && policy.graphKind() == GraphKind.HARDWARE
+                    && !backend.waitFor(event.stream().backend, event.fence())) {
+                throw new UnsupportedOperationException("the " + policy.backend() + " backend declares "
+                        + "MULTI_STREAM_CAPTURE but its stream could not wait for a capture event");
+            }
+            if (joining) {
+                target.join(this);
+                group = target;
+                LOG.debug("stream #{} joined stream #{}'s capture", id, origin.id());
+            }
+            target.waited(this, event);
+        } catch (RuntimeException failure) {
+            throw runtime.failed("waitFor on stream #" + id, failure);
+        } finally {
+            if (origin != this) {
+                origin.lock.unlock();
+            }
+            lock.unlock();
+        }
     }
 
     /** Whether the work before {@code fence} (of this stream) finished; a closed stream's work has. */
@@ -412,7 +499,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("flush");
-            policy.checkHostSync(lifecycle.current(), "flush", id);
+            policy.checkHostSync(state(), "flush", id);
             backend.flush();
             memory.flushPoint();
         } catch (RuntimeException failure) {
@@ -427,7 +514,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("synchronize");
-            policy.checkHostSync(lifecycle.current(), "synchronize", id);
+            policy.checkHostSync(state(), "synchronize", id);
             policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "synchronize", id);
             memory.flushPoint();
             blame.hostSync(() -> {
@@ -453,7 +540,7 @@ final class CoreStream implements GpuStream, GraphOwner {
 
     @Override
     public CaptureState captureState() {
-        return lifecycle.current();
+        return state();
     }
 
     @Override
@@ -516,6 +603,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             if (graph.isClosed()) {
                 throw new IllegalStateException("update: " + graph + " was closed while its update recorded");
             }
+            checkJoinedBack("update");
             CaptureLifecycle.UpdateOutcome outcome = lifecycle.endUpdate(graph.id(), graph.window());
             if (outcome.window() != null) {
                 SealedWindow old = graph.swap(outcome.window());
@@ -527,6 +615,9 @@ final class CoreStream implements GpuStream, GraphOwner {
         } catch (RuntimeException failure) {
             throw runtime.failed("update of " + graph, failure);
         } finally {
+            if (!lifecycle.isRecording()) {
+                dissolveGroup();
+            }
             lock.unlock();
             if (!lifecycle.isRecording()) {
                 runtime.captureEnded();
@@ -634,6 +725,8 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkOpen("endCapture");
+            refuseIfMember("endCapture");
+            checkJoinedBack("endCapture");
             SealedWindow window = lifecycle.endCapture();
             CoreGraph graph = new CoreGraph(this, runtime.scope(), window, policy.graphKind());
             memory.adopt(graph);
@@ -642,6 +735,9 @@ final class CoreStream implements GpuStream, GraphOwner {
         } catch (RuntimeException failure) {
             throw runtime.failed("endCapture on stream #" + id, failure);
         } finally {
+            if (!lifecycle.isRecording()) {
+                dissolveGroup();
+            }
             lock.unlock();
             if (!lifecycle.isRecording()) {
                 runtime.captureEnded();
@@ -651,7 +747,11 @@ final class CoreStream implements GpuStream, GraphOwner {
 
     @Override
     public void cancelCapture() {
-        locked("cancelCapture", lifecycle::cancelCapture);
+        locked("cancelCapture", () -> {
+            refuseIfMember("cancelCapture");
+            joinBackForAbort();
+            lifecycle.cancelCapture();
+        });
     }
 
     private void locked(String operation, Runnable action) {
@@ -659,10 +759,14 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkOpen(operation);
+            refuseIfMember(operation);
             action.run();
         } catch (RuntimeException failure) {
             throw runtime.failed(operation + " on stream #" + id, failure);
         } finally {
+            if (wasRecording && !lifecycle.isRecording()) {
+                dissolveGroup();
+            }
             lock.unlock();
             if (wasRecording && !lifecycle.isRecording()) {
                 runtime.captureEnded();
@@ -774,6 +878,15 @@ final class CoreStream implements GpuStream, GraphOwner {
      */
     @Override
     public void close() {
+        if (!closed && isMember()) {
+            // Its driver stream is part of another stream's capture: closed to its user now, torn down when that
+            // capture ends (its work is then joined back or the capture cancelled).
+            if (!closeDeferred) {
+                closeDeferred = true;
+                runtime.closeLater(this);
+            }
+            return;
+        }
         if (!closed && !closeDeferred && lifecycle.current() == CaptureState.CAPTURE
                 && runtime.anotherCaptureForbidsDeviceCalls(id)) {
             // Its own capture ends now: deferred, it could never end (endCapture refuses a closed stream), and
@@ -838,8 +951,10 @@ final class CoreStream implements GpuStream, GraphOwner {
             if (closed || was == CaptureState.NO_CAPTURE) {
                 return;
             }
+            joinBackForAbort();
             RuntimeException failure = lifecycle.abort(new IllegalStateException("stream #" + id
                     + " left its capture window: " + why));
+            dissolveGroup();
             LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", id, was,
                     failure.getSuppressed().length == 0 ? "cleanly" : "with suppressed errors");
         } finally {
@@ -876,11 +991,147 @@ final class CoreStream implements GpuStream, GraphOwner {
     /** Open, and the calling thread may use it in the current capture state (the policy's thread rule). */
     private void checkUsable(String operation) {
         checkOpen(operation);
-        lifecycle.checkCaller(operation);
+        recording().checkCaller(operation);
+    }
+
+    // ---- fork/join: a member's work goes to the origin's capture -------------------------------------
+
+    /** Whether this stream joined another stream's capture (it is not that capture's origin). */
+    private boolean isMember() {
+        CaptureGroup joined = group;
+        return joined != null && joined.origin() != this;
+    }
+
+    /** The state the operation table sees: CAPTURE while joined to another stream's capture. */
+    private CaptureState state() {
+        return isMember() ? CaptureState.CAPTURE : lifecycle.current();
+    }
+
+    /** The lifecycle that records this stream's work: the origin's while joined. */
+    private CaptureLifecycle recording() {
+        return isMember() ? group.origin().lifecycle : lifecycle;
+    }
+
+    private CaptureLifecycle joinedOrigin() {
+        return group.origin().lifecycle;
+    }
+
+    /** The memory that serves this stream's work: the origin's while joined (its window, info cache, holds). */
+    private StreamMemory recordingMemory() {
+        return isMember() ? group.origin().memory : memory;
+    }
+
+    private PoolSlice allocateSlice(long bytes) {
+        if (!isMember()) {
+            return memory.allocate(bytes);
+        }
+        CoreStream origin = group.origin();
+        origin.lock.lock();
+        try {
+            return origin.memory.allocate(bytes);
+        } finally {
+            origin.lock.unlock();
+        }
+    }
+
+    /** While joined, also takes the origin's lock (its recording is shared); returns it to unlock, or null. */
+    private CoreStream lockOrigin() {
+        if (!isMember()) {
+            return null;
+        }
+        CoreStream origin = group.origin();
+        origin.lock.lock();
+        return origin;
+    }
+
+    private static void unlockOrigin(CoreStream origin) {
+        if (origin != null) {
+            origin.lock.unlock();
+        }
+    }
+
+    /** Counts one recorded operation for the fork/join bookkeeping. */
+    private void countOperation() {
+        CaptureGroup joined = group;
+        if (joined != null) {
+            joined.operation(this);
+        }
+    }
+
+    private void refuseIfMember(String operation) {
+        if (isMember()) {
+            throw new GraphStateException(operation + ": stream #" + id + " joined stream #" + group.origin().id()
+                    + "'s capture; only that stream begins, ends or cancels it");
+        }
+    }
+
+    /**
+     * Refuses to end a capture while a stream that joined it has work not joined back, before the driver would
+     * (904): nothing changes, and the user can join it back (record on it, waitFor here) and end again. A member
+     * its user closed is joined back here, since nobody else can.
+     */
+    private void checkJoinedBack(String operation) {
+        CaptureGroup own = group;
+        if (own == null) {
+            return;
+        }
+        for (CoreStream member : own.members()) {
+            if (member.closeDeferred) {
+                joinBack(member);
+            }
+        }
+        own.firstUnjoined().ifPresent(member -> {
+            throw new CaptureRejectedException(operation + ": stream #" + member.id() + " joined this capture and has "
+                    + "work not joined back into stream #" + id + "; record an event on it and make stream #" + id
+                    + " wait for it (waitFor), then end the capture again: the capture is intact");
+        });
+    }
+
+    /** Joins {@code member}'s work back into this origin's capture: an event on it, which this stream waits for. */
+    private void joinBack(CoreStream member) {
+        CaptureGroup own = group;
+        Fence fence = policy.graphKind() == GraphKind.HARDWARE ? member.backend.recordFence() : null;
+        CoreEvent event = new CoreEvent(member, fence, own, own.operations(member));
+        if (fence != null && !backend.waitFor(member.backend, fence)) {
+            throw new IllegalStateException("stream #" + id + " could not wait for stream #" + member.id());
+        }
+        own.waited(this, event);
+    }
+
+    /** Before a capture is abandoned: every member is joined back, so the driver can end it (no 904). */
+    private void joinBackForAbort() {
+        CaptureGroup own = group;
+        if (own == null || own.origin() != this) {
+            return;
+        }
+        Optional<CoreStream> unjoined;
+        while ((unjoined = own.firstUnjoined()).isPresent()) {
+            try {
+                joinBack(unjoined.get());
+            } catch (RuntimeException failure) {
+                LOG.warn("stream #{}: joining stream #{} back before abandoning the capture failed: {}", id,
+                        unjoined.get().id(), failure.toString());
+                return;
+            }
+        }
+    }
+
+    /** The capture ended: its members leave it and its events can no longer be waited for. */
+    private void dissolveGroup() {
+        CaptureGroup own = group;
+        if (own == null || own.origin() != this) {
+            return;
+        }
+        own.end();
+        for (CoreStream member : own.members()) {
+            member.group = null;
+        }
+        group = null;
     }
 
     @Override
     public String toString() {
-        return "stream #" + id + " (" + lifecycle.current() + ")";
+        return "stream #" + id + " (" + state() + (isMember() ? ", joined to stream #" + group.origin().id() : "")
+                + ")";
     }
 }

@@ -1,0 +1,101 @@
+package dev.graphrt.core.runtime;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The streams one capture spans (fork/join, issue 16): the origin that began it and the streams that joined it by
+ * waiting for an event recorded in it. It counts each member's recorded operations and remembers every wait, so
+ * {@code endCapture} can tell, before the driver would (904, unjoined), whether each member's work is joined back
+ * into the origin: a member's work up to operation n is joined when a stream whose own work is joined at that
+ * point waited for an event the member recorded at or after n. Guarded by the origin's lock.
+ */
+final class CaptureGroup {
+    /** A wait inside the capture: {@code waiter}, at its operation {@code waiterOps}, for {@code source} at {@code sourceOps}. */
+    private record Wait(CoreStream waiter, int waiterOps, CoreStream source, int sourceOps) {
+    }
+
+    private final CoreStream origin;
+    private final Set<CoreStream> members = new LinkedHashSet<>();
+    private final Map<CoreStream, Integer> ops = new HashMap<>();
+    private final List<Wait> waits = new ArrayList<>();
+    private boolean ended;
+
+    CaptureGroup(CoreStream origin) {
+        this.origin = origin;
+    }
+
+    CoreStream origin() {
+        return origin;
+    }
+
+    /** The streams that joined (the origin excluded), in joining order. */
+    Set<CoreStream> members() {
+        return members;
+    }
+
+    boolean contains(CoreStream stream) {
+        return stream == origin || members.contains(stream);
+    }
+
+    void join(CoreStream member) {
+        members.add(member);
+    }
+
+    /** Counts one recorded operation of {@code stream}. */
+    void operation(CoreStream stream) {
+        ops.merge(stream, 1, Integer::sum);
+    }
+
+    /** Operations {@code stream} recorded so far: where an event it records now stands. */
+    int operations(CoreStream stream) {
+        return ops.getOrDefault(stream, 0);
+    }
+
+    /** {@code waiter} waited for {@code event} (of this group): the wait is one of its operations. */
+    void waited(CoreStream waiter, CoreEvent event) {
+        operation(waiter);
+        waits.add(new Wait(waiter, operations(waiter), event.stream(), event.position()));
+    }
+
+    /** The first member whose work is not joined back into the origin, if any. */
+    Optional<CoreStream> firstUnjoined() {
+        for (CoreStream member : members) {
+            if (!joined(member, operations(member), new HashSet<>())) {
+                return Optional.of(member);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private boolean joined(CoreStream stream, int upTo, Set<CoreStream> visiting) {
+        if (stream == origin) {
+            return true;
+        }
+        if (!visiting.add(stream)) {
+            return false;
+        }
+        for (Wait wait : waits) {
+            if (wait.source() == stream && wait.sourceOps() >= upTo && joined(wait.waiter(), wait.waiterOps(), visiting)) {
+                return true;
+            }
+        }
+        visiting.remove(stream);
+        return false;
+    }
+
+    /** The capture ended (sealed, cancelled or aborted): its events can no longer be waited for. */
+    void end() {
+        ended = true;
+    }
+
+    boolean ended() {
+        return ended;
+    }
+}
