@@ -90,6 +90,16 @@ public final class CaptureBench {
                 System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f | %s |%n", k, p[0], p[1], p[2], p[3],
                         c == null ? "-" : String.format("%.1f", c[4]));
             }
+            System.out.println();
+            System.out.println("Fork/join (issue 16): 4 independent chains of 250 launches (1,024 floats each), captured on "
+                    + "4 forked streams into one graph, beside the same 1,000 launches captured on one stream; "
+                    + "replay + synchronize, medians, us");
+            System.out.println();
+            System.out.println("| fork/join graph (4 x 250) | one-stream graph (1000) | ratio (target <= 0.5) | check |");
+            System.out.println("|---|---|---|---|");
+            double[] fj = forkJoin(runtime, stream, rounds);
+            allExact &= fj[2] == 1;
+            System.out.printf("| %.1f | %.1f | %.2f | %s |%n", fj[0], fj[1], fj[0] / fj[1], fj[2] == 1 ? "exact" : "FAILED");
             if (!allExact) {
                 System.exit(1);
             }
@@ -160,6 +170,90 @@ public final class CaptureBench {
             stream.synchronize();
         }
         return new Row(k, median(capture), median(update), median(rebindOne), median(rebindAll), exact, null);
+    }
+
+    /**
+     * Replays of a fork/join graph (4 chains on 4 streams) and of the same launches on one stream, interleaved;
+     * returns {fork/join median, one-stream median, 1 if every chain's result is exact}.
+     */
+    static double[] forkJoin(GraphRuntime runtime, GpuStream stream, int rounds) {
+        Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
+        int chains = 4;
+        int length = 250;
+        float[] x = new float[N];
+        float[] y0 = new float[N];
+        for (int i = 0; i < N; i++) {
+            x[i] = i % 5;
+            y0[i] = i % 3;
+        }
+        LaunchDims dims = LaunchDims.linear(N, 256);
+        List<Buffer> xs = new ArrayList<>();
+        List<Buffer> ys = new ArrayList<>();
+        List<GpuStream> forks = new ArrayList<>();
+        try {
+            for (int c = 0; c < chains; c++) {
+                xs.add(stream.upload(x));
+                ys.add(stream.upload(y0));
+            }
+            for (int c = 1; c < chains; c++) {
+                forks.add(runtime.openStream());
+            }
+            Graph serial = stream.capture(CaptureOptions.defaults().warmups(0), s -> {
+                for (int c = 0; c < chains; c++) {
+                    chain(saxpy, dims, length, 2f, xs.get(c), xs.get(c), ys.get(c)).accept(s);
+                }
+            });
+            Graph parallel = stream.capture(CaptureOptions.defaults().warmups(0), s -> {
+                var fork = s.record();
+                for (GpuStream f : forks) {
+                    f.waitFor(fork);
+                }
+                chain(saxpy, dims, length, 2f, xs.get(0), xs.get(0), ys.get(0)).accept(s);
+                for (int c = 1; c < chains; c++) {
+                    chain(saxpy, dims, length, 2f, xs.get(c), xs.get(c), ys.get(c)).accept(forks.get(c - 1));
+                }
+                for (GpuStream f : forks) {
+                    s.waitFor(f.record());
+                }
+            });
+            List<Double> forked = new ArrayList<>();
+            List<Double> single = new ArrayList<>();
+            int replays = 0;
+            int warmup = Integer.getInteger("bench.warmup", 100);
+            for (int r = -warmup; r < rounds; r++) {
+                stream.synchronize();
+                long t0 = System.nanoTime();
+                parallel.replay();
+                stream.synchronize();
+                long t1 = System.nanoTime();
+                serial.replay();
+                stream.synchronize();
+                long t2 = System.nanoTime();
+                replays += 2;
+                if (r >= 0) {
+                    forked.add((t1 - t0) / 1e3);
+                    single.add((t2 - t1) / 1e3);
+                }
+            }
+            boolean exact = true;
+            for (int c = 0; c < chains && exact; c++) {
+                float[] y = stream.readFloats(ys.get(c));
+                for (int i = 0; i < N && exact; i++) {
+                    float want = y0[i];
+                    for (int k = 0; k < replays * length; k++) {
+                        want = want + 2f * x[i];
+                    }
+                    exact = y[i] == want;
+                }
+            }
+            parallel.close();
+            serial.close();
+            return new double[] {median(forked), median(single), exact ? 1 : 0};
+        } finally {
+            forks.forEach(GpuStream::close);
+            xs.forEach(Buffer::close);
+            ys.forEach(Buffer::close);
+        }
     }
 
     /** The capture's phases, each timed on its own through the stream's explicit lifecycle calls. */
