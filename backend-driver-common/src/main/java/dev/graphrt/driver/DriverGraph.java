@@ -33,6 +33,8 @@ public final class DriverGraph implements BackendGraph {
     private final List<MemorySegment> hostCopies;
     private final AtomicBoolean destroyed = new AtomicBoolean();
     private volatile boolean handedOn;
+    /** A rebind patched the executable graph only: the templates no longer say what it runs. */
+    private volatile boolean rebound;
     /** The kernel nodes of {@link #template}, in launch order; found on the first rebind. Guarded by this. */
     private MemorySegment[] kernelNodes;
 
@@ -56,7 +58,7 @@ public final class DriverGraph implements BackendGraph {
     /** The driver's DOT dump of the recording it runs, made now; empty when the driver has none or it is gone. */
     @Override
     public synchronized Optional<String> driverDot() {
-        if (destroyed.get() || !owner.printsDot()) {
+        if (destroyed.get() || rebound || !owner.printsDot()) {
             return Optional.empty();
         }
         return Optional.ofNullable(owner.dot(latest));
@@ -75,6 +77,16 @@ public final class DriverGraph implements BackendGraph {
     /** The graph-owned pinned blocks its recorded writes read. */
     public List<MemorySegment> hostCopies() {
         return hostCopies;
+    }
+
+    /** A rebind patched the executable graph: its templates keep the old arguments (no DOT, no nesting). */
+    void markRebound() {
+        rebound = true;
+    }
+
+    /** Whether a rebind patched it (see {@link #markRebound()}). */
+    public boolean isRebound() {
+        return rebound;
     }
 
     /** Whether an update handed its executable graph on: it is only a shell of what its recording owned. */

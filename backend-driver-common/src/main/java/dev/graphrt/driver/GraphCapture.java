@@ -243,6 +243,7 @@ public final class GraphCapture {
             throw new IllegalStateException(name + ": " + own + " has " + kernels.length + " kernel nodes for "
                     + after.launches().size() + " recorded launches, so a rebind cannot tell which node is which");
         }
+        own.markRebound();
         int done = 0;
         try {
             for (int index : changed) {
@@ -304,6 +305,10 @@ public final class GraphCapture {
         }
         driver.makeCurrent();
         if (capture != null) {
+            if (own.isRebound()) { // its template still has the arguments from before the rebind
+                throw new IllegalStateException("graph " + own + " was rebound, so its recording is not the one it "
+                        + "runs; update it (re-record) before replaying it inside a capture");
+            }
             graphs.addChildToCapture(stream, own.latest());
             recordedNodes++;
             return;

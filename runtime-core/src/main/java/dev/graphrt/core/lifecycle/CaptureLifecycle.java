@@ -211,7 +211,10 @@ public final class CaptureLifecycle {
             Optional<UpdateResult.Rejected> differs = RecordingDiff.firstDifference(userGraphId, old.recording(),
                     old.nodeLabels(), recording, recorder.labels());
             if (differs.isPresent()) {
-                cleanUp(null, "update rejected");
+                RuntimeException hookFailure = cleanUp(null, "update rejected");
+                if (hookFailure != null) {
+                    throw hookFailure; // the window is undone; a failing backend hook is not a clean rejection
+                }
                 return new UpdateOutcome(null, differs.get());
             }
             validate();
@@ -224,7 +227,11 @@ public final class CaptureLifecycle {
                         : backend.updateRecording(old.graph(), recording);
             } catch (UpdateRejectedException refused) {
                 unpinUnused(pins, null);
-                cleanUp(null, "update rejected by the driver");
+                RuntimeException hookFailure = cleanUp(null, "update rejected by the driver");
+                if (hookFailure != null) {
+                    hookFailure.addSuppressed(refused);
+                    throw hookFailure;
+                }
                 int node = refused.nodeIndex();
                 String kernel = node >= 0 && node < recording.launches().size()
                         ? recording.launches().get(node).kernel().entryPoint() : "";

@@ -29,6 +29,11 @@ public final class HoldCount {
         return left == 0;
     }
 
+    /** How many holds there are now (a snapshot). */
+    public int count() {
+        return holds.get();
+    }
+
     /** Whether any hold is left. */
     public boolean held() {
         return holds.get() > 0;

@@ -104,6 +104,14 @@ final class CoreGraph implements Graph, Retainable {
         closed.set(true);
     }
 
+    /**
+     * Whether a live graph replays this one as a child (it holds it besides the user's handle): its recording must
+     * then stay as it is, since the parent's copy of it uses the same memory.
+     */
+    boolean nested() {
+        return holds.count() > 1;
+    }
+
     @Override
     public boolean retain() {
         return holds.retain();

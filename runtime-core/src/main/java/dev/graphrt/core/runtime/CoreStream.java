@@ -86,7 +86,8 @@ final class CoreStream implements GpuStream, GraphOwner {
         this.policy = runtime.policy();
         this.waitTimeout = runtime.options().waitTimeout();
         this.memory = new StreamMemory(id, runtime, backend, (metadata, drops) -> new CaptureLifecycle(id, backend,
-                policy, runtime.memory(), metadata, drops, runtime::nextGraphId, runtime::nextStamp, waitTimeout));
+                policy, runtime.memory(), metadata, drops, runtime::nextGraphId, runtime::nextStamp, waitTimeout),
+                this::isMember);
         this.lifecycle = memory.lifecycle();
         this.blame = new ReplayBlame(id);
         this.checked = new CheckedWork(runtime.guards());
@@ -169,13 +170,14 @@ final class CoreStream implements GpuStream, GraphOwner {
             return;
         }
         lock.lock();
+        CoreStream origin = lockOrigin();
         try {
             checkUsable("write");
             DeviceSlice target = buffer.storage().prefix(data.byteSize());
-            if (isMember()) {
-                joinedOrigin().rejectLazily("write of " + data.byteSize() + " bytes into " + buffer + " on stream #" + id
-                        + ", which joined this capture: a recorded write belongs on the capture's origin stream #"
-                        + group.origin().id());
+            if (origin != null) {
+                origin.lifecycle.rejectLazily("write of " + data.byteSize() + " bytes into " + buffer + " on stream #"
+                        + id + ", which joined this capture: a recorded write belongs on the capture's origin stream #"
+                        + origin.id());
                 return;
             }
             switch (policy.write(lifecycle.current())) {
@@ -196,6 +198,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         } catch (RuntimeException failure) {
             throw runtime.failed("write on stream #" + id, failure);
         } finally {
+            unlockOrigin(origin);
             lock.unlock();
         }
     }
@@ -317,14 +320,15 @@ final class CoreStream implements GpuStream, GraphOwner {
                     + target.owner().id() + "; replay it there, not on stream #" + id);
         }
         lock.lock();
+        CoreStream origin = lockOrigin();
         try {
             checkUsable("replay");
             if (target.isClosed()) {
                 throw new IllegalStateException("graph: " + target + " is closed and cannot be replayed");
             }
-            if (isMember()) {
-                joinedOrigin().rejectLazily("replay of " + target + " on stream #" + id + ", which joined this capture: "
-                        + "replay it on the capture's origin stream #" + group.origin().id());
+            if (origin != null) {
+                origin.lifecycle.rejectLazily("replay of " + target + " on stream #" + id + ", which joined this "
+                        + "capture: replay it on the capture's origin stream #" + origin.id());
                 return;
             }
             switch (policy.replay(lifecycle.current())) {
@@ -350,6 +354,7 @@ final class CoreStream implements GpuStream, GraphOwner {
         } catch (RuntimeException failure) {
             throw runtime.failed("replay of " + target, failure);
         } finally {
+            unlockOrigin(origin);
             lock.unlock();
         }
     }
@@ -427,43 +432,51 @@ final class CoreStream implements GpuStream, GraphOwner {
         other.stream().awaitEvent(other.fence()); // a host wait, outside this stream's lock
     }
 
-    /** A wait for an event of a capture: this stream joins that capture (fork), or is ordered inside it (join). */
+    /**
+     * A wait for an event of a capture: this stream joins that capture (fork), or is ordered inside it (join).
+     * Whether it may is decided under this stream's lock alone, before the origin's is taken (always in that
+     * order), so two streams of two captures waiting for each other's events are refused rather than deadlocked.
+     */
     private void waitInCapture(CoreEvent event) {
         CaptureGroup target = event.group();
         CoreStream origin = target.origin();
         lock.lock();
-        if (origin != this) {
-            origin.lock.lock();
-        }
         try {
             checkOpen("waitFor");
-            if (target.ended()) {
-                throw new IllegalStateException("waitFor: " + event + " belongs to a capture that has ended");
+            boolean inside = group == target || origin == this;
+            if (!inside && (group != null || lifecycle.current() != CaptureState.NO_CAPTURE)) {
+                throw new CaptureRejectedException("waitFor: stream #" + id + " is in " + state() + " of another "
+                        + "capture and cannot join stream #" + origin.id() + "'s; a stream joins a capture from "
+                        + "NO_CAPTURE");
             }
-            origin.lifecycle.checkCaller("waitFor on stream #" + id);
-            policy.checkEvent(CaptureState.CAPTURE, "waitFor() on stream #" + id);
-            boolean joining = !target.contains(this);
-            if (joining && (group != null || lifecycle.current() != CaptureState.NO_CAPTURE)) {
-                throw new CaptureRejectedException("waitFor: stream #" + id + " is in " + state() + " of another capture"
-                        + " and cannot join stream #" + origin.id() + "'s; a stream joins a capture from NO_CAPTURE");
+            if (origin != this) {
+                origin.lock.lock();
             }
-            if (event.stream() != this && policy.graphKind() == GraphKind.HARDWARE
-                    && !backend.waitFor(event.stream().backend, event.fence())) {
-                throw new UnsupportedOperationException("the " + policy.backend() + " backend declares "
-                        + "MULTI_STREAM_CAPTURE but its stream could not wait for a capture event");
+            try {
+                if (target.ended()) {
+                    throw new IllegalStateException("waitFor: " + event + " belongs to a capture that has ended");
+                }
+                origin.lifecycle.checkCaller("waitFor on stream #" + id);
+                policy.checkEvent(CaptureState.CAPTURE, "waitFor() on stream #" + id);
+                if (event.stream() != this && policy.graphKind() == GraphKind.HARDWARE
+                        && !backend.waitFor(event.stream().backend, event.fence())) {
+                    throw new UnsupportedOperationException("the " + policy.backend() + " backend declares "
+                            + "MULTI_STREAM_CAPTURE but its stream could not wait for a capture event");
+                }
+                if (!inside) {
+                    target.join(this);
+                    group = target;
+                    LOG.debug("stream #{} joined stream #{}'s capture", id, origin.id());
+                }
+                target.waited(this, event);
+            } finally {
+                if (origin != this) {
+                    origin.lock.unlock();
+                }
             }
-            if (joining) {
-                target.join(this);
-                group = target;
-                LOG.debug("stream #{} joined stream #{}'s capture", id, origin.id());
-            }
-            target.waited(this, event);
         } catch (RuntimeException failure) {
             throw runtime.failed("waitFor on stream #" + id, failure);
         } finally {
-            if (origin != this) {
-                origin.lock.unlock();
-            }
             lock.unlock();
         }
     }
@@ -586,10 +599,11 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("update");
-            policy.checkGraphChange(lifecycle.current(), "update of " + graph, id);
+            policy.checkGraphChange(state(), "update of " + graph, id);
             if (graph.isClosed()) {
                 throw new IllegalStateException("update: " + graph + " is closed");
             }
+            refuseIfNested(graph, "update");
         } finally {
             lock.unlock();
         }
@@ -642,10 +656,11 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("rebind");
-            policy.checkGraphChange(lifecycle.current(), "rebind of " + graph, id);
+            policy.checkGraphChange(state(), "rebind of " + graph, id);
             if (graph.isClosed()) {
                 throw new IllegalStateException("rebind: " + graph + " is closed");
             }
+            refuseIfNested(graph, "rebind");
             SealedWindow old = graph.window();
             GraphRebinding rebinding = GraphRebinding.of(old.recording(), source.storage(), target.storage());
             if (rebinding.changed().length == 0) {
@@ -660,7 +675,14 @@ final class CoreStream implements GpuStream, GraphOwner {
                 next = old.rebound(backend.rebind(old.graph(), old.recording(), rebinding.patched(),
                         rebinding.changed()), rebinding.patched(), holds);
             } catch (RuntimeException | Error failure) {
-                holds.forEach(Retainable::release);
+                // The backend may have patched some launches before failing (its rollback may fail too): the graph
+                // keeps its recording and holds both buffers from now on, so nothing it may still pass is freed.
+                if (!holds.contains(source) && source.retain()) {
+                    holds.add(source);
+                }
+                SealedWindow kept = old.rebound(old.graph(), old.recording(), holds);
+                graph.swap(kept);
+                memory.retire(graph, old, kept);
                 throw failure;
             }
             graph.swap(next);
@@ -670,6 +692,14 @@ final class CoreStream implements GpuStream, GraphOwner {
             throw runtime.failed("rebind of " + graph, failure);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** A graph a live parent replays as a child keeps its recording: the parent's copy uses its memory. */
+    private static void refuseIfNested(CoreGraph graph, String operation) {
+        if (graph.nested()) {
+            throw new IllegalStateException(operation + ": " + graph + " is replayed inside another live graph (a child"
+                    + " graph), whose copy of it uses its memory; close the parent first, or capture a new graph");
         }
     }
 
@@ -789,8 +819,8 @@ final class CoreStream implements GpuStream, GraphOwner {
         try {
             checkUsable("diagnose");
             policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "diagnose", id);
-            if (lifecycle.current() != CaptureState.NO_CAPTURE) {
-                throw new GraphStateException("diagnose: stream #" + id + " is in " + lifecycle.current()
+            if (state() != CaptureState.NO_CAPTURE) {
+                throw new GraphStateException("diagnose: stream #" + id + " is in " + state()
                         + "; diagnose a graph between captures (after endCapture() or cancelCapture())");
             }
             if (graph.isClosed()) {
@@ -884,6 +914,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             if (!closeDeferred) {
                 closeDeferred = true;
                 runtime.closeLater(this);
+                runtime.captureEnded(); // the capture may have ended since the check: then this close runs now
             }
             return;
         }
@@ -903,13 +934,14 @@ final class CoreStream implements GpuStream, GraphOwner {
             }
             return;
         }
+        boolean abandoned = false;
         lock.lock();
         try {
             if (closed) {
                 return;
             }
             List<RuntimeException> failures = new ArrayList<>();
-            abandonCapture("the stream is closing");
+            abandoned = abandonCapture("the stream is closing", false);
             Duration drainBound = waitTimeout;
             try {
                 memory.awaitAll("its work before closing");
@@ -940,16 +972,28 @@ final class CoreStream implements GpuStream, GraphOwner {
             }
         } finally {
             lock.unlock();
+            if (abandoned) {
+                runtime.captureEnded(); // after this stream's lock: it may close deferred streams
+            }
         }
     }
 
     /** Ends an open capture window by the abort path (the stream or its runtime is closing); never throws for it. */
     void abandonCapture(String why) {
+        abandonCapture(why, !"the runtime is closing".equals(why));
+    }
+
+    /**
+     * The abort path; returns whether a capture was abandoned. With {@code announce} the runtime hears at once that
+     * the capture ended (which may close deferred streams, taking their locks); without it the caller does so after
+     * releasing this stream's lock, so that no other stream's lock is ever taken under it.
+     */
+    private boolean abandonCapture(String why, boolean announce) {
         lock.lock();
         try {
             CaptureState was = lifecycle.current();
             if (closed || was == CaptureState.NO_CAPTURE) {
-                return;
+                return false;
             }
             joinBackForAbort();
             RuntimeException failure = lifecycle.abort(new IllegalStateException("stream #" + id
@@ -960,9 +1004,10 @@ final class CoreStream implements GpuStream, GraphOwner {
         } finally {
             lock.unlock();
         }
-        if (!"the runtime is closing".equals(why)) {
+        if (announce) {
             runtime.captureEnded();
         }
+        return true;
     }
 
     private static void attempt(List<RuntimeException> failures, Runnable step) {
@@ -1002,45 +1047,54 @@ final class CoreStream implements GpuStream, GraphOwner {
         return joined != null && joined.origin() != this;
     }
 
+    /** The origin of the capture this stream joined, or null (one read of {@link #group}). */
+    private CoreStream joinedOriginStream() {
+        CaptureGroup joined = group;
+        return joined != null && joined.origin() != this ? joined.origin() : null;
+    }
+
     /** The state the operation table sees: CAPTURE while joined to another stream's capture. */
     private CaptureState state() {
-        return isMember() ? CaptureState.CAPTURE : lifecycle.current();
+        return joinedOriginStream() != null ? CaptureState.CAPTURE : lifecycle.current();
     }
 
     /** The lifecycle that records this stream's work: the origin's while joined. */
     private CaptureLifecycle recording() {
-        return isMember() ? group.origin().lifecycle : lifecycle;
-    }
-
-    private CaptureLifecycle joinedOrigin() {
-        return group.origin().lifecycle;
+        CoreStream origin = joinedOriginStream();
+        return origin != null ? origin.lifecycle : lifecycle;
     }
 
     /** The memory that serves this stream's work: the origin's while joined (its window, info cache, holds). */
     private StreamMemory recordingMemory() {
-        return isMember() ? group.origin().memory : memory;
+        CoreStream origin = joinedOriginStream();
+        return origin != null ? origin.memory : memory;
     }
 
     private PoolSlice allocateSlice(long bytes) {
-        if (!isMember()) {
-            return memory.allocate(bytes);
-        }
-        CoreStream origin = group.origin();
-        origin.lock.lock();
+        CoreStream origin = lockOrigin();
         try {
-            return origin.memory.allocate(bytes);
+            return origin != null ? origin.memory.allocate(bytes) : memory.allocate(bytes);
         } finally {
-            origin.lock.unlock();
+            unlockOrigin(origin);
         }
     }
 
-    /** While joined, also takes the origin's lock (its recording is shared); returns it to unlock, or null. */
+    /**
+     * While joined, also takes the origin's lock (its recording is shared; the order is always this stream's lock,
+     * then the origin's); returns the origin to unlock, or null when not joined, also when the capture ended while
+     * the lock was awaited (the group is dissolved under the origin's lock).
+     */
     private CoreStream lockOrigin() {
-        if (!isMember()) {
+        CaptureGroup joined = group;
+        if (joined == null || joined.origin() == this) {
             return null;
         }
-        CoreStream origin = group.origin();
+        CoreStream origin = joined.origin();
         origin.lock.lock();
+        if (group != joined) {
+            origin.lock.unlock();
+            return null;
+        }
         return origin;
     }
 
@@ -1059,8 +1113,9 @@ final class CoreStream implements GpuStream, GraphOwner {
     }
 
     private void refuseIfMember(String operation) {
-        if (isMember()) {
-            throw new GraphStateException(operation + ": stream #" + id + " joined stream #" + group.origin().id()
+        CoreStream origin = joinedOriginStream();
+        if (origin != null) {
+            throw new GraphStateException(operation + ": stream #" + id + " joined stream #" + origin.id()
                     + "'s capture; only that stream begins, ends or cancels it");
         }
     }
@@ -1131,7 +1186,8 @@ final class CoreStream implements GpuStream, GraphOwner {
 
     @Override
     public String toString() {
-        return "stream #" + id + " (" + state() + (isMember() ? ", joined to stream #" + group.origin().id() : "")
-                + ")";
+        CoreStream origin = joinedOriginStream();
+        return "stream #" + id + " (" + (origin != null ? "CAPTURE, joined to stream #" + origin.id()
+                : lifecycle.current()) + ")";
     }
 }

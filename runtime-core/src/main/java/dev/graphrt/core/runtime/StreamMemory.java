@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
 
 /**
  * One stream's memory (DESIGN.md section 4): where its allocations come from in each capture state, the storage
@@ -58,7 +59,12 @@ final class StreamMemory {
     private final long stagingLimit;
     private long stagedBytes;
 
-    StreamMemory(long streamId, CoreRuntime runtime, BackendStream backend, LifecycleFactory lifecycles) {
+    /**
+     * @param joined whether the stream now takes part in another stream's capture (fork/join): its driver stream is
+     *               capturing then, so its own deferred releases must fence nothing until that capture ends
+     */
+    StreamMemory(long streamId, CoreRuntime runtime, BackendStream backend, LifecycleFactory lifecycles,
+            BooleanSupplier joined) {
         this.streamId = streamId;
         this.runtime = runtime;
         this.backend = backend;
@@ -68,7 +74,8 @@ final class StreamMemory {
         this.waitTimeout = runtime.options().waitTimeout();
         this.stagingLimit = runtime.options().stagingBytes();
         this.drops = new DropQueue(backend, "stream #" + streamId, runtime::nextStamp,
-                runtime.scope()::closedWhileHeldCount, () -> !runtime.anotherCaptureForbidsDeviceCalls(streamId));
+                runtime.scope()::closedWhileHeldCount,
+                () -> !joined.getAsBoolean() && !runtime.anotherCaptureForbidsDeviceCalls(streamId));
         this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
                 runtime.options().metadataMaxEntryBytes(), new InfoStorage());
         this.lifecycle = lifecycles.create(metadata, drops);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphStateException;
@@ -175,6 +176,53 @@ class GraphUpdateSafetyTest {
             assertThat(stream.readInts(out)).isEqualTo(KitKernels.addOne(x));
             assertThat(graph.update(s -> Rig.launch(s, rig.addOne, out, in)).applied()).as("and can update again")
                     .isTrue();
+        }
+    }
+
+    @Test
+    void a_backend_failing_to_rebind_leaves_the_old_recording_with_both_buffers_held() {
+        try (Rig rig = new Rig(); GpuStream stream = rig.runtime.openStream()) {
+            int[] x = KitKernels.pattern(N, 8);
+            Buffer from = stream.upload(x);
+            Buffer to = stream.upload(KitKernels.pattern(N, 9));
+            Buffer out = stream.allocate(BYTES);
+            Graph graph = stream.capture(CaptureOptions.defaults(), s -> Rig.launch(s, rig.addOne, from, out));
+            rig.backend.failOn(Hook.REBIND, 1);
+
+            assertThatThrownBy(() -> graph.rebind(from, to)).isInstanceOf(FaultInjectingBackend.Fault.class);
+            rig.backend.disarm();
+            from.close();
+            to.close();
+            stream.synchronize();
+
+            try (Buffer reuse = stream.upload(KitKernels.poison(N))) { // would take either slice, had it been freed
+                graph.replay();
+                assertThat(stream.readInts(out)).as("the old recording, its input still held")
+                        .isEqualTo(KitKernels.addOne(x));
+                assertThat(stream.readInts(reuse)).isEqualTo(KitKernels.poison(N));
+            }
+            assertThat(rig.runtime.memoryStats().retainedByGraphsBytes()).as("from, to and out held")
+                    .isGreaterThanOrEqualTo(3 * BYTES);
+        }
+    }
+
+    @Test
+    void two_streams_recording_their_own_captures_cannot_wait_for_each_others_capture_events() {
+        try (Rig rig = new Rig(); GpuStream a = rig.runtime.openStream(); GpuStream b = rig.runtime.openStream()) {
+            a.prepare();
+            a.beginCapture();
+            b.prepare();
+            b.beginCapture();
+            var eventOfA = a.record();
+            var eventOfB = b.record();
+
+            assertThatThrownBy(() -> a.waitFor(eventOfB)).isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("another capture");
+            assertThatThrownBy(() -> b.waitFor(eventOfA)).isInstanceOf(CaptureRejectedException.class);
+            a.cancelCapture();
+            b.cancelCapture();
+            assertThatThrownBy(() -> rig.runtime.openStream().waitFor(eventOfA))
+                    .as("an event of a capture that ended").isInstanceOf(IllegalStateException.class);
         }
     }
 }
