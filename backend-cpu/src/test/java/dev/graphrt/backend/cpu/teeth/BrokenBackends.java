@@ -22,6 +22,7 @@ import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -245,6 +246,24 @@ enum BrokenBackends {
      * on as if nothing had happened: the runtime is never marked lost.
      */
     REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR(LosableBackend::new),
+
+    /**
+     * Replays a recording's launches last first, as a backend might that runs the branches of a fork/join
+     * recording in parallel without keeping the order the streams' waits put them in.
+     */
+    RUNS_A_RECORDING_OUT_OF_ORDER(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public BackendGraph sealRecording(RecordedLaunches recording) {
+                    List<RecordedLaunch> reversed = new ArrayList<>(recording.launches());
+                    Collections.reverse(reversed);
+                    return delegate.sealRecording(new RecordedLaunches(reversed));
+                }
+            };
+        }
+    }),
 
     /** Says its stream waits on the device for another's event, but waits for nothing. */
     WAITS_FOR_NOTHING(cpu -> new ForwardingBackend(cpu) {

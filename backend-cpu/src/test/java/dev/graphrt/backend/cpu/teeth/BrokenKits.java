@@ -122,6 +122,13 @@ final class BrokenKits {
         }
     }
 
+    static class RunsARecordingOutOfOrder extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.RUNS_A_RECORDING_OUT_OF_ORDER);
+        }
+    }
+
     static class WaitsForNothing extends CaptureConformanceKit {
         @Override
         protected GraphRuntime openRuntime() {
