@@ -26,6 +26,12 @@ public interface GraphRuntime extends AutoCloseable {
 
     MemoryStats memoryStats();
 
+    /**
+     * A cache of graphs keyed by shape on {@code stream} (a stream of this runtime), bounded by
+     * {@code options.maxGraphs()}: see {@link GraphCache}.
+     */
+    <K> GraphCache<K> graphCache(GpuStream stream, GraphCacheOptions options);
+
     /** Returns free pooled memory to the device. */
     void trim();
 

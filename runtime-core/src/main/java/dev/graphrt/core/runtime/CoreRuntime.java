@@ -7,6 +7,8 @@ import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphCache;
+import dev.graphrt.api.GraphCacheOptions;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelCompilationException;
@@ -177,6 +179,17 @@ public final class CoreRuntime implements GraphRuntime {
                 perGraph.merge(graphOfWindow.getOrDefault(window, window), bytes, Long::sum));
         return new MemoryStats(stats.reservedBytes(), stats.inUseBytes(), stats.persistentFreeBytes(),
                 stats.pinnedBytes(), perGraph, stats.retainedByGraphsBytes());
+    }
+
+    @Override
+    public <K> GraphCache<K> graphCache(GpuStream stream, GraphCacheOptions options) {
+        Objects.requireNonNull(stream, "stream");
+        Objects.requireNonNull(options, "options");
+        checkOpen("graphCache");
+        if (!(stream instanceof CoreStream own) || own.runtime() != this) {
+            throw new IllegalArgumentException("stream: " + stream + " belongs to another runtime");
+        }
+        return new CoreGraphCache<>(own, options);
     }
 
     @Override
