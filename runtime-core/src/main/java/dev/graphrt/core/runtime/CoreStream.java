@@ -611,8 +611,7 @@ final class CoreStream implements GpuStream, GraphOwner {
     }
 
     private UpdateResult endUpdate(CoreGraph graph) {
-        lock.lock();
-        try {
+        return endingCapture("update of " + graph, () -> {
             checkOpen("update");
             if (graph.isClosed()) {
                 throw new IllegalStateException("update: " + graph + " was closed while its update recorded");
@@ -626,8 +625,20 @@ final class CoreStream implements GpuStream, GraphOwner {
                 LOG.debug("stream #{}: update of {} rejected: {}", id, graph, outcome.result());
             }
             return outcome.result();
+        });
+    }
+
+    /**
+     * Ends this stream's capture with {@code end} under its lock; whatever happens, once it no longer records, the
+     * streams that joined it leave and the runtime hears that a capture ended (after the lock, since that may close
+     * deferred streams).
+     */
+    private <T> T endingCapture(String operation, Supplier<T> end) {
+        lock.lock();
+        try {
+            return end.get();
         } catch (RuntimeException failure) {
-            throw runtime.failed("update of " + graph, failure);
+            throw runtime.failed(operation, failure);
         } finally {
             if (!lifecycle.isRecording()) {
                 dissolveGroup();
@@ -752,8 +763,7 @@ final class CoreStream implements GpuStream, GraphOwner {
 
     @Override
     public Graph endCapture() {
-        lock.lock();
-        try {
+        return endingCapture("endCapture on stream #" + id, () -> {
             checkOpen("endCapture");
             refuseIfMember("endCapture");
             checkJoinedBack("endCapture");
@@ -762,17 +772,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             memory.adopt(graph);
             runtime.graphSealed(graph);
             return graph;
-        } catch (RuntimeException failure) {
-            throw runtime.failed("endCapture on stream #" + id, failure);
-        } finally {
-            if (!lifecycle.isRecording()) {
-                dissolveGroup();
-            }
-            lock.unlock();
-            if (!lifecycle.isRecording()) {
-                runtime.captureEnded();
-            }
-        }
+        });
     }
 
     @Override
