@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [demo]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [demo]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -149,6 +149,12 @@ for step in $steps; do
         [ "$b" = hip ] && hip_env
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.CacheBench "$b" "${TOKENS:-10000}" 20 \
           > "$OUT/cache-$b.md" 2>"$OUT/cache-$b.err"; echo "cache bench $b: exit $?"; cat "$OUT/cache-$b.md"
+      done ;;
+    poolbench) # issue 17: the device memory of 8 graphs of 8 shapes, separate and in one graph pool
+      for b in cuda hip; do
+        [ "$b" = hip ] && hip_env
+        "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.PoolBench "$b" > "$OUT/pool-$b.md" \
+          2>"$OUT/pool-$b.err"; echo "pool bench $b: exit $?"; cat "$OUT/pool-$b.md"
       done ;;
     capturebench) # issue 15: capture, update and rebind costs beside the plain CUDA C program, in the same job
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/capture_floor" examples/src/main/native/capture_floor.cu \

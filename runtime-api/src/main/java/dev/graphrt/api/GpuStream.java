@@ -88,6 +88,12 @@ public interface GpuStream extends AutoCloseable {
     /** NO_CAPTURE to PREPARE: the warm-up window begins; allocations are primed into the persistent pool. */
     void prepare();
 
+    /**
+     * {@link #prepare()} for a capture with {@code options}: with a {@link GraphPool} the window's temporaries may
+     * already be the pool's intermediates, and {@code beginCapture} must be given the same pool.
+     */
+    void prepare(CaptureOptions options);
+
     /** Marks the end of one warm-up pass, so several passes prime one pass's working set, not their sum. */
     void endWarmupPass();
 

@@ -11,8 +11,10 @@ import java.util.function.Consumer;
  *
  * <p>Each call runs the step's work exactly once: a hit replays the graph; a miss that captures runs the step once
  * eagerly as the capture's one warm-up, then records it; a miss under {@code EAGER} runs it eagerly. Bucket the keys
- * ({@link Buckets}) so few graphs serve many shapes. Every graph replays on the cache's stream. Not thread-safe
- * beyond what the stream allows: calls are serialised by the cache.
+ * ({@link Buckets}) so few graphs serve many shapes. Every graph replays on the cache's stream, and all are
+ * captured into one {@link GraphPool} (the one in the options' capture options, or the cache's own, closed with
+ * it), so they share their intermediates: temporaries the step closes; its outputs belong in buffers it does not
+ * close (or allocated outside it). Calls are serialised by the cache.
  *
  * @param <K> the key; equal keys share a graph
  */

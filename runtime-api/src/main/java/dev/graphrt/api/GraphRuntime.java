@@ -32,6 +32,9 @@ public interface GraphRuntime extends AutoCloseable {
      */
     <K> GraphCache<K> graphCache(GpuStream stream, GraphCacheOptions options);
 
+    /** A new {@link GraphPool}: graphs captured into it share their intermediates. */
+    GraphPool graphPool();
+
     /** Returns free pooled memory to the device. */
     void trim();
 

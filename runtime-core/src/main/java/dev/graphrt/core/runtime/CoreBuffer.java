@@ -28,6 +28,8 @@ final class CoreBuffer implements Buffer, Retainable {
     private final HoldCount holds = new HoldCount();
     /** The epoch or recording that last took a hold: a stream skips the hold when it already has one. */
     private volatile long stamp;
+    /** A view's owner (a graph pool's intermediate, held for as long as the view lives); null for a real buffer. */
+    private final CoreBuffer owner;
 
     CoreBuffer(RuntimeScope scope, long id, PoolSlice slice, long byteSize) {
         this.scope = scope;
@@ -36,6 +38,26 @@ final class CoreBuffer implements Buffer, Retainable {
         this.byteSize = byteSize;
         this.storage = slice.storage();
         this.launches = null;
+        this.owner = null;
+    }
+
+    /**
+     * A view of {@code owner}'s storage, which the caller retained for it: a temporary of a pooled capture placed in
+     * an intermediate of the pool. Its last hold lets the owner go instead of freeing anything.
+     */
+    CoreBuffer(RuntimeScope scope, long id, CoreBuffer owner, long byteSize) {
+        this.scope = scope;
+        this.id = id;
+        this.slice = owner.slice;
+        this.byteSize = byteSize;
+        this.storage = owner.storage.prefix(byteSize);
+        this.launches = null;
+        this.owner = owner;
+    }
+
+    /** Whether it is a view of another buffer's storage. */
+    boolean isView() {
+        return owner != null;
     }
 
     /** A checked buffer: {@code slice} has guards on both sides of {@code storage}. */
@@ -46,6 +68,7 @@ final class CoreBuffer implements Buffer, Retainable {
         this.byteSize = byteSize;
         this.storage = storage;
         this.launches = new ArrayDeque<>();
+        this.owner = null;
     }
 
     /** The device storage operations use: the whole slice, or in checked mode the part between the guards. */
@@ -96,7 +119,7 @@ final class CoreBuffer implements Buffer, Retainable {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             if (holds.release(this)) {
-                scope.free(slice);
+                freeStorage();
             } else {
                 scope.closedWhileHeld();
             }
@@ -111,13 +134,22 @@ final class CoreBuffer implements Buffer, Retainable {
     @Override
     public void release() {
         if (holds.release(this)) {
+            freeStorage();
+        }
+    }
+
+    private void freeStorage() {
+        if (owner != null) {
+            owner.release();
+        } else {
             scope.free(slice);
         }
     }
 
+    /** A view owns no storage (its owner's bytes count once, there). */
     @Override
     public long retainedBytes() {
-        return slice.capacity();
+        return owner != null ? 0 : slice.capacity();
     }
 
     /**

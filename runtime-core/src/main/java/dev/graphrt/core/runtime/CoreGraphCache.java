@@ -6,6 +6,7 @@ import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphCache;
 import dev.graphrt.api.GraphCacheOptions;
 import dev.graphrt.api.GraphCacheStats;
+import dev.graphrt.api.GraphPool;
 import dev.graphrt.core.events.GraphCacheEvent;
 import java.time.Duration;
 import java.util.Iterator;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The core's {@link GraphCache}: an access-ordered map from key to graph (least recently used first), and for the
- * EAGER policy a bounded count of the eager runs of keys not captured yet. Calls are serialised by the cache's
+ * EAGER policy a bounded count of the eager runs of keys not captured yet. Its graphs are captured into one
+ * {@link GraphPool} (the options' or its own), so they share their intermediates. Calls are serialised by the cache's
  * monitor; the graphs themselves are ordinary graphs of the stream (closing one releases its memory after its
  * replays, as for any graph).
  */
@@ -28,6 +30,9 @@ final class CoreGraphCache<K> implements GraphCache<K> {
     private final CoreStream stream;
     private final GraphCacheOptions options;
     private final CaptureOptions capture;
+    /** The pool the cache's graphs share: the options', or one of its own (closed with the cache). */
+    private final GraphPool pool;
+    private final boolean ownPool;
     private final LinkedHashMap<K, Graph> graphs = new LinkedHashMap<>(16, 0.75f, true);
     /** Eager runs per key not yet captured (EAGER policy), bounded to 4 x maxGraphs keys, oldest dropped. */
     private final LinkedHashMap<K, Integer> eagerRuns = new LinkedHashMap<>(16, 0.75f, true);
@@ -39,10 +44,12 @@ final class CoreGraphCache<K> implements GraphCache<K> {
     private long captureNanos;
     private boolean closed;
 
-    CoreGraphCache(CoreStream stream, GraphCacheOptions options) {
+    CoreGraphCache(CoreStream stream, GraphCacheOptions options, GraphPool fresh) {
         this.stream = stream;
         this.options = Objects.requireNonNull(options, "options");
-        this.capture = options.capture().warmups(1);
+        this.ownPool = options.capture().pool() == null;
+        this.pool = ownPool ? fresh : options.capture().pool();
+        this.capture = options.capture().warmups(1).pool(pool);
     }
 
     @Override
@@ -165,6 +172,9 @@ final class CoreGraphCache<K> implements GraphCache<K> {
         }
         graphs.clear();
         eagerRuns.clear();
+        if (ownPool) {
+            pool.close();
+        }
         if (failure != null) {
             throw failure;
         }

@@ -9,6 +9,7 @@ import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphCache;
 import dev.graphrt.api.GraphCacheOptions;
+import dev.graphrt.api.GraphPool;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelCompilationException;
@@ -56,6 +57,7 @@ public final class CoreRuntime implements GraphRuntime {
     private final AtomicLong streamIds = new AtomicLong();
     private final AtomicLong graphIds = new AtomicLong();
     private final AtomicLong bufferIds = new AtomicLong();
+    private final AtomicLong poolIds = new AtomicLong();
     /** Epoch and recording stamps: unique across the runtime, and never equal to a buffer's initial stamp 0. */
     private final AtomicLong stamps = new AtomicLong();
     private final RuntimeScope scope;
@@ -189,7 +191,25 @@ public final class CoreRuntime implements GraphRuntime {
         if (!(stream instanceof CoreStream own) || own.runtime() != this) {
             throw new IllegalArgumentException("stream: " + stream + " belongs to another runtime");
         }
-        return new CoreGraphCache<>(own, options);
+        return new CoreGraphCache<>(own, options, options.capture().pool() == null ? graphPool() : null);
+    }
+
+    @Override
+    public GraphPool graphPool() {
+        checkOpen("graphPool");
+        return new CorePool(poolIds.incrementAndGet(), scope);
+    }
+
+    /** Checks {@code pool} (null: none) and binds it to {@code stream}; null for none. */
+    CorePool bindPool(GraphPool pool, CoreStream stream) {
+        if (pool == null) {
+            return null;
+        }
+        if (!(pool instanceof CorePool own) || own.scope() != scope) {
+            throw new IllegalArgumentException("options.pool: " + pool + " belongs to another runtime");
+        }
+        own.bind(stream);
+        return own;
     }
 
     @Override

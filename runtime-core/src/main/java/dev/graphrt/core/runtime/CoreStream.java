@@ -34,7 +34,9 @@ import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
@@ -76,6 +78,12 @@ final class CoreStream implements GpuStream, GraphOwner {
      * that joined it by waiting for one of its events; null otherwise. Written under the origin's lock.
      */
     private volatile CaptureGroup group;
+    /** The graph pool of the open window, from prepare(options) to the end of the capture; null when none. */
+    private CorePool windowPool;
+    /** Intermediates this window borrowed, to the view using each: one view per intermediate, never reused in a run. */
+    private final Map<CoreBuffer, CoreBuffer> borrowed = new IdentityHashMap<>();
+    /** Buffers allocated while recording into a pooled window: its intermediates once their users closed them. */
+    private final List<CoreBuffer> recordedAllocations = new ArrayList<>();
     /** Closed by its user while another capture forbade device calls; torn down when that capture ends. */
     private volatile boolean closeDeferred;
 
@@ -106,17 +114,68 @@ final class CoreStream implements GpuStream, GraphOwner {
         lock.lock();
         try {
             checkUsable("allocate");
+            CoreBuffer view = borrowFromPool(bytes);
+            if (view != null) {
+                return view;
+            }
             PoolSlice slice = allocateSlice(bytes + checked.extraBytes());
+            CoreBuffer buffer;
             try {
-                return checked.buffer(runtime.scope(), runtime.nextBufferId(), slice, bytes);
+                buffer = checked.buffer(runtime.scope(), runtime.nextBufferId(), slice, bytes);
             } catch (RuntimeException failure) {
                 runtime.memory().release(slice);
                 throw failure;
             }
+            if (windowPool != null && lifecycle.current() == CaptureState.CAPTURE) {
+                recordedAllocations.add(buffer);
+            }
+            return buffer;
         } catch (RuntimeException failure) {
             throw runtime.failed("allocate on stream #" + id, failure);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Inside a pooled window (warm-up or recording, not in checked mode), a temporary may be a view of an intermediate
+     * of the pool that no view of this run uses; null when none fits.
+     */
+    private CoreBuffer borrowFromPool(long bytes) {
+        if (windowPool == null || isMember() || checked.on() || lifecycle.current() == CaptureState.NO_CAPTURE) {
+            return null;
+        }
+        CoreBuffer owner = windowPool.borrow(bytes, borrowed);
+        if (owner == null) {
+            return null;
+        }
+        CoreBuffer view = new CoreBuffer(runtime.scope(), runtime.nextBufferId(), owner, bytes);
+        borrowed.put(owner, view);
+        return view;
+    }
+
+    /** A run (a warm-up pass, or the warm-ups before the recording) ended: what its closed views used is free again. */
+    private void endPoolRun() {
+        borrowed.values().removeIf(CoreBuffer::isClosed);
+    }
+
+    /** The graph just sealed holds its recorded allocations; those its user closed become the pool's intermediates. */
+    private void registerIntermediates() {
+        if (windowPool != null) {
+            for (CoreBuffer buffer : recordedAllocations) {
+                if (buffer.isClosed() && buffer.alive()) {
+                    windowPool.addIntermediate(buffer);
+                }
+            }
+        }
+    }
+
+    /** The window ended (sealed, cancelled or aborted): nothing of it is borrowed or recorded any more. */
+    private void endPoolWindow() {
+        if (lifecycle.current() == CaptureState.NO_CAPTURE) {
+            windowPool = null;
+            borrowed.clear();
+            recordedAllocations.clear();
         }
     }
 
@@ -565,7 +624,7 @@ final class CoreStream implements GpuStream, GraphOwner {
     private <T> T runCapture(CaptureOptions options, Consumer<GpuStream> step, Supplier<T> end) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(step, "step");
-        prepare();
+        prepare(options);
         try {
             for (int pass = 0; pass < options.warmups(); pass++) {
                 step.accept(this);
@@ -619,6 +678,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             checkJoinedBack("update");
             CaptureLifecycle.UpdateOutcome outcome = lifecycle.endUpdate(graph.id(), graph.window());
             if (outcome.window() != null) {
+                registerIntermediates();
                 SealedWindow old = graph.swap(outcome.window());
                 memory.retire(graph, old, outcome.window());
             } else {
@@ -643,6 +703,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             if (!lifecycle.isRecording()) {
                 dissolveGroup();
             }
+            endPoolWindow();
             lock.unlock();
             if (!lifecycle.isRecording()) {
                 runtime.captureEnded();
@@ -727,7 +788,14 @@ final class CoreStream implements GpuStream, GraphOwner {
      */
     @Override
     public void prepare() {
+        prepare(CaptureOptions.defaults());
+    }
+
+    @Override
+    public void prepare(CaptureOptions options) {
+        Objects.requireNonNull(options, "options");
         locked("prepare", () -> {
+            CorePool pool = runtime.bindPool(options.pool(), this);
             if (blame.pending() && lifecycle.current() == CaptureState.NO_CAPTURE
                     && !runtime.anotherCaptureForbidsDeviceCalls(id)) {
                 blame.hostSync(() -> {
@@ -742,12 +810,16 @@ final class CoreStream implements GpuStream, GraphOwner {
                 });
             }
             lifecycle.prepare();
+            windowPool = pool;
         });
     }
 
     @Override
     public void endWarmupPass() {
-        locked("endWarmupPass", lifecycle::endWarmupPass);
+        locked("endWarmupPass", () -> {
+            lifecycle.endWarmupPass();
+            endPoolRun();
+        });
     }
 
     @Override
@@ -758,7 +830,16 @@ final class CoreStream implements GpuStream, GraphOwner {
     @Override
     public void beginCapture(CaptureOptions options) {
         Objects.requireNonNull(options, "options");
-        locked("beginCapture", () -> lifecycle.beginCapture(options));
+        locked("beginCapture", () -> {
+            if (options.pool() != windowPool && lifecycle.current() == CaptureState.PREPARE) {
+                throw new GraphStateException("beginCapture: stream #" + id + " was prepared "
+                        + (windowPool == null ? "without a graph pool" : "for " + windowPool) + " but the options "
+                        + (options.pool() == null ? "name none" : "name " + options.pool()) + "; give the same pool "
+                        + "to prepare(options) and beginCapture(options); the stream is still in PREPARE");
+            }
+            endPoolRun();
+            lifecycle.beginCapture(options);
+        });
     }
 
     @Override
@@ -768,6 +849,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             refuseIfMember("endCapture");
             checkJoinedBack("endCapture");
             SealedWindow window = lifecycle.endCapture();
+            registerIntermediates();
             CoreGraph graph = new CoreGraph(this, runtime.scope(), window, policy.graphKind());
             memory.adopt(graph);
             runtime.graphSealed(graph);
@@ -797,6 +879,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             if (wasRecording && !lifecycle.isRecording()) {
                 dissolveGroup();
             }
+            endPoolWindow();
             lock.unlock();
             if (wasRecording && !lifecycle.isRecording()) {
                 runtime.captureEnded();
@@ -999,6 +1082,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             RuntimeException failure = lifecycle.abort(new IllegalStateException("stream #" + id
                     + " left its capture window: " + why));
             dissolveGroup();
+            endPoolWindow();
             LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", id, was,
                     failure.getSuppressed().length == 0 ? "cleanly" : "with suppressed errors");
         } finally {

@@ -22,6 +22,7 @@ import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -262,6 +264,45 @@ enum BrokenBackends {
                     return delegate.sealRecording(new RecordedLaunches(reversed));
                 }
             };
+        }
+    }),
+
+    /**
+     * Frees a graph's memory when the graph is destroyed, as if it owned it: scribbles over every buffer its launches
+     * used, although other graphs (of a pool, or sharing inputs) may still use them.
+     */
+    SCRIBBLES_OVER_A_DESTROYED_GRAPHS_MEMORY(cpu -> new ForwardingBackend(cpu) {
+        private final Map<BackendGraph, RecordedLaunches> recordings = new ConcurrentHashMap<>();
+
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public BackendGraph sealRecording(RecordedLaunches recording) {
+                    BackendGraph graph = delegate.sealRecording(recording);
+                    recordings.put(graph, recording);
+                    return graph;
+                }
+
+                @Override
+                public void destroy(BackendGraph graph) {
+                    RecordedLaunches recording = recordings.remove(graph);
+                    delegate.destroy(graph);
+                    if (recording != null) {
+                        for (RecordedLaunch launch : recording.launches()) {
+                            for (DeviceSlice slice : launch.bindings().buffers()) {
+                                byte[] junk = new byte[(int) slice.length()];
+                                Arrays.fill(junk, (byte) 0x5A);
+                                delegate().memory().upload(slice, MemorySegment.ofArray(junk));
+                            }
+                        }
+                    }
+                }
+            };
+        }
+
+        private Backend delegate() {
+            return delegate;
         }
     }),
 

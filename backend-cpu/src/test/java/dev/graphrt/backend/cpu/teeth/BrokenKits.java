@@ -129,6 +129,13 @@ final class BrokenKits {
         }
     }
 
+    static class ScribblesOverADestroyedGraphsMemory extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.SCRIBBLES_OVER_A_DESTROYED_GRAPHS_MEMORY);
+        }
+    }
+
     static class WaitsForNothing extends CaptureConformanceKit {
         @Override
         protected GraphRuntime openRuntime() {

@@ -41,6 +41,7 @@ class KitHasTeethTest {
             case REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR -> BrokenKits.ReportsDeviceLossAsAnOrdinaryError.class;
             case KEEPS_THE_OLD_GRAPH_ON_UPDATE -> BrokenKits.KeepsTheOldGraphOnUpdate.class;
             case WAITS_FOR_NOTHING -> BrokenKits.WaitsForNothing.class;
+            case SCRIBBLES_OVER_A_DESTROYED_GRAPHS_MEMORY -> BrokenKits.ScribblesOverADestroyedGraphsMemory.class;
             case RUNS_A_RECORDING_OUT_OF_ORDER -> BrokenKits.RunsARecordingOutOfOrder.class;
         };
     }
