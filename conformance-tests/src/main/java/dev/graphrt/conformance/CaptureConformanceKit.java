@@ -1850,6 +1850,8 @@ public abstract class CaptureConformanceKit {
                         .isGreaterThanOrEqualTo(SMALL * 4L);
                 assertThat(pooledCost).as("the pooled small graph's temporary is the big graph's (at most its info "
                         + "words are new)").isLessThan(SMALL * 4L);
+                assertThat(runtime.memoryStats().sharedPerPool().get(pool.id())).as("the pool's shared memory: the "
+                        + "big temporary, once").isGreaterThanOrEqualTo(BYTES).isLessThan(BYTES + SMALL * 4L);
                 for (int round = 0; round < 3; round++) {
                     stream.write(bigOut, KitKernels.poison(N));
                     stream.write(smallOut, KitKernels.poison(N));

@@ -80,6 +80,25 @@ final class CorePool implements GraphPool {
         return best != null && best.retain() ? best : null;
     }
 
+    /** Bytes of the live intermediates (each once); dead ones are dropped. */
+    synchronized long sharedBytes() {
+        long bytes = 0;
+        for (Iterator<CoreBuffer> it = intermediates.iterator(); it.hasNext(); ) {
+            CoreBuffer buffer = it.next();
+            if (buffer.alive()) {
+                bytes += buffer.retainedBytes();
+            } else {
+                it.remove();
+            }
+        }
+        return bytes;
+    }
+
+    /** Whether the pool can matter any more: open, or holding live intermediates. */
+    synchronized boolean inUse() {
+        return !isClosed() || sharedBytes() > 0;
+    }
+
     @Override
     public String toString() {
         return "graph pool #" + id;

@@ -58,6 +58,8 @@ public final class CoreRuntime implements GraphRuntime {
     private final AtomicLong graphIds = new AtomicLong();
     private final AtomicLong bufferIds = new AtomicLong();
     private final AtomicLong poolIds = new AtomicLong();
+    /** Pools that may still hold shared memory, for {@link #memoryStats()}. */
+    private final Map<Long, CorePool> pools = new ConcurrentHashMap<>();
     /** Epoch and recording stamps: unique across the runtime, and never equal to a buffer's initial stamp 0. */
     private final AtomicLong stamps = new AtomicLong();
     private final RuntimeScope scope;
@@ -179,8 +181,13 @@ public final class CoreRuntime implements GraphRuntime {
         Map<Long, Long> perGraph = new HashMap<>();
         stats.pinnedPerGraph().forEach((window, bytes) ->
                 perGraph.merge(graphOfWindow.getOrDefault(window, window), bytes, Long::sum));
+        Map<Long, Long> perPool = new HashMap<>();
+        pools.values().removeIf(pool -> !pool.inUse());
+        for (CorePool pool : pools.values()) {
+            perPool.put(pool.id(), pool.sharedBytes());
+        }
         return new MemoryStats(stats.reservedBytes(), stats.inUseBytes(), stats.persistentFreeBytes(),
-                stats.pinnedBytes(), perGraph, stats.retainedByGraphsBytes());
+                stats.pinnedBytes(), perGraph, stats.retainedByGraphsBytes(), perPool);
     }
 
     @Override
@@ -197,7 +204,9 @@ public final class CoreRuntime implements GraphRuntime {
     @Override
     public GraphPool graphPool() {
         checkOpen("graphPool");
-        return new CorePool(poolIds.incrementAndGet(), scope);
+        CorePool pool = new CorePool(poolIds.incrementAndGet(), scope);
+        pools.put(pool.id(), pool);
+        return pool;
     }
 
     /** Checks {@code pool} (null: none) and binds it to {@code stream}; null for none. */
