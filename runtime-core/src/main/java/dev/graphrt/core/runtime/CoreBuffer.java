@@ -55,6 +55,11 @@ final class CoreBuffer implements Buffer, Retainable {
         this.owner = owner;
     }
 
+    /** How many holds it has now (its user's handle counts until closed). */
+    int holdCount() {
+        return holds.count();
+    }
+
     /** Whether it is a view of another buffer's storage. */
     boolean isView() {
         return owner != null;

@@ -63,16 +63,19 @@ final class CorePool implements GraphPool {
     }
 
     /**
-     * The smallest live intermediate of at least {@code bytes} that {@code borrowed} (this window's current
-     * borrowings) does not hold, retained for the caller; null when none fits. Dead ones are dropped.
+     * The smallest live intermediate of at least {@code bytes} that neither {@code borrowed} (this window's current
+     * borrowings) nor {@code excluded} (what graphs the window replays hold) names, retained for the caller; null
+     * when none fits. Dead ones are dropped.
      */
-    synchronized CoreBuffer borrow(long bytes, Map<CoreBuffer, CoreBuffer> borrowed) {
+    synchronized CoreBuffer borrow(long bytes, Map<CoreBuffer, CoreBuffer> borrowed,
+            Map<? extends Object, Boolean> excluded) {
         CoreBuffer best = null;
         for (Iterator<CoreBuffer> it = intermediates.iterator(); it.hasNext(); ) {
             CoreBuffer candidate = it.next();
             if (!candidate.alive()) {
                 it.remove();
             } else if (candidate.storage().length() >= bytes && !borrowed.containsKey(candidate)
+                    && !excluded.containsKey(candidate)
                     && (best == null || candidate.storage().length() < best.storage().length())) {
                 best = candidate;
             }

@@ -209,15 +209,17 @@ public final class CoreRuntime implements GraphRuntime {
         return pool;
     }
 
-    /** Checks {@code pool} (null: none) and binds it to {@code stream}; null for none. */
-    CorePool bindPool(GraphPool pool, CoreStream stream) {
+    /** Checks that {@code pool} (null: none) is this runtime's; the stream binds it once its prepare succeeded. */
+    CorePool checkPool(GraphPool pool) {
         if (pool == null) {
             return null;
         }
         if (!(pool instanceof CorePool own) || own.scope() != scope) {
             throw new IllegalArgumentException("options.pool: " + pool + " belongs to another runtime");
         }
-        own.bind(stream);
+        if (own.isClosed()) {
+            throw new IllegalStateException("options.pool: " + own + " is closed");
+        }
         return own;
     }
 

@@ -84,6 +84,13 @@ final class CoreStream implements GpuStream, GraphOwner {
     private final Map<CoreBuffer, CoreBuffer> borrowed = new IdentityHashMap<>();
     /** Buffers allocated while recording into a pooled window: its intermediates once their users closed them. */
     private final List<CoreBuffer> recordedAllocations = new ArrayList<>();
+    /**
+     * Intermediates this pooled window borrowed at least once, each retained until the window ends: the recording then
+     * finds what the warm-up used even if the graph that owned it is released meanwhile.
+     */
+    private final Map<CoreBuffer, Boolean> windowRetains = new IdentityHashMap<>();
+    /** What the graphs this pooled window replays (as children, or eagerly in its warm-up) hold: never lent out. */
+    private final Map<Retainable, Boolean> replayedHere = new IdentityHashMap<>();
     /** Closed by its user while another capture forbade device calls; torn down when that capture ends. */
     private volatile boolean closeDeferred;
 
@@ -145,9 +152,14 @@ final class CoreStream implements GpuStream, GraphOwner {
         if (windowPool == null || isMember() || checked.on() || lifecycle.current() == CaptureState.NO_CAPTURE) {
             return null;
         }
-        CoreBuffer owner = windowPool.borrow(bytes, borrowed);
+        CoreBuffer owner = windowPool.borrow(bytes, borrowed, replayedHere);
         if (owner == null) {
             return null;
+        }
+        if (windowRetains.containsKey(owner)) {
+            // already retained for the window: the view takes the hold borrow() took
+        } else if (owner.retain()) {
+            windowRetains.put(owner, Boolean.TRUE);
         }
         CoreBuffer view = new CoreBuffer(runtime.scope(), runtime.nextBufferId(), owner, bytes);
         borrowed.put(owner, view);
@@ -163,7 +175,8 @@ final class CoreStream implements GpuStream, GraphOwner {
     private void registerIntermediates() {
         if (windowPool != null) {
             for (CoreBuffer buffer : recordedAllocations) {
-                if (buffer.isClosed() && buffer.alive()) {
+                // Only a temporary that the new graph alone holds: another stream's work or capture may still use it.
+                if (buffer.isClosed() && buffer.holdCount() == 1) {
                     windowPool.addIntermediate(buffer);
                 }
             }
@@ -176,6 +189,46 @@ final class CoreStream implements GpuStream, GraphOwner {
             windowPool = null;
             borrowed.clear();
             recordedAllocations.clear();
+            replayedHere.clear();
+            windowRetains.keySet().forEach(CoreBuffer::release);
+            windowRetains.clear();
+        }
+    }
+
+    /**
+     * Inside a pooled window no view may be left open when the graph is sealed: an output in shared memory would be
+     * overwritten by the pool's other graphs. Refused with the capture intact (cancel it, then allocate the output
+     * outside the step).
+     */
+    private void refuseOpenViews(String operation) {
+        for (CoreBuffer view : borrowed.values()) {
+            if (!view.isClosed()) {
+                throw new CaptureRejectedException(operation + ": " + view + " was allocated inside this capture into "
+                        + "graph pool memory and is still open; a pool shares the temporaries its steps close, so an "
+                        + "output must be allocated outside the step (or the capture made without a pool); the capture "
+                        + "is intact: cancel it");
+            }
+        }
+    }
+
+    /**
+     * A replay inside a pooled window (as a child, or eagerly in its warm-up) of a graph holding memory this window
+     * lent to a live temporary would overwrite it: refused; otherwise what the graph holds is never lent out here.
+     */
+    private void checkReplayInPool(CoreGraph target) {
+        if (windowPool == null || lifecycle.current() == CaptureState.NO_CAPTURE) {
+            return;
+        }
+        for (Retainable held : target.retained()) {
+            CoreBuffer view = held instanceof CoreBuffer buffer ? borrowed.get(buffer) : null;
+            if (view != null && !view.isClosed()) {
+                throw new IllegalStateException("replay: " + target + " uses memory this pooled capture lent to "
+                        + view + ", which is still open; replay it before allocating that temporary, or outside the "
+                        + "pooled capture");
+            }
+        }
+        for (Retainable held : target.retained()) {
+            replayedHere.put(held, Boolean.TRUE);
         }
     }
 
@@ -390,6 +443,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                         + "capture: replay it on the capture's origin stream #" + origin.id());
                 return;
             }
+            checkReplayInPool(target);
             switch (policy.replay(lifecycle.current())) {
                 case RUN -> {
                     replayNow(target);
@@ -676,6 +730,7 @@ final class CoreStream implements GpuStream, GraphOwner {
                 throw new IllegalStateException("update: " + graph + " was closed while its update recorded");
             }
             checkJoinedBack("update");
+            refuseOpenViews("update");
             CaptureLifecycle.UpdateOutcome outcome = lifecycle.endUpdate(graph.id(), graph.window());
             if (outcome.window() != null) {
                 registerIntermediates();
@@ -795,7 +850,7 @@ final class CoreStream implements GpuStream, GraphOwner {
     public void prepare(CaptureOptions options) {
         Objects.requireNonNull(options, "options");
         locked("prepare", () -> {
-            CorePool pool = runtime.bindPool(options.pool(), this);
+            CorePool pool = runtime.checkPool(options.pool());
             if (blame.pending() && lifecycle.current() == CaptureState.NO_CAPTURE
                     && !runtime.anotherCaptureForbidsDeviceCalls(id)) {
                 blame.hostSync(() -> {
@@ -810,6 +865,14 @@ final class CoreStream implements GpuStream, GraphOwner {
                 });
             }
             lifecycle.prepare();
+            if (pool != null) {
+                try {
+                    pool.bind(this);
+                } catch (RuntimeException refused) {
+                    lifecycle.cancelCapture();
+                    throw refused;
+                }
+            }
             windowPool = pool;
         });
     }
@@ -848,6 +911,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             checkOpen("endCapture");
             refuseIfMember("endCapture");
             checkJoinedBack("endCapture");
+            refuseOpenViews("endCapture");
             SealedWindow window = lifecycle.endCapture();
             registerIntermediates();
             CoreGraph graph = new CoreGraph(this, runtime.scope(), window, policy.graphKind());
