@@ -17,6 +17,7 @@ import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.MemoryStats;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.api.StreamEvent;
+import dev.graphrt.core.events.DeviceLostEvent;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolConfig;
@@ -333,6 +334,13 @@ public final class CoreRuntime implements GraphRuntime {
                 lost = reported;
                 LOG.warn("the {} runtime is lost: {} hit a sticky device error: {}", backend.name(), operation,
                         sticky.getMessage());
+                DeviceLostEvent event = new DeviceLostEvent();
+                if (event.shouldCommit()) {
+                    event.backend = backend.name();
+                    event.operation = operation;
+                    event.error = sticky.getMessage();
+                    event.commit();
+                }
             }
         }
         return reported;

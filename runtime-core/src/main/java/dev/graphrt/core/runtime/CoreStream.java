@@ -18,6 +18,7 @@ import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.UpdateResult;
 import dev.graphrt.api.WaitTimeoutException;
+import dev.graphrt.core.events.GraphUpdateEvent;
 import dev.graphrt.core.events.ReplayEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
@@ -720,7 +721,26 @@ final class CoreStream implements GpuStream, GraphOwner {
         } finally {
             lock.unlock();
         }
-        return runCapture(options, step, () -> endUpdate(graph));
+        GraphUpdateEvent event = new GraphUpdateEvent();
+        event.begin();
+        String outcome = "failed";
+        try {
+            UpdateResult result = runCapture(options, step, () -> endUpdate(graph));
+            outcome = result.applied() ? "applied" : "rejected";
+            return result;
+        } finally {
+            commitUpdateEvent(event, graph, "update", outcome);
+        }
+    }
+
+    private static void commitUpdateEvent(GraphUpdateEvent event, CoreGraph graph, String kind, String outcome) {
+        event.end();
+        if (event.shouldCommit()) {
+            event.graph = graph.id();
+            event.kind = kind;
+            event.outcome = outcome;
+            event.commit();
+        }
     }
 
     private UpdateResult endUpdate(CoreGraph graph) {
@@ -774,6 +794,19 @@ final class CoreStream implements GpuStream, GraphOwner {
     @Override
     public int rebind(CoreGraph graph, Buffer from, Buffer to) {
         checkOwnGraph(graph, "rebind");
+        GraphUpdateEvent event = new GraphUpdateEvent();
+        event.begin();
+        String outcome = "failed";
+        try {
+            int patched = rebindNow(graph, from, to);
+            outcome = "applied";
+            return patched;
+        } finally {
+            commitUpdateEvent(event, graph, "rebind", outcome);
+        }
+    }
+
+    private int rebindNow(CoreGraph graph, Buffer from, Buffer to) {
         CoreBuffer source = runtime.checkBuffer(from, "from");
         CoreBuffer target = runtime.checkBuffer(to, "to");
         if (source.byteSize() != target.byteSize()) {
