@@ -12,17 +12,28 @@ public enum Capability {
     MID_CAPTURE_ALLOCATION,
     /** Host-to-device writes inside a capture are recorded and replayed from a graph-owned copy. */
     RECORDS_WRITES,
-    /** A graph may be replayed inside another capture, as a child graph. */
+    /**
+     * A graph may be replayed inside another capture, as a child graph: a hardware backend adds a child-graph node
+     * (the driver clones the graph), a software one records the child's launches. Declared by cuda and hip.
+     */
     NESTED_GRAPHS,
     /** Capture mode THREAD_LOCAL is accepted. */
     CAPTURE_MODE_THREAD_LOCAL,
     /** Capture mode RELAXED is accepted (other threads may use the recording stream). */
     CAPTURE_MODE_RELAXED,
-    /** A live graph's parameters can be updated in place. */
+    /**
+     * A live graph can be changed in place: {@code Graph.update} (a re-recorded step of the same shape) and
+     * {@code Graph.rebind} (a buffer swapped). Declared by all four backends (cuda and hip where the library has the
+     * update calls).
+     */
     GRAPH_UPDATE,
     /** {@code toDot()} comes from the driver's own dump. */
     DOT_EXPORT,
-    /** One capture may span several streams (fork/join). */
+    /**
+     * One capture may span several streams (fork/join): a stream that waits for an event recorded in a capture joins
+     * it, and {@code record()}/{@code waitFor} work while a stream records. Declared by all four backends (a software
+     * backend's recording is one list in call order).
+     */
     MULTI_STREAM_CAPTURE,
     /**
      * After a sticky device error (a trapping kernel, an illegal address), which loses the runtime with a
