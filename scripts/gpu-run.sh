@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [demo]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [doctor] [demo]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -150,6 +150,11 @@ for step in $steps; do
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.CacheBench "$b" "${TOKENS:-10000}" 20 \
           > "$OUT/cache-$b.md" 2>"$OUT/cache-$b.err"; echo "cache bench $b: exit $?"; cat "$OUT/cache-$b.md"
       done ;;
+    doctor) # issue 18: every provider's probe, then each available backend's device, capabilities and self-test
+      hip_env
+      wgpu_env
+      "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.Doctor > "$OUT/doctor.txt" 2>"$OUT/doctor.err"
+      echo "doctor: exit $?"; cat "$OUT/doctor.txt" ;;
     poolbench) # issue 17: the device memory of 8 graphs of 8 shapes, separate and in one graph pool
       for b in cuda hip; do
         [ "$b" = hip ] && hip_env

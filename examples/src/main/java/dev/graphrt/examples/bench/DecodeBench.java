@@ -63,7 +63,8 @@ public final class DecodeBench {
                 }
             }
             """;
-    static final KernelSource SAXPY = KernelSource.named("saxpy").cuda(CUDA).wgsl(WGSL).java((args, from, to) -> {
+    /** {@code y = a x + y} in place over the first {@code info[0]} floats, {@code a} the float in {@code info[1]}. */
+    public static final KernelSource SAXPY = KernelSource.named("saxpy").cuda(CUDA).wgsl(WGSL).java((args, from, to) -> {
         var x = args.buffer(0);
         var y = args.buffer(1);
         int n = args.info(0);
