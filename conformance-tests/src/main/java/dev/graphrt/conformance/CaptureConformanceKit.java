@@ -1609,13 +1609,19 @@ public abstract class CaptureConformanceKit {
     @DisplayName("24. Events")
     class Events {
         private static final int CHAIN = 200;
+        /**
+         * The chain's length in words: long enough that its 200 launches take far longer on the device than the
+         * host takes to enqueue them, so a waiting stream that does not wait reads a half-done chain every round.
+         */
+        private static final int LONG = 1 << 18;
+        private static final LaunchDims LONG_DIMS = LaunchDims.linear(LONG, BLOCK);
 
-        /** {@code CHAIN} ping-pong launches between a and b on {@code s}; returns the host model of b's content. */
+        /** {@code CHAIN} ping-pong launches of {@code LONG} words between a and b on {@code s}; returns a's model. */
         private int[] longChain(GpuStream s, Buffer a, Buffer b, int[] x) {
             int[] model = x;
             for (int i = 0; i < CHAIN; i++) {
                 boolean forward = i % 2 == 0;
-                launch(s, pingPong, forward ? a : b, forward ? b : a, i);
+                s.launch(pingPong, LONG_DIMS, KernelArgs.of(forward ? a : b, forward ? b : a).info(LONG, i));
                 model = KitKernels.pingPong(model, i);
             }
             return model; // CHAIN is even: the last launch wrote a
@@ -1625,9 +1631,9 @@ public abstract class CaptureConformanceKit {
         void a_stream_waiting_for_another_streams_event_runs_after_all_that_streams_earlier_work() {
             try (GpuStream other = runtime.openStream()) {
                 for (int round = 0; round < 3; round++) {
-                    int[] x = KitKernels.pattern(N, 240 + round);
+                    int[] x = KitKernels.pattern(LONG, 240 + round);
                     Buffer a = upload(x);
-                    Buffer b = poisoned();
+                    Buffer b = upload(KitKernels.poison(LONG));
                     Buffer out = track(other.upload(KitKernels.poison(N)));
                     stream.synchronize();
 
@@ -1637,7 +1643,7 @@ public abstract class CaptureConformanceKit {
                     launch(other, addOne, a, out);
 
                     assertThat(other.readInts(out)).as("round %d: the waiting stream saw the whole chain", round)
-                            .isEqualTo(KitKernels.addOne(expected));
+                            .isEqualTo(KitKernels.addOne(Arrays.copyOf(expected, N)));
                     done.await();
                     assertThat(done.isComplete()).isTrue();
                 }
