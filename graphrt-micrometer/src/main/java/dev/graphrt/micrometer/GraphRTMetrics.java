@@ -5,6 +5,7 @@ import dev.graphrt.api.GraphCacheStats;
 import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.MemoryStats;
+import dev.graphrt.api.RuntimeObserver;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -29,14 +30,18 @@ import java.util.function.ToLongFunction;
  * so they are never stale. The per-graph and per-pool gauges ({@code graphrt.graph.pinned} with tag {@code graph},
  * {@code graphrt.pool.shared} with tag {@code pool}) come and go with graphs and pools, so they are a snapshot taken
  * by {@link #refresh()}: call it on the registry's publishing schedule. A refresh removes the rows of graphs and
- * pools that are gone. Meters hold the runtime and caches weakly: a binder never keeps a closed runtime alive, and a
+ * pools that are gone. Binding also subscribes a {@link RuntimeObserver} that feeds {@code graphrt.capture} (a timer of
+ * capture windows), {@code graphrt.replays} (a counter), {@code graphrt.replay} (a timer from a replay's enqueue
+ * until the synchronize that saw it done) and {@code graphrt.pool.growths} / {@code graphrt.pool.grown} (per pool:
+ * how often and by how many bytes); {@link #close()} ends that subscription. Meters hold the runtime and caches weakly: a binder never keeps a closed runtime alive, and a
  * gauge of a runtime that can no longer report reads {@code NaN} instead of failing the scrape.
  */
-public final class GraphRTMetrics implements MeterBinder {
+public final class GraphRTMetrics implements MeterBinder, AutoCloseable {
     private final GraphRuntime runtime;
     private final Tags tags;
     private final List<MultiGauge> perGraph = new ArrayList<>();
     private final List<MultiGauge> perPool = new ArrayList<>();
+    private final List<RuntimeObserver.Subscription> subscriptions = new ArrayList<>();
 
     /** A binder of {@code runtime}'s meters; {@code extraTags} are added to every meter (for example an instance). */
     public GraphRTMetrics(GraphRuntime runtime, Tags extraTags) {
@@ -61,13 +66,22 @@ public final class GraphRTMetrics implements MeterBinder {
                 MemoryStats::retainedByGraphsBytes);
         memoryGauge(registry, "graphrt.memory.persistent.free", "free bytes in the persistent (capture) pool",
                 MemoryStats::persistentFreeBytes);
+        RuntimeObserver observer = new MeteringObserver(registry, tags);
         synchronized (this) {
+            subscriptions.add(runtime.observe(observer));
             perGraph.add(MultiGauge.builder("graphrt.graph.pinned").tags(tags).baseUnit(BaseUnits.BYTES)
                     .description("bytes a live graph pins").register(registry));
             perPool.add(MultiGauge.builder("graphrt.pool.shared").tags(tags).baseUnit(BaseUnits.BYTES)
                     .description("bytes of the intermediates a graph pool's graphs share").register(registry));
         }
         refresh();
+    }
+
+    /** Stops the timers and counters fed by the runtime (gauges stay, reading the runtime when scraped). */
+    @Override
+    public synchronized void close() {
+        subscriptions.forEach(RuntimeObserver.Subscription::close);
+        subscriptions.clear();
     }
 
     /**

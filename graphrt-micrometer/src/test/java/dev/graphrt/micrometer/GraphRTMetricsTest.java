@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -101,6 +102,40 @@ class GraphRTMetricsTest {
             metrics.refresh();
             assertThat(registry.find("graphrt.graph.pinned").tag("graph", Long.toString(graph.id())).gauge())
                     .isNull();
+        }
+    }
+
+    @Test
+    void captures_replays_their_latency_until_the_synchronize_and_pool_growth_are_metered_until_closed() {
+        Kernel kernel = runtime.compile(ADD_ONE);
+        try (Buffer in = stream.allocate(N * 4L); Buffer out = stream.allocate(N * 4L)) {
+            assertThat(registry.get("graphrt.pool.growths").counter().count()).isPositive();
+            assertThat(registry.get("graphrt.pool.grown").counter().count()).isGreaterThanOrEqualTo(N * 4L);
+            float[] data = new float[N];
+            for (int i = 0; i < N; i++) {
+                data[i] = 3f - i * 0.25f;
+            }
+            stream.write(in, data);
+            Graph graph = stream.capture(CaptureOptions.defaults(),
+                    s -> s.launch(kernel, LaunchDims.linear(N, 64), KernelArgs.of(in, out)));
+            for (int i = 0; i < 3; i++) {
+                graph.replay();
+            }
+            stream.synchronize();
+            assertThat(stream.readFloats(out)[N - 1]).isEqualTo(data[N - 1] + 1f);
+
+            assertThat(registry.get("graphrt.capture").timer().count()).isEqualTo(1);
+            assertThat(registry.get("graphrt.replays").counter().count()).isEqualTo(3);
+            Timer replay = registry.get("graphrt.replay").timer();
+            assertThat(replay.count()).isEqualTo(3);
+            assertThat(replay.max(TimeUnit.NANOSECONDS)).isPositive();
+
+            metrics.close();
+            graph.replay();
+            stream.synchronize();
+            assertThat(registry.get("graphrt.replays").counter().count()).isEqualTo(3);
+            assertThat(registry.get("graphrt.replay").timer().count()).isEqualTo(3);
+            graph.close();
         }
     }
 

@@ -35,6 +35,12 @@ public interface GraphRuntime extends AutoCloseable {
     /** A new {@link GraphPool}: graphs captured into it share their intermediates. */
     GraphPool graphPool();
 
+    /**
+     * Starts telling {@code observer} what this runtime does (see {@link RuntimeObserver}) until the returned
+     * subscription is closed or the runtime closes. Null is refused.
+     */
+    RuntimeObserver.Subscription observe(RuntimeObserver observer);
+
     /** Returns free pooled memory to the device. */
     void trim();
 

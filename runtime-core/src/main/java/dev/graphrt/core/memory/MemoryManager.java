@@ -39,16 +39,34 @@ public final class MemoryManager {
     private final Map<Long, List<PoolSlice>> pinsByGraph = new HashMap<>();
     private final Map<Long, Long> pinnedBytesByGraph = new HashMap<>();
     private final String backend;
+    private final GrowthListener growth;
     private int openSessions;
     private boolean closed;
 
     public MemoryManager(String backend, DeviceMemory device, PoolConfig config) {
+        this(backend, device, config, (pool, requested, reserved) -> { });
+    }
+
+    /** With {@code growth} told of every pool growth, besides the JFR event. */
+    public MemoryManager(String backend, DeviceMemory device, PoolConfig config, GrowthListener growth) {
+        this.growth = growth;
         this.backend = backend;
         this.config = config;
         this.device = device;
         this.small = new SizeClassPool(device, this::allocateFromDevice, config);
         this.large = new ExactFitPool(device, this::allocateFromDevice, false);
         this.persistent = new ExactFitPool(device, this::allocateFromDevice, true);
+    }
+
+    /** Told when a pool reserves more from the device (outside the manager's lock). */
+    @FunctionalInterface
+    public interface GrowthListener {
+        void grew(String pool, long requested, long reserved);
+    }
+
+    private void grew(String pool, long requested, long reserved) {
+        PoolGrowthEvent.emit(backend, pool, requested, reserved);
+        growth.grew(pool, requested, reserved);
     }
 
     public long align(long bytes) {
@@ -105,7 +123,7 @@ public final class MemoryManager {
             lock.unlock();
         }
         if (grew[0]) {
-            PoolGrowthEvent.emit(backend, "dynamic", bytes, slice.capacity());
+            grew("dynamic", bytes, slice.capacity());
         }
         return slice;
     }
@@ -146,7 +164,7 @@ public final class MemoryManager {
             lock.unlock();
         }
         if (grew[0]) {
-            PoolGrowthEvent.emit(backend, "persistent", bytes, size);
+            grew("persistent", bytes, size);
         }
         return slice;
     }
@@ -165,7 +183,7 @@ public final class MemoryManager {
             lock.unlock();
         }
         if (grown > 0) {
-            PoolGrowthEvent.emit(backend, "persistent headroom", (long) grown * aligned, (long) grown * aligned);
+            grew("persistent headroom", (long) grown * aligned, (long) grown * aligned);
         }
     }
 

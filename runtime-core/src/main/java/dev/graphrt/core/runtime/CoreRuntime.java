@@ -15,6 +15,7 @@ import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelCompilationException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.MemoryStats;
+import dev.graphrt.api.RuntimeObserver;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.core.events.DeviceLostEvent;
@@ -51,6 +52,7 @@ public final class CoreRuntime implements GraphRuntime {
     private final Backend backend;
     private final RuntimeOptions options;
     private final MemoryManager memory;
+    private final Observers observers = new Observers();
     private final OperationPolicy policy;
     private final Set<Capability> capabilities;
     private final ConcurrentHashMap<KernelSource, CoreKernel> kernels = new ConcurrentHashMap<>();
@@ -95,7 +97,7 @@ public final class CoreRuntime implements GraphRuntime {
         long alignment = backend.memory().alignment();
         this.memory = new MemoryManager(backend.name(), backend.memory(),
                 new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment, options.poolReserveBytes(),
-                        kind == GraphKind.SOFTWARE));
+                        kind == GraphKind.SOFTWARE), observers::poolGrew);
         this.guards = options.checked() ? new Guards(backend.memory(), alignment) : null;
         this.scope = new RuntimeScope(memory);
         LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
@@ -203,6 +205,18 @@ public final class CoreRuntime implements GraphRuntime {
     }
 
     @Override
+    public RuntimeObserver.Subscription observe(RuntimeObserver observer) {
+        Objects.requireNonNull(observer, "observer");
+        checkOpen("observe");
+        return observers.add(observer);
+    }
+
+    /** Who is told what this runtime does. */
+    Observers observers() {
+        return observers;
+    }
+
+    @Override
     public GraphPool graphPool() {
         checkOpen("graphPool");
         CorePool pool = new CorePool(poolIds.incrementAndGet(), scope);
@@ -264,6 +278,7 @@ public final class CoreRuntime implements GraphRuntime {
         scope.close();
         kernels.clear();
         liveGraphs.clear();
+        observers.clear();
         try {
             memory.close();
         } catch (RuntimeException failure) {

@@ -67,6 +67,7 @@ final class CoreStream implements GpuStream, GraphOwner {
     private final BackendStream backend;
     private final OperationPolicy policy;
     private final StreamMemory memory;
+    private final ReplayClock replayClock = new ReplayClock();
     private final CaptureLifecycle lifecycle;
     private final ReentrantLock lock = new ReentrantLock();
     private final ReplayBlame blame;
@@ -479,6 +480,11 @@ final class CoreStream implements GpuStream, GraphOwner {
         backend.replay(target.backendGraph());
         target.countReplay();
         blame.replayed(target.id());
+        Observers observers = runtime.observers();
+        if (observers.active()) {
+            observers.replayed(id, target.id());
+            replayClock.enqueued(target.id());
+        }
         if (event.shouldCommit()) {
             event.graph = target.id();
             event.commit();
@@ -656,7 +662,9 @@ final class CoreStream implements GpuStream, GraphOwner {
             memory.takeFailures().ifPresent(failure -> {
                 throw failure;
             });
+            replayClock.completed(id, runtime.observers());
         } catch (RuntimeException failure) {
+            replayClock.clear();
             throw runtime.failed("synchronize of stream #" + id, failure);
         } finally {
             lock.unlock();
@@ -950,6 +958,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             CoreGraph graph = new CoreGraph(this, runtime.scope(), window, policy.graphKind());
             memory.adopt(graph);
             runtime.graphSealed(graph);
+            runtime.observers().captured(id, graph.id(), window.nodeLabels().size(), window.captureDuration());
             return graph;
         });
     }
