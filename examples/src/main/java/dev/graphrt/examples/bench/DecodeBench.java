@@ -302,6 +302,9 @@ public final class DecodeBench {
         return name.isEmpty() ? "unknown" : name.split("[\\s(]+")[0];
     }
 
+    /** Replays timed one by one for the latency table (the 1000-launch row gets a fifth of them). */
+    private static final int LATENCY_REPLAYS = Integer.getInteger("graphrt.latencyReplays", 10_000);
+
     public static void main(String[] args) {
         String backend = args.length > 0 ? args[0] : "";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
@@ -372,6 +375,17 @@ public final class DecodeBench {
                 System.out.println();
                 System.out.printf("same row on a second stream of this runtime: eager %.2f, replay %.2f us/kernel%n",
                         other.eagerMicros(), other.replayMicros());
+            }
+            System.out.println();
+            System.out.println("replay latency: each replay of the whole graph followed by a synchronize, timed alone "
+                    + "(HdrHistogram), after 100 untimed replays; us per replay");
+            System.out.println();
+            System.out.println("| elements x launches | replays | p50 | p90 | p99 | p99.9 | max | mean | check |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|");
+            for (int[] tail : new int[][] {{1024, 150, LATENCY_REPLAYS}, {1024, 1000, LATENCY_REPLAYS / 5}}) {
+                ReplayLatency.Tail result = ReplayLatency.measure(runtime, stream, tail[0], tail[1], tail[2]);
+                allExact &= result.verified();
+                System.out.println(result.markdown());
             }
         }
         if (!profile.isEmpty()) {
