@@ -57,6 +57,9 @@ public final class GraphRTMetrics implements MeterBinder, AutoCloseable {
     @Override
     public void bindTo(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
+        MeteringObserver observer = new MeteringObserver(registry, tags);
+        RuntimeObserver.Subscription subscription = runtime.observe(observer); // a closed runtime: refused here
+        observer.registerMeters();
         memoryGauge(registry, "graphrt.memory.reserved", "bytes held from the device by all pools",
                 MemoryStats::reservedBytes);
         memoryGauge(registry, "graphrt.memory.in.use", "bytes handed out to live buffers, cache entries or graphs",
@@ -66,9 +69,8 @@ public final class GraphRTMetrics implements MeterBinder, AutoCloseable {
                 MemoryStats::retainedByGraphsBytes);
         memoryGauge(registry, "graphrt.memory.persistent.free", "free bytes in the persistent (capture) pool",
                 MemoryStats::persistentFreeBytes);
-        RuntimeObserver observer = new MeteringObserver(registry, tags);
         synchronized (this) {
-            subscriptions.add(runtime.observe(observer));
+            subscriptions.add(subscription);
             perGraph.add(MultiGauge.builder("graphrt.graph.pinned").tags(tags).baseUnit(BaseUnits.BYTES)
                     .description("bytes a live graph pins").register(registry));
             perPool.add(MultiGauge.builder("graphrt.pool.shared").tags(tags).baseUnit(BaseUnits.BYTES)

@@ -181,6 +181,18 @@ class GraphRTMetricsTest {
     }
 
     @Test
+    void binding_to_a_closed_runtime_is_refused_and_registers_nothing() {
+        GraphRuntime closed = GraphRT.open(RuntimeOptions.defaults().backend("cpu"));
+        GraphRTMetrics late = new GraphRTMetrics(closed, Tags.of("instance", "late"));
+        closed.close();
+        SimpleMeterRegistry other = new SimpleMeterRegistry();
+
+        assertThatThrownBy(() -> late.bindTo(other)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("observe");
+        assertThat(other.getMeters()).isEmpty();
+    }
+
+    @Test
     void a_closed_runtimes_gauges_still_read_without_failing_the_scrape() {
         runtime.close();
         assertThat(gauge("graphrt.memory.in.use")).satisfiesAnyOf(
