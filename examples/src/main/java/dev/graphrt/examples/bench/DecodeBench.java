@@ -136,6 +136,25 @@ public final class DecodeBench {
         }
     }
 
+    /** A graph of {@code k} saxpy launches, each adding {@code 2 * x} to {@code y}. */
+    static Graph captureChain(GpuStream stream, Kernel saxpy, LaunchDims dims, KernelArgs args, int k) {
+        return stream.capture(CaptureOptions.defaults(), s -> {
+            for (int j = 0; j < k; j++) {
+                s.launch(saxpy, dims, args);
+            }
+        });
+    }
+
+    /** Whether {@code y} is exactly {@code y0 + 2 * kernels * x}: the result of {@code kernels} saxpy launches. */
+    static boolean exact(float[] y, float[] x, float[] y0, long kernels) {
+        for (int i = 0; i < y0.length; i++) {
+            if (y[i] != y0[i] + 2f * kernels * x[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static Row measure(GraphRuntime runtime, GpuStream stream, int n, int k, int rounds, WebGpuFloor webgpu) {
         Kernel saxpy = runtime.compile(SAXPY);
         float[] x = new float[n];
@@ -151,11 +170,7 @@ public final class DecodeBench {
         int[] chunks = webgpu == null ? new int[0] : floorChunks(k);
         WebGpuFloor.Problem floor = webgpu == null ? null : webgpu.problem(x, y0, dims.gridX(), dims.gridY(), 2f);
         long kernels = 0;
-        try (Graph graph = stream.capture(CaptureOptions.defaults(), s -> {
-            for (int j = 0; j < k; j++) {
-                s.launch(saxpy, dims, args);
-            }
-        })) {
+        try (Graph graph = captureChain(stream, saxpy, dims, args, k)) {
             kernels += k;
             double[] eager = new double[rounds];
             double[] eagerHost = new double[rounds];
@@ -211,11 +226,7 @@ public final class DecodeBench {
                     floorSpan[c][r] = t.gpuSpanNs() / 1e3 / k;
                 }
             }
-            float[] y = stream.readFloats(ys);
-            boolean exact = true;
-            for (int i = 0; i < n && exact; i++) {
-                exact = y[i] == y0[i] + 2f * kernels * x[i];
-            }
+            boolean exact = exact(stream.readFloats(ys), x, y0, kernels);
             FloorMedians measured = null;
             if (floor != null) {
                 exact &= verifyFloor(floor);

@@ -1,7 +1,6 @@
 package dev.graphrt.examples.bench;
 
 import dev.graphrt.api.Buffer;
-import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRuntime;
@@ -37,17 +36,11 @@ final class ReplayLatency {
             y0[i] = i % 3; // integers: every partial sum stays exact in a float (below 2^24)
         }
         Histogram histogram = new Histogram(3_600_000_000_000L, 3);
-        try (Buffer xs = stream.allocate(n * 4L); Buffer ys = stream.allocate(n * 4L)) {
-            stream.write(xs, x);
-            stream.write(ys, y0);
-            LaunchDims dims = LaunchDims.linear(n, 256);
+        try (Buffer xs = stream.upload(x); Buffer ys = stream.upload(y0)) {
+            LaunchDims dims = DecodeBench.dims(runtime, n);
             KernelArgs args = KernelArgs.of(xs, ys).info(n).infoFloat(2f);
             long kernels = 0;
-            try (Graph graph = stream.capture(CaptureOptions.defaults(), s -> {
-                for (int j = 0; j < k; j++) {
-                    s.launch(saxpy, dims, args);
-                }
-            })) {
+            try (Graph graph = DecodeBench.captureChain(stream, saxpy, dims, args, k)) {
                 kernels += k;
                 for (int warm = 0; warm < 100; warm++) { // untimed: the JIT and the driver settle
                     graph.replay();
@@ -62,11 +55,7 @@ final class ReplayLatency {
                     kernels += k;
                 }
             }
-            float[] y = stream.readFloats(ys);
-            boolean exact = true;
-            for (int i = 0; i < n && exact; i++) {
-                exact = y[i] == y0[i] + 2f * kernels * x[i];
-            }
+            boolean exact = DecodeBench.exact(stream.readFloats(ys), x, y0, kernels);
             return new Tail(n, k, replays, micros(histogram.getValueAtPercentile(50)),
                     micros(histogram.getValueAtPercentile(90)), micros(histogram.getValueAtPercentile(99)),
                     micros(histogram.getValueAtPercentile(99.9)), micros(histogram.getMaxValue()),

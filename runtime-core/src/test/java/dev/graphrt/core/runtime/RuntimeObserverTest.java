@@ -93,10 +93,7 @@ class RuntimeObserverTest {
             });
             runtime.observe(journal);
             GpuStream stream = runtime.openStream();
-            Kernel kernel = runtime.compile(NOOP);
-            Buffer buffer = stream.allocate(256);
-            Graph graph = stream.capture(CaptureOptions.defaults(),
-                    s -> s.launch(kernel, LaunchDims.linear(64, 64), KernelArgs.of(buffer)));
+            Graph graph = oneLaunchGraph(runtime, stream);
 
             graph.replay();
             stream.synchronize();
@@ -114,10 +111,7 @@ class RuntimeObserverTest {
             RuntimeObserver.Subscription subscription = runtime.observe(journal);
             runtime.observe(other);
             GpuStream stream = runtime.openStream();
-            Kernel kernel = runtime.compile(NOOP);
-            Buffer buffer = stream.allocate(256);
-            Graph graph = stream.capture(CaptureOptions.defaults(),
-                    s -> s.launch(kernel, LaunchDims.linear(64, 64), KernelArgs.of(buffer)));
+            Graph graph = oneLaunchGraph(runtime, stream);
             graph.replay();
             subscription.close();
             subscription.close();
@@ -139,5 +133,13 @@ class RuntimeObserverTest {
         runtime.close();
         assertThatThrownBy(() -> runtime.observe(new Journal())).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("observe");
+    }
+
+    /** A graph of one launch of a kernel that does nothing, on {@code stream}. */
+    private static Graph oneLaunchGraph(CoreRuntime runtime, GpuStream stream) {
+        Kernel kernel = runtime.compile(NOOP);
+        Buffer buffer = stream.allocate(256);
+        return stream.capture(CaptureOptions.defaults(),
+                s -> s.launch(kernel, LaunchDims.linear(64, 64), KernelArgs.of(buffer)));
     }
 }
