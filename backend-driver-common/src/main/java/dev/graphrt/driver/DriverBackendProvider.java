@@ -60,8 +60,8 @@ public abstract class DriverBackendProvider implements BackendProvider {
     /** What the probe finds for {@code config}; may throw, which {@link #probe} reports as the reason. */
     protected abstract Availability check(BackendConfig config);
 
-    /** Available, described by the first of {@code count} devices: "NVIDIA H200 ... (+1 more)". */
+    /** Available with {@code count} devices, described by the first: "NVIDIA H200 ... (+1 more)". */
     protected static Availability devices(int count, String first) {
-        return Availability.available(count == 1 ? first : first + " (+" + (count - 1) + " more)");
+        return Availability.available(count == 1 ? first : first + " (+" + (count - 1) + " more)").withDevices(count);
     }
 }

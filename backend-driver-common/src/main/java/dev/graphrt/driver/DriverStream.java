@@ -14,6 +14,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +56,16 @@ public final class DriverStream implements BackendStream {
     private final WriteStaging.Copier asyncCopy;
     private final GraphCapture captures;
 
+    private final PhaseMarkers markers;
+    private static final int PREPARE = 0;
+    private static final int CAPTURE = 1;
+    private static final int REPLAY = 2;
+    private static final int SYNCHRONIZE = 3;
+    /** "graphrt cuda stream 3: replay", made once: a replay's range costs no string. */
+    private final String[] rangeNames;
+    /** The range of the capture in progress, from {@link #openCapture} to its close or abort. */
+    private PhaseMarkers.Range captureRange = PhaseMarkers.Range.NONE;
+
     private MemorySegment readBuffer;
     private boolean closed;
 
@@ -72,6 +83,9 @@ public final class DriverStream implements BackendStream {
         this.names = driver.names();
         String backend = names.backend();
         this.name = backend + " stream " + id;
+        this.markers = driver.markers();
+        this.rangeNames = Stream.of("prepare", "capture", "replay", "synchronize")
+                .map(phase -> "graphrt " + name + ": " + phase).toArray(String[]::new);
         driver.makeCurrent();
         this.stream = driver.createStream();
         this.parameters = new KernelParameterBlock(arena, slice -> DriverAllocation.address(slice, backend));
@@ -207,7 +221,9 @@ public final class DriverStream implements BackendStream {
     public void synchronize() {
         ensureOpen();
         driver.makeCurrent();
-        driver.synchronize(stream);
+        try (PhaseMarkers.Range ignored = markers.range(rangeNames[SYNCHRONIZE])) {
+            driver.synchronize(stream);
+        }
         allWorkFinished();
     }
 
@@ -228,19 +244,32 @@ public final class DriverStream implements BackendStream {
     @Override
     public void onPrepare() {
         ensureOpen();
-        captures.onPrepare();
+        try (PhaseMarkers.Range ignored = markers.range(rangeNames[PREPARE])) {
+            captures.onPrepare();
+        }
     }
 
     @Override
     public void openCapture(CaptureMode mode) {
         Objects.requireNonNull(mode, "mode");
         ensureOpen();
-        captures.open(mode);
+        PhaseMarkers.Range range = markers.range(rangeNames[CAPTURE]);
+        try {
+            captures.open(mode);
+        } catch (RuntimeException | Error failure) {
+            range.close();
+            throw failure;
+        }
+        captureRange = range;
     }
 
     @Override
     public BackendGraph closeCapture() {
-        return captures.close();
+        try {
+            return captures.close();
+        } finally {
+            endCaptureRange();
+        }
     }
 
     /**
@@ -271,7 +300,11 @@ public final class DriverStream implements BackendStream {
 
     @Override
     public BackendGraph closeCaptureInto(BackendGraph target) {
-        return captures.closeInto(target);
+        try {
+            return captures.closeInto(target);
+        } finally {
+            endCaptureRange();
+        }
     }
 
     @Override
@@ -282,13 +315,25 @@ public final class DriverStream implements BackendStream {
 
     @Override
     public void abortCapture() {
-        captures.abort(closed);
+        try {
+            captures.abort(closed);
+        } finally {
+            endCaptureRange();
+        }
     }
 
     @Override
     public void replay(BackendGraph graph) {
         ensureOpen();
-        captures.replay(graph);
+        try (PhaseMarkers.Range ignored = markers.range(rangeNames[REPLAY])) {
+            captures.replay(graph);
+        }
+    }
+
+    private void endCaptureRange() {
+        PhaseMarkers.Range range = captureRange;
+        captureRange = PhaseMarkers.Range.NONE;
+        range.close();
     }
 
     @Override

@@ -20,6 +20,13 @@ public interface KernelToolchain {
     /** The message for a kernel that has no text in {@link #dialect()}, naming the kernel and the fix. */
     String missingSourceMessage(String entryPoint);
 
+    /**
+     * What, besides a kernel's text and entry point, decides the image {@link #compile} makes: the compiler and its
+     * version, the target architecture, the options ("NVRTC 13.0 compute_90"). The disk cache
+     * ({@link KernelImageCache}) keys entries by it, so it must change whenever the image would.
+     */
+    String imageKey();
+
     /** Compiles {@code text} into a loadable image (PTX, a code object). */
     byte[] compile(String entryPoint, String text);
 

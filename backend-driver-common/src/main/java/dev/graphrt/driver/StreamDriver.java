@@ -25,6 +25,11 @@ public interface StreamDriver extends DriverContext {
         return false;
     }
 
+    /** The profiler ranges of this backend's phases ({@link PhaseMarkers}); none by default. */
+    default PhaseMarkers markers() {
+        return PhaseMarkers.NONE;
+    }
+
     // ---- streams and work ----------------------------------------------------------------------------
 
     /** A new non-blocking stream (never the legacy or null stream). */

@@ -41,6 +41,11 @@ class DriverKernelCompilerTest {
             }
 
             @Override
+            public String imageKey() {
+                return "fake 1.0";
+            }
+
+            @Override
             public byte[] compile(String entryPoint, String text) {
                 return new byte[0];
             }

@@ -45,7 +45,8 @@ public final class DecodeLoopDemo {
                 }
             }
             """;
-    static final KernelSource LAYER = KernelSource.named("layer").cuda(CUDA).wgsl(WGSL).java((args, from, to) -> {
+    /** The demo's layer kernel, y = x * a + b, in every dialect (also compiled by {@code KernelCacheBench}). */
+    public static final KernelSource LAYER = KernelSource.named("layer").cuda(CUDA).wgsl(WGSL).java((args, from, to) -> {
         var src = args.buffer(0);
         var dst = args.buffer(1);
         int n = args.info(0);

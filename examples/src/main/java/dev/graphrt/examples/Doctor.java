@@ -1,5 +1,6 @@
 package dev.graphrt.examples;
 
+import dev.graphrt.api.AvailableDevice;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.GpuStream;
@@ -17,7 +18,8 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * What to run first when a backend is missing: every provider with its probe result and reason, then for each
+ * What to run first when a backend is missing: every provider with its probe result and reason, every device
+ * ({@code GraphRT.devices()}), then for each
  * available backend its device, capabilities and a short self-test (a capture of 16 dependent launches, a replay and
  * an exact check against plain Java). Prints one line per finding; exits 1 when a self-test fails. Arguments:
  * backend names to test (default: every available one).
@@ -43,6 +45,11 @@ public final class Doctor {
             if (line.contains(": available") && (only.isEmpty() || only.contains(name))) {
                 available.add(name);
             }
+        }
+        out.println("devices (backend:ordinal, name, driver, memory, units, graphs; open one with "
+                + "RuntimeOptions.device(backend, ordinal)):");
+        for (AvailableDevice device : GraphRT.devices()) {
+            out.println("  " + device + " declares " + new TreeSet<>(device.capabilities()));
         }
         boolean allPassed = true;
         for (String backend : available) {

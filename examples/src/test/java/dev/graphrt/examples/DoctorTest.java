@@ -22,5 +22,6 @@ class DoctorTest {
         assertThat(passed).as(report).isTrue();
         assertThat(report).contains("providers (name, priority, probe result):", "  cpu ", "  cuda ", "  hip ",
                 "  wgpu ", "cpu: self-test OK (16 launches captured, replayed twice, 4096 results exact");
+        assertThat(report).as("the cpu device is listed with its ordinal").containsPattern("(?m)^  cpu:0 .* graphs\\) declares ");
     }
 }

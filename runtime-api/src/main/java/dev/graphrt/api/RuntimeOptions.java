@@ -84,6 +84,15 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
                 metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
     }
 
+    /**
+     * Chooses the device by backend and ordinal (one of {@code GraphRT.devices()}): {@code backend(name)} and
+     * {@code deviceIndex(ordinal)} together. An ordinal the backend does not have fails at open, naming the count.
+     */
+    public RuntimeOptions device(String backendName, int ordinal) {
+        return backend(backendName).deviceIndex(ordinal);
+    }
+
+    /** The device ordinal within the backend; see {@link #device(String, int)}. */
     public RuntimeOptions deviceIndex(int index) {
         return new RuntimeOptions(backend, index, pageBytes, maxPooledBytes, metadataCacheEntries,
                 metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);

@@ -2,6 +2,7 @@ package dev.graphrt.core;
 
 import com.google.inject.Guice;
 import com.google.inject.Module;
+import dev.graphrt.api.AvailableDevice;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.discovery.RuntimeFactory;
@@ -29,6 +30,21 @@ public final class GraphRT {
     /** Opens a runtime from an injector built of {@code modules} (which must include a {@link GraphRTModule}). */
     public static GraphRuntime open(Module... modules) {
         return factory(modules).open();
+    }
+
+    /**
+     * Every device this machine can open, best backend first, then by ordinal: backend, ordinal, name, memory and
+     * capabilities, each read by opening the device once (so it costs a context per device; not for a hot path).
+     * {@code GraphRT.open(devices().get(i).options())} opens one. Backend options (library paths) come from the
+     * defaults; see {@link #devices(RuntimeOptions)}.
+     */
+    public static List<AvailableDevice> devices() {
+        return devices(RuntimeOptions.defaults());
+    }
+
+    /** {@link #devices()} with {@code options}' backend options (library paths and the like) for probe and open. */
+    public static List<AvailableDevice> devices(RuntimeOptions options) {
+        return factory(new GraphRTModule(options)).devices();
     }
 
     /** Every provider's probe result, one line each, without opening anything. */

@@ -4,6 +4,7 @@ import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
+import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.Capability;
@@ -80,12 +81,13 @@ final class CudaBackend {
         }
         CudaDeviceDescription description = CudaDeviceDescription.query(config.deviceIndex());
         CudaContext context = CudaContext.retainPrimary(config.deviceIndex());
-        CudaStream streams = new CudaStream(context);
+        CudaStream streams = new CudaStream(context, CudaNvtx.markers(config, System::getenv));
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
                 description.toDeviceInfo(), capabilities(streams.graphs().updates(), streams.graphs().nestsGraphs()),
                 streams,
                 new DriverDeviceMemory(streams, new CudaDeviceMemory()),
-                new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config))),
+                new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config)),
+                        KernelImageCache.configured(config, "cuda")),
                 context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());
         return backend;

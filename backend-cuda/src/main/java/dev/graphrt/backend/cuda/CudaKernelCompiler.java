@@ -51,6 +51,13 @@ final class CudaKernelCompiler implements KernelToolchain {
                 + "add .cuda(...) to its KernelSource";
     }
 
+    /** NVRTC's version and the architecture it compiles for: the PTX depends on both and on nothing else. */
+    @Override
+    public String imageKey() {
+        Nvrtc compiler = nvrtc();
+        return "NVRTC " + compiler.version() + " --gpu-architecture=" + architecture(compiler);
+    }
+
     @Override
     public byte[] compile(String entry, String text) {
         Nvrtc compiler = nvrtc();

@@ -3,6 +3,7 @@ package dev.graphrt.backend.cuda;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
+import dev.graphrt.driver.PhaseMarkers;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -32,11 +33,18 @@ final class CudaStream extends BoundStreamDriver {
             Symbol.cuEventSynchronize, Symbol.cuEventDestroy_v2, Symbol.cuStreamWaitEvent);
 
     private final CudaContext context;
+    private final PhaseMarkers markers;
 
-    /** The stream calls made with {@code context} current. */
-    CudaStream(CudaContext context) {
+    /** The stream calls made with {@code context} current, their phases marked by {@code markers} (NVTX). */
+    CudaStream(CudaContext context, PhaseMarkers markers) {
         super(CudaDriver.NAMES, CudaDriver.CALLS, CudaHandles.BINDER, SYMBOLS, new CudaGraphs());
         this.context = Objects.requireNonNull(context, "context");
+        this.markers = Objects.requireNonNull(markers, "markers");
+    }
+
+    @Override
+    public PhaseMarkers markers() {
+        return markers;
     }
 
     @Override

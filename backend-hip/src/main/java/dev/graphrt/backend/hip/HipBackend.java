@@ -4,6 +4,7 @@ import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
+import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.Capability;
@@ -93,7 +94,8 @@ final class HipBackend {
                         graphs.nestsGraphs()),
                 streams,
                 new DriverDeviceMemory(streams, new HipDeviceMemory()),
-                new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config))),
+                new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config), description.summary()),
+                        KernelImageCache.configured(config, "hip")),
                 () -> HipRuntime.resetIfLost(device)));
         LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
                 config.deviceIndex(), HipLibrary.origin(), description.summary(),

@@ -30,10 +30,13 @@ final class HipKernelCompiler implements KernelToolchain {
     private static final Logger LOG = LoggerFactory.getLogger(HipKernelCompiler.class);
 
     private final HiprtcLocator locator;
+    private final String device;
     private HiprtcLocator.Located hiprtc;
 
-    HipKernelCompiler(HiprtcLocator locator) {
+    /** Compiles with the hiprtc {@code locator} finds, for the current device, which {@code device} describes. */
+    HipKernelCompiler(HiprtcLocator locator, String device) {
         this.locator = locator;
+        this.device = device;
     }
 
     @Override
@@ -46,6 +49,12 @@ final class HipKernelCompiler implements KernelToolchain {
         return "kernel '" + entry + "' has neither HIP_C nor CUDA_C source: the hip backend compiles HIP C with "
                 + "hiprtc (CUDA C text is taken when no HIP text is given); add .hip(...) or .cuda(...) "
                 + "to its KernelSource";
+    }
+
+    /** hiprtc's version and the device it compiles for (hiprtc targets the current device; no options). */
+    @Override
+    public String imageKey() {
+        return "hiprtc " + hiprtc().version() + " for " + device;
     }
 
     @Override

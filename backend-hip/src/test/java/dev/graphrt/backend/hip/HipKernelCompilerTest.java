@@ -33,7 +33,7 @@ class HipKernelCompilerTest {
 
     /** No device is touched before the source is checked, so no device is needed here. */
     private final DriverKernelCompiler compiler = new DriverKernelCompiler(NAMES_ONLY,
-            new HipKernelCompiler(null));
+            new HipKernelCompiler(null, "no device"));
 
     @Test
     void it_compiles_HIP_C() {
@@ -60,7 +60,7 @@ class HipKernelCompilerTest {
 
     @Test
     void hip_cannot_tell_a_functions_parameters_so_the_compiler_reads_the_signature_instead() {
-        assertThat(new HipKernelCompiler(null).parameterCount("add_one", java.lang.foreign.MemorySegment.NULL))
+        assertThat(new HipKernelCompiler(null, "no device").parameterCount("add_one", java.lang.foreign.MemorySegment.NULL))
                 .isEqualTo(-1);
     }
 

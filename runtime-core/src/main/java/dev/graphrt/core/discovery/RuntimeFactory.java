@@ -1,5 +1,6 @@
 package dev.graphrt.core.discovery;
 
+import dev.graphrt.api.AvailableDevice;
 import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.RuntimeOptions;
@@ -48,6 +49,11 @@ public final class RuntimeFactory {
             backend.close();
             throw failure;
         }
+    }
+
+    /** Every device of every available backend, best backend first, then by ordinal: see {@link DeviceLister}. */
+    public List<AvailableDevice> devices() {
+        return new DeviceLister(selector, options.backendOptions()).list(providers.providers());
     }
 
     /** Every provider's probe result, one line each (for diagnostics and the demo). */
