@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [doctor] [demo]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [doctor] [demo]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -71,7 +71,7 @@ hip_env() { # the HIP-on-CUDA test library, built once per job: GraphRT's hip ba
 for step in $steps; do
   case $step in
     cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest \
-        dev.graphrt.backend.cuda.CudaSignaturesTest ;;
+        dev.graphrt.backend.cuda.CudaSignaturesTest dev.graphrt.backend.cuda.CudaNvtxTest ;;
     wgpu)
       wgpu_env
       kit wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest dev.graphrt.backend.wgpu.WgpuLaunchTest \
@@ -150,6 +150,50 @@ for step in $steps; do
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.CacheBench "$b" "${TOKENS:-10000}" 20 \
           > "$OUT/cache-$b.md" 2>"$OUT/cache-$b.err"; echo "cache bench $b: exit $?"; cat "$OUT/cache-$b.md"
       done ;;
+    kernelcache) # issue 18: open + compiling the demo's kernels, a process each: cache off, then cold, then warm
+      for b in cuda hip; do
+        [ "$b" = hip ] && hip_env
+        dir=$(mktemp -d)
+        for mode in off cold warm warm warm off; do
+          c=$dir; [ $mode = off ] && c=off
+          "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.KernelCacheBench "$b" "$c" \
+            2>>"$OUT/kernelcache-$b.err" | sed "s/^/$mode /"
+        done | tee "$OUT/kernelcache-$b.txt"
+        ls -l "$dir/$b" | tail -n +2 | awk '{print "entry", $5, "bytes"}' | tee -a "$OUT/kernelcache-$b.txt"
+        # where a warm process spends its time: the debug log with millisecond stamps
+        "$JAVA" "${JOPTS[@]}" -Dorg.slf4j.simpleLogger.defaultLogLevel=debug -Dorg.slf4j.simpleLogger.showDateTime=true \
+          -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS -cp ".gpu/lib/*" dev.graphrt.examples.bench.KernelCacheBench \
+          "$b" "$dir" > "$OUT/kernelcache-$b-debug.log" 2>&1
+        grep -E "probe|opened|NVRTC|hiprtc|kernel cache|compiled kernel|open_ms" "$OUT/kernelcache-$b-debug.log" | cut -c1-150 | head -16
+      done ;;
+    nvtx) # issue 18: the cuda backend's NVTX ranges, recorded by a stand-in libnvToolsExt, then NVIDIA's tools
+      gcc -shared -fPIC -O1 -o "$OUT/libnvtx_record.so" backend-cuda/src/test/native/nvtx_record.c -lpthread
+      GRAPHRT_NVTX_RECORD="$OUT/nvtx-record.txt" "$JAVA" "${JOPTS[@]}" -Dgraphrt.nvtx.recorder="$OUT/libnvtx_record.so" \
+        -cp ".gpu/tests/cuda:.gpu/lib/*" org.junit.platform.console.ConsoleLauncher execute --disable-banner \
+        --details=tree --details-theme=ascii --select-class dev.graphrt.backend.cuda.CudaNvtxTest > "$OUT/nvtx-tests.log" 2>&1
+      echo "nvtx test: exit $?"; grep -E "tests (successful|failed|skipped)" "$OUT/nvtx-tests.log"; head -8 "$OUT/nvtx-record.txt"
+      rm -f "$OUT/libnvtx_record.so"
+      timeout 60 find /usr /opt -xdev \( -name 'libnvToolsExt.so*' -o -name 'libnvtx3interop.so*' -o -name nsys -o -name ncu \) 2>/dev/null \
+        | head -20 | tee "$OUT/nvtx-find.txt"
+      lib=$(grep -m1 -E 'libnvtx3interop.so|libnvToolsExt.so' "$OUT/nvtx-find.txt")
+      nsys=$(command -v nsys || grep -m1 '/nsys$' "$OUT/nvtx-find.txt")
+      ncu=$(command -v ncu || grep -m1 '/ncu$' "$OUT/nvtx-find.txt")
+      # the doctor's cuda self-test: a capture of 16 launches, two replays, a synchronize; the default option
+      # 'auto' marks because the tools set NVTX_INJECTION64_PATH
+      run=("$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.Doctor cuda)
+      if [ -n "$nsys" ]; then
+        timeout 180 "$nsys" profile --trace=cuda,nvtx --force-overwrite true -o "$OUT/graphrt-nvtx" "${run[@]}" \
+          > "$OUT/nsys.log" 2>&1; echo "nsys profile: exit $?"; tail -4 "$OUT/nsys.log"
+        for f in "$OUT"/graphrt-nvtx.*; do echo "nsys wrote $f"; done
+        timeout 120 "$nsys" stats --report nvtx_sum --format csv "$OUT/graphrt-nvtx.nsys-rep" > "$OUT/nsys-nvtx.csv" 2>&1
+        echo "nsys stats: exit $?"; head -12 "$OUT/nsys-nvtx.csv"
+        rm -f "$OUT"/graphrt-nvtx.qdstrm "$OUT"/graphrt-nvtx.sqlite
+      fi
+      if [ -n "$ncu" ]; then
+        timeout 150 "$ncu" --nvtx --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-count 3 \
+          --section LaunchStats "${run[@]}" > "$OUT/ncu-nvtx.log" 2>&1
+        echo "ncu: exit $?"; grep -E "==PROF==|==WARNING==|NVTX|graphrt|saxpy|Block Size" "$OUT/ncu-nvtx.log" | head -24
+      fi ;;
     doctor) # issue 18: every provider's probe, then each available backend's device, capabilities and self-test
       hip_env
       wgpu_env

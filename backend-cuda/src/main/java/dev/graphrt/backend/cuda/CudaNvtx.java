@@ -8,7 +8,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * NVTX ranges for the cuda backend's phases (prepare, capture, replay, synchronize; see {@link PhaseMarkers}),
- * through {@code nvtxRangeStartA}/{@code nvtxRangeEnd} of {@code libnvToolsExt}, so an Nsight Systems timeline
+ * through {@code nvtxRangeStartA}/{@code nvtxRangeEnd} of {@code libnvtx3interop} (CUDA 13) or {@code libnvToolsExt}
+ * (CUDA 12 and before), so an Nsight Systems timeline
  * shows GraphRT's phases over the kernels.
  *
  * <p>The option {@value #OPTION}: {@code auto} (the default) marks only when a tool listens, which NVTX tells by
@@ -17,12 +18,16 @@ import java.util.function.UnaryOperator;
  * Without the library every range is a no-op.
  */
 final class CudaNvtx {
-    /** Backend option: {@code auto}, {@code on}, {@code off}, or the path of {@code libnvToolsExt}. */
+    /** Backend option: {@code auto}, {@code on}, {@code off}, or the path of the NVTX library. */
     static final String OPTION = "cuda.nvtx";
     /** The variable through which a profiler attaches to NVTX. */
     static final String INJECTION = "NVTX_INJECTION64_PATH";
-    static final List<String> LIBRARIES = List.of("libnvToolsExt.so.1", "libnvToolsExt.so",
-            "/usr/local/cuda/lib64/libnvToolsExt.so.1");
+    /**
+     * CUDA 13's {@code libnvtx3interop} (NVTX 3's C API as a library, for languages that cannot include its
+     * headers), then the {@code libnvToolsExt} of CUDA 12 and before; each by name, then in the toolkit.
+     */
+    static final List<String> LIBRARIES = List.of("libnvtx3interop.so.1", "/usr/local/cuda/lib64/libnvtx3interop.so.1",
+            "libnvToolsExt.so.1", "/usr/local/cuda/lib64/libnvToolsExt.so.1");
 
     private CudaNvtx() {
     }

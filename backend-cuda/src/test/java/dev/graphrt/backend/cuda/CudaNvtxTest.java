@@ -71,7 +71,7 @@ class CudaNvtxTest {
         try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend("cuda")
                 .backendOption(CudaNvtx.OPTION, recorder)); GpuStream stream = runtime.openStream()) {
             Kernel addOne = runtime.compile(KitKernels.ADD_ONE);
-            Buffer a = stream.upload(new float[n]);
+            Buffer a = stream.upload(new int[n]);
             Buffer b = stream.allocate(n * 4L);
             try (Graph graph = stream.capture(CaptureOptions.defaults().warmups(0), s -> {
                 s.launch(addOne, LaunchDims.linear(n, 256), KernelArgs.of(a, b).info(n));
@@ -80,7 +80,7 @@ class CudaNvtxTest {
                 graph.replay();
                 graph.replay();
                 stream.synchronize();
-                assertThat(stream.readFloats(a)[n - 1]).isEqualTo(4f);
+                assertThat(stream.readInts(a)[n - 1]).isEqualTo(4); // add_one twice per replay, replayed twice
             }
         }
         List<String> phases = new ArrayList<>();
