@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class DriverStream implements BackendStream {
     private static final Logger LOG = LoggerFactory.getLogger(DriverStream.class);
+    /** Indexes of {@link #rangeNames}. */
+    private static final int PREPARE = 0;
+    private static final int CAPTURE = 1;
+    private static final int REPLAY = 2;
+    private static final int SYNCHRONIZE = 3;
     /** Largest pinned read buffer; bigger reads are copied through it piece by piece. */
     public static final long READ_CHUNK_BYTES = 4L << 20;
     private static final long MIN_READ_BUFFER = 64L << 10;
@@ -57,14 +62,10 @@ public final class DriverStream implements BackendStream {
     private final GraphCapture captures;
 
     private final PhaseMarkers markers;
-    private static final int PREPARE = 0;
-    private static final int CAPTURE = 1;
-    private static final int REPLAY = 2;
-    private static final int SYNCHRONIZE = 3;
     /** "graphrt cuda stream 3: replay", made once: a replay's range costs no string. */
     private final String[] rangeNames;
-    /** The range of the capture in progress, from {@link #openCapture} to its close or abort. */
-    private PhaseMarkers.Range captureRange = PhaseMarkers.Range.NONE;
+    /** The open prepare range ({@link #onPrepare} to {@link #openCapture}) or capture range (to its close or abort). */
+    private PhaseMarkers.Range phaseRange = PhaseMarkers.Range.NONE;
 
     private MemorySegment readBuffer;
     private boolean closed;
@@ -244,23 +245,18 @@ public final class DriverStream implements BackendStream {
     @Override
     public void onPrepare() {
         ensureOpen();
-        try (PhaseMarkers.Range ignored = markers.range(rangeNames[PREPARE])) {
-            captures.onPrepare();
-        }
+        endRange(); // a prepare that was never followed by a capture
+        phaseRange = markers.range(rangeNames[PREPARE]); // until the capture opens: the warm-ups
+        captures.onPrepare();
     }
 
     @Override
     public void openCapture(CaptureMode mode) {
         Objects.requireNonNull(mode, "mode");
         ensureOpen();
-        PhaseMarkers.Range range = markers.range(rangeNames[CAPTURE]);
-        try {
-            captures.open(mode);
-        } catch (RuntimeException | Error failure) {
-            range.close();
-            throw failure;
-        }
-        captureRange = range;
+        endRange();
+        phaseRange = markers.range(rangeNames[CAPTURE]);
+        captures.open(mode); // a failure leaves the range open until the core's abort ends it
     }
 
     @Override
@@ -268,7 +264,7 @@ public final class DriverStream implements BackendStream {
         try {
             return captures.close();
         } finally {
-            endCaptureRange();
+            endRange();
         }
     }
 
@@ -303,7 +299,7 @@ public final class DriverStream implements BackendStream {
         try {
             return captures.closeInto(target);
         } finally {
-            endCaptureRange();
+            endRange();
         }
     }
 
@@ -318,7 +314,7 @@ public final class DriverStream implements BackendStream {
         try {
             captures.abort(closed);
         } finally {
-            endCaptureRange();
+            endRange();
         }
     }
 
@@ -330,9 +326,9 @@ public final class DriverStream implements BackendStream {
         }
     }
 
-    private void endCaptureRange() {
-        PhaseMarkers.Range range = captureRange;
-        captureRange = PhaseMarkers.Range.NONE;
+    private void endRange() {
+        PhaseMarkers.Range range = phaseRange;
+        phaseRange = PhaseMarkers.Range.NONE;
         range.close();
     }
 
@@ -354,6 +350,7 @@ public final class DriverStream implements BackendStream {
                 failure = e;
             }
         }
+        endRange(); // a prepare that never reached its capture
         closed = true;
         try {
             driver.makeCurrent();
