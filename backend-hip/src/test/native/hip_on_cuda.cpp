@@ -321,8 +321,8 @@ CUresult initialise() {
     return result;
 }
 
-/** Makes the primary context of HIP device {@code ordinal} current on this thread (HIP's current device). */
-CUresult bindDevice(int ordinal) {
+/** The primary context of HIP device {@code ordinal}, retained on first use and held for the process's life. */
+CUresult primaryContext(int ordinal, CUcontext* out) {
     CUresult rc = initialise();
     if (rc != CUDA_SUCCESS) {
         return rc;
@@ -330,20 +330,27 @@ CUresult bindDevice(int ordinal) {
     if (ordinal < 0 || ordinal >= MAX_DEVICES) {
         return CUDA_ERROR_INVALID_DEVICE;
     }
-    CUcontext context;
-    {
-        std::lock_guard<std::mutex> guard(g_lock);
-        if (!g_primary[ordinal]) {
-            CUdevice device;
-            rc = cuDeviceGet(&device, ordinal);
-            if (rc == CUDA_SUCCESS) {
-                rc = cuDevicePrimaryCtxRetain(&g_primary[ordinal], device);  // held for the process's life
-            }
-            if (rc != CUDA_SUCCESS) {
-                return rc;
-            }
+    std::lock_guard<std::mutex> guard(g_lock);
+    if (!g_primary[ordinal]) {
+        CUdevice device;
+        rc = cuDeviceGet(&device, ordinal);
+        if (rc == CUDA_SUCCESS) {
+            rc = cuDevicePrimaryCtxRetain(&g_primary[ordinal], device);
         }
-        context = g_primary[ordinal];
+        if (rc != CUDA_SUCCESS) {
+            return rc;
+        }
+    }
+    *out = g_primary[ordinal];
+    return CUDA_SUCCESS;
+}
+
+/** Makes the primary context of HIP device {@code ordinal} current on this thread (HIP's current device). */
+CUresult bindDevice(int ordinal) {
+    CUcontext context;
+    CUresult rc = primaryContext(ordinal, &context);
+    if (rc != CUDA_SUCCESS) {
+        return rc;
     }
     rc = cuCtxSetCurrent(context);
     if (rc == CUDA_SUCCESS) {
@@ -739,6 +746,32 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void* src, size_t sizeBytes, h
     HIP_ON_CUDA_CONTEXT("hipMemcpyHtoDAsync");
     return report("hipMemcpyHtoDAsync", cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(dst), src, sizeBytes,
                                                           reinterpret_cast<CUstream>(stream)));
+}
+
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) {
+    HIP_ON_CUDA_CONTEXT("hipMemcpyDtoDAsync");
+    // unified addressing: either pointer may be another device's, as ROCm's device-to-device copy allows
+    return report("hipMemcpyDtoDAsync", cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                                      reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                                                      reinterpret_cast<CUstream>(stream)));
+}
+
+hipError_t hipDeviceCanAccessPeer(int* canAccessPeer, int deviceId, int peerDeviceId) {
+    if (!canAccessPeer) {
+        return hipErrorInvalidValue;
+    }
+    HIP_ON_CUDA_CHECK("hipDeviceCanAccessPeer/cuInit", initialise());
+    CUdevice device, peer;
+    HIP_ON_CUDA_CHECK("hipDeviceCanAccessPeer/cuDeviceGet", cuDeviceGet(&device, deviceId));
+    HIP_ON_CUDA_CHECK("hipDeviceCanAccessPeer/cuDeviceGet", cuDeviceGet(&peer, peerDeviceId));
+    return report("hipDeviceCanAccessPeer", cuDeviceCanAccessPeer(canAccessPeer, device, peer));
+}
+
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
+    HIP_ON_CUDA_CONTEXT("hipDeviceEnablePeerAccess");
+    CUcontext peer;
+    HIP_ON_CUDA_CHECK("hipDeviceEnablePeerAccess/retain", primaryContext(peerDeviceId, &peer));
+    return report("hipDeviceEnablePeerAccess", cuCtxEnablePeerAccess(peer, flags));
 }
 
 hipError_t hipMemcpyDtoHAsync(void* dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) {

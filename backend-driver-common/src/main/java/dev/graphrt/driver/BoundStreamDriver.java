@@ -54,6 +54,10 @@ public abstract class BoundStreamDriver implements StreamDriver {
     /** The stream synchronize call's code. */
     protected abstract int rawSynchronize(MemorySegment stream) throws Throwable;
 
+    /** The device-to-device copy call's code (either pointer may be another device's, with unified addressing). */
+    protected abstract int rawCopyDeviceToDevice(long dst, long src, long bytes, MemorySegment stream)
+            throws Throwable;
+
     /** The launch call's code ({@code params} is {@code void**}, no shared memory, no extra). */
     protected abstract int rawLaunch(MemorySegment function, LaunchDims dims, MemorySegment params,
             MemorySegment stream) throws Throwable;
@@ -131,6 +135,17 @@ public abstract class BoundStreamDriver implements StreamDriver {
             throw DriverCalls.unexpected(symbols.copyToDevice().name(), t);
         }
         calls.check(symbols.copyToDevice().name(), rc);
+    }
+
+    @Override
+    public final void copyDeviceToDevice(long dst, long src, long bytes, MemorySegment stream) {
+        int rc;
+        try {
+            rc = rawCopyDeviceToDevice(dst, src, bytes, stream);
+        } catch (Throwable t) {
+            throw DriverCalls.unexpected(symbols.copyDeviceToDevice().name(), t);
+        }
+        calls.check(symbols.copyDeviceToDevice().name(), rc);
     }
 
     @Override

@@ -12,12 +12,15 @@ import java.util.Objects;
  * its address reaches a driver, and both driver backends refuse it the same way.
  *
  * @param backend  the owning backend's name ({@code cuda}, {@code hip})
+ * @param owner    the backend instance (its device's context) that allocated it: a copy tells a peer's block by it
  * @param pointer  the device address
  * @param byteSize bytes of the block
  */
-public record DriverAllocation(String backend, long pointer, long byteSize) implements DeviceAllocation {
+public record DriverAllocation(String backend, DriverContext owner, long pointer, long byteSize)
+        implements DeviceAllocation {
     public DriverAllocation {
         Objects.requireNonNull(backend, "backend");
+        Objects.requireNonNull(owner, "owner");
         if (pointer == 0) {
             throw new IllegalArgumentException("pointer must not be NULL");
         }

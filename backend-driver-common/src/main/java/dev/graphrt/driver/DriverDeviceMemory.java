@@ -45,7 +45,7 @@ public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver drive
             throw new IllegalArgumentException("bytes must be positive, was " + bytes);
         }
         context.makeCurrent();
-        return new DriverAllocation(context.names().backend(), driver.allocate(bytes), bytes);
+        return new DriverAllocation(context.names().backend(), context, driver.allocate(bytes), bytes);
     }
 
     @Override

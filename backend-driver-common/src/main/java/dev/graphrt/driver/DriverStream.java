@@ -138,6 +138,37 @@ public final class DriverStream implements BackendStream {
         writes.write(address, src, asyncCopy);
     }
 
+    /**
+     * A device-to-device copy in stream order. A slice of another instance of this backend (another device's
+     * block) makes it a peer copy: peer access is enabled first where both devices allow it, else the driver stages
+     * the copy through host memory. While capturing, the driver records it as a node.
+     */
+    @Override
+    public boolean copy(DeviceSlice src, DeviceSlice dst) {
+        ensureOpen();
+        if (!(src.allocation() instanceof DriverAllocation from) || !(dst.allocation() instanceof DriverAllocation to)
+                || !from.backend().equals(names.backend()) || !to.backend().equals(names.backend())) {
+            return false;
+        }
+        if (src.length() > dst.length()) {
+            throw new IllegalArgumentException("copy of " + src.length() + " bytes into a slice of " + dst.length());
+        }
+        if (src.length() == 0) {
+            return true;
+        }
+        driver.makeCurrent();
+        for (DriverContext owner : new DriverContext[] {from.owner(), to.owner()}) {
+            if (owner != driver && owner instanceof StreamDriver peer && !driver.enablePeerAccess(peer)) {
+                LOG.debug("{}: no peer access to {}; the driver stages the copy through host memory", name, peer);
+            }
+        }
+        driver.makeCurrent();
+        driver.copyDeviceToDevice(DriverAllocation.address(dst, names.backend()),
+                DriverAllocation.address(src, names.backend()), src.length(), stream);
+        captures.noteLaunch();
+        return true;
+    }
+
     @Override
     public void read(DeviceSlice src, MemorySegment dst) {
         ensureOpen();

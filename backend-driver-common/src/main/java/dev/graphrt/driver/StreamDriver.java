@@ -42,6 +42,20 @@ public interface StreamDriver extends DriverContext {
     /** The stream's query: 0 idle, 600 busy, anything else an asynchronous error of earlier work. */
     int tryQuery(MemorySegment stream);
 
+    /**
+     * Enqueues a device-to-device copy of {@code bytes}; with unified addressing either pointer may be another
+     * device's (a peer copy), which goes directly where {@link #enablePeerAccess} succeeded, else through host memory.
+     */
+    void copyDeviceToDevice(long dst, long src, long bytes, MemorySegment stream);
+
+    /**
+     * Lets this device reach {@code peer}'s memory directly, where both devices allow it; false when they cannot.
+     * Idempotent and cheap after the first call for a peer. The default cannot.
+     */
+    default boolean enablePeerAccess(StreamDriver peer) {
+        return false;
+    }
+
     /** Launches {@code function} with {@code params} ({@code void**}), no shared memory. */
     void launch(MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream);
 

@@ -13,7 +13,7 @@ import java.util.Objects;
 public record StreamSymbols(NativeSymbol createStream, NativeSymbol destroyStream, NativeSymbol synchronize,
         NativeSymbol query, NativeSymbol launch, NativeSymbol copyToDevice, NativeSymbol copyToHost,
         NativeSymbol createEvent, NativeSymbol recordEvent, NativeSymbol queryEvent, NativeSymbol synchronizeEvent,
-        NativeSymbol destroyEvent, NativeSymbol waitEvent) {
+        NativeSymbol destroyEvent, NativeSymbol waitEvent, NativeSymbol copyDeviceToDevice) {
     public StreamSymbols {
         Objects.requireNonNull(createStream, "createStream");
         Objects.requireNonNull(destroyStream, "destroyStream");
@@ -28,5 +28,6 @@ public record StreamSymbols(NativeSymbol createStream, NativeSymbol destroyStrea
         Objects.requireNonNull(synchronizeEvent, "synchronizeEvent");
         Objects.requireNonNull(destroyEvent, "destroyEvent");
         Objects.requireNonNull(waitEvent, "waitEvent");
+        Objects.requireNonNull(copyDeviceToDevice, "copyDeviceToDevice");
     }
 }

@@ -19,7 +19,20 @@ import org.junit.jupiter.api.Test;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class DriverAllocationTest {
     private static final long BASE = 0x7f00_0000_0000L;
-    private final DriverAllocation allocation = new DriverAllocation("cuda", BASE, 1 << 20);
+    /** The context that allocated the blocks here; these tests never make it current. */
+    private static final DriverContext OWNER = new DriverContext() {
+        @Override
+        public DriverNames names() {
+            return new DriverNames("cuda", "cuda", HardwareGraphErrors.withNames(code -> "E" + code));
+        }
+
+        @Override
+        public void makeCurrent() {
+            throw new AssertionError("not made current in these tests");
+        }
+    };
+
+    private final DriverAllocation allocation = new DriverAllocation("cuda", OWNER, BASE, 1 << 20);
 
     @Test
     void a_slice_address_is_the_block_pointer_plus_the_offset() {
@@ -37,7 +50,7 @@ class DriverAllocationTest {
 
     @Test
     void a_block_of_another_driver_backend_is_refused() {
-        DeviceAllocation hip = new DriverAllocation("hip", BASE, 4096);
+        DeviceAllocation hip = new DriverAllocation("hip", OWNER, BASE, 4096);
 
         assertThatThrownBy(() -> DriverAllocation.address(new DeviceSlice(hip, 0, 256), "cuda"))
                 .isInstanceOf(IllegalArgumentException.class)

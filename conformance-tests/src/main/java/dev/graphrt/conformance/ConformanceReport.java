@@ -115,7 +115,9 @@ public final class ConformanceReport implements BeforeAllCallback, TestWatcher {
         context.getTestInstances().ifPresent(instances -> instances.getAllInstances().stream()
                 .filter(CaptureConformanceKit.class::isInstance).map(CaptureConformanceKit.class::cast)
                 .filter(kit -> kit.runtime != null).findFirst()
-                .ifPresent(kit -> collector.device(kit.runtime.device() + "; declares "
+                .ifPresent(kit -> collector.device(kit.runtime.device()
+                        + (System.getProperty(KitSupport.DEVICE_PROPERTY) != null
+                                ? " (device ordinal " + KitSupport.deviceIndex() + ")" : "") + "; declares "
                         + new TreeSet<>(kit.runtime.capabilities()))));
         String group = context.getParent().map(ExtensionContext::getDisplayName).orElse("");
         collector.add(new Row(group, context.getDisplayName(), outcome, reason));

@@ -8,7 +8,18 @@ import org.junit.jupiter.api.Assumptions;
 
 /** Helpers for a backend's kit class: open a backend by name, or skip with its probe's reason. */
 public final class KitSupport {
+    /**
+     * System property naming the device ordinal the kit opens (default 0): the same kit class runs on each GPU of
+     * a machine, one JVM per ordinal.
+     */
+    public static final String DEVICE_PROPERTY = "graphrt.kit.deviceIndex";
+
     private KitSupport() {
+    }
+
+    /** The ordinal {@value #DEVICE_PROPERTY} names, or 0. */
+    public static int deviceIndex() {
+        return Integer.getInteger(DEVICE_PROPERTY, 0);
     }
 
     /**
@@ -26,7 +37,8 @@ public final class KitSupport {
         }
     }
 
+    /** Opens {@code backend} on the device {@value #DEVICE_PROPERTY} names (0 by default), or skips. */
     public static GraphRuntime openOrSkip(String backend) {
-        return openOrSkip(backend, RuntimeOptions.defaults());
+        return openOrSkip(backend, RuntimeOptions.defaults().deviceIndex(deviceIndex()));
     }
 }

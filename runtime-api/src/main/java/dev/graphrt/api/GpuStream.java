@@ -36,6 +36,26 @@ public interface GpuStream extends AutoCloseable {
     /** Enqueues a host-to-device copy of {@code data}'s bytes to the start of {@code dst}. */
     void write(Buffer dst, MemorySegment data);
 
+    /**
+     * Enqueues a device-to-device copy of all of {@code src} to the start of {@code dst}, in this stream's order.
+     *
+     * <ul>
+     *   <li><b>Within this runtime</b> it is asynchronous, like a launch, and holds both buffers until it completes
+     *       (closing either right after is safe). While the stream records, a hardware-graph backend records it
+     *       into the graph. A software-graph backend cannot record it, so {@code endCapture} rejects the capture
+     *       and names the copy.</li>
+     *   <li><b>Between runtimes</b> of the same backend (another device, as one runtime per GPU has it), one of
+     *       {@code src} and {@code dst} belongs to this stream's runtime. The copy goes device to device, with peer
+     *       access where the devices allow it (the driver stages it through host memory otherwise), and returns
+     *       once it completed. The other runtime's work on its buffer must have finished first (synchronize its
+     *       stream). Refused while this stream records, and by a backend that cannot reach the other device.</li>
+     * </ul>
+     *
+     * <p>{@code dst} must be at least as large as {@code src}. Bad arguments are refused naming them, before
+     * anything is enqueued.
+     */
+    void copy(Buffer src, Buffer dst);
+
     /** Waits for earlier work and returns the buffer's contents as floats. */
     float[] readFloats(Buffer src);
 

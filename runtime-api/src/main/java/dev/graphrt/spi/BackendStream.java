@@ -29,6 +29,18 @@ public interface BackendStream extends AutoCloseable {
     /** Waits for all earlier work of this stream, then copies {@code src} into {@code dst} (same length). */
     void read(DeviceSlice src, MemorySegment dst);
 
+    /**
+     * Enqueues a device-to-device copy of all of {@code src} to the start of {@code dst} (at least as long), in
+     * stream order; while a hardware capture is open the driver records it like a launch. Either slice may belong
+     * to another instance of this backend (another device): then the copy goes device to device, with peer access
+     * where the devices allow it. Returns false, enqueuing nothing, when this backend cannot make the copy: the
+     * core then copies a slice of its own runtime through the host, and refuses a copy between runtimes. The
+     * default cannot.
+     */
+    default boolean copy(DeviceSlice src, DeviceSlice dst) {
+        return false;
+    }
+
     /** Submits any batched work without waiting. */
     default void flush() {
     }

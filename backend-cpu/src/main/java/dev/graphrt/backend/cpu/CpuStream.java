@@ -98,6 +98,15 @@ final class CpuStream implements BackendStream {
         enqueue(() -> MemorySegment.copy(copy, 0, target, 0, copy.byteSize()));
     }
 
+    /** Host memory on both sides, also for another cpu runtime's slice: one copy in stream order. */
+    @Override
+    public boolean copy(DeviceSlice src, DeviceSlice dst) {
+        MemorySegment from = CpuMemory.segmentOf(src);
+        MemorySegment to = CpuMemory.segmentOf(dst);
+        enqueue(() -> MemorySegment.copy(from, 0, to, 0, from.byteSize()));
+        return true;
+    }
+
     @Override
     public void read(DeviceSlice src, MemorySegment dst) {
         awaitSequence(enqueued);

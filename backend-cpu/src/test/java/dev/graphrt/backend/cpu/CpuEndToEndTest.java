@@ -207,6 +207,22 @@ class CpuEndToEndTest {
         }
 
         @Test
+        void a_buffer_of_another_runtime_in_a_launch_is_refused_naming_both_runtimes_devices_and_nothing_runs() {
+            try (GraphRuntime foreign = GraphRT.open(RuntimeOptions.defaults().backend("cpu"));
+                 GpuStream foreignStream = foreign.openStream();
+                 Buffer theirs = foreignStream.upload(KitKernels.pattern(N, 10));
+                 Buffer ours = stream.upload(KitKernels.pattern(N, 20))) {
+                assertThatThrownBy(() -> stream.launch(addOne, DIMS, args(theirs, ours)))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("belongs to another runtime (cpu:0 ")
+                        .hasMessageContaining("not to this one (cpu:0 ")
+                        .hasMessageContaining("used only on the device and runtime that allocated it");
+                assertThat(stream.readInts(ours)).as("nothing ran").containsExactly(KitKernels.pattern(N, 20));
+                assertThat(foreignStream.readInts(theirs)).containsExactly(KitKernels.pattern(N, 10));
+            }
+        }
+
+        @Test
         void a_graph_of_another_stream_or_runtime_is_refused() {
             try (Buffer in = stream.upload(KitKernels.pattern(N, 10)); Buffer out = stream.allocate(N * 4L);
                  GpuStream other = runtime.openStream();

@@ -22,6 +22,10 @@ final class CudaContext {
     private static final MethodHandle cuDevicePrimaryCtxReset = CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxReset_v2);
     private static final MethodHandle cuCtxSynchronize = CudaHandles.BINDER.bind(Symbol.cuCtxSynchronize);
     private static final MethodHandle cuCtxSetCurrent = CudaHandles.BINDER.bind(Symbol.cuCtxSetCurrent);
+    private static final MethodHandle cuDeviceCanAccessPeer = CudaHandles.BINDER.bind(Symbol.cuDeviceCanAccessPeer);
+    private static final MethodHandle cuCtxEnablePeerAccess = CudaHandles.BINDER.bind(Symbol.cuCtxEnablePeerAccess);
+    /** {@code CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED}: another runtime of this device enabled it first. */
+    private static final int PEER_ACCESS_ALREADY_ENABLED = 704;
 
     private final int device;
     private final MemorySegment context;
@@ -52,6 +56,32 @@ final class CudaContext {
     /** Binds the context to the calling thread. */
     void makeCurrent() {
         contextSetCurrent(context);
+    }
+
+    /**
+     * Lets this context reach {@code peer}'s memory directly ({@code cuCtxEnablePeerAccess}) when
+     * {@code cuDeviceCanAccessPeer} says the devices can; false when they cannot. The same device is its own peer.
+     */
+    boolean enablePeerAccess(CudaContext peer) {
+        if (peer.device == device) {
+            return true;
+        }
+        makeCurrent();
+        int can = CudaDriver.CALLS.intOut("cuDeviceCanAccessPeer",
+                out -> (int) cuDeviceCanAccessPeer.invokeExact(out, device, peer.device));
+        if (can == 0) {
+            return false;
+        }
+        int rc;
+        try {
+            rc = (int) cuCtxEnablePeerAccess.invokeExact(peer.context, 0);
+        } catch (Throwable t) {
+            throw DriverCalls.unexpected("cuCtxEnablePeerAccess", t);
+        }
+        if (rc != PEER_ACCESS_ALREADY_ENABLED) {
+            CudaDriver.check("cuCtxEnablePeerAccess", rc);
+        }
+        return true;
     }
 
     /**

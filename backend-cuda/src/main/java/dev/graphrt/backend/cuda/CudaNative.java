@@ -76,6 +76,10 @@ final class CudaNative {
         cuMemcpyHtoD_v2(true, JAVA_LONG, ADDRESS, JAVA_LONG),         // (CUdeviceptr dst, const void* src, size_t)
         cuMemcpyHtoDAsync_v2(true, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), // (+ CUstream)
         cuMemcpyDtoHAsync_v2(true, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS), // (void* dst, CUdeviceptr src, size_t, CUstream)
+        cuMemcpyAsync(true, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS),  // (CUdeviceptr dst, CUdeviceptr src, size_t,
+                                                                      //  CUstream): unified addressing, peers too
+        cuDeviceCanAccessPeer(true, ADDRESS, JAVA_INT, JAVA_INT),     // (int*, CUdevice dev, CUdevice peerDev)
+        cuCtxEnablePeerAccess(true, ADDRESS, JAVA_INT),               // (CUcontext peer, unsigned int Flags)
         cuModuleLoadDataEx(true, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS), // (CUmodule*, const void* image,
                                                                       //  unsigned int n, CUjit_option*, void**)
         cuModuleGetFunction(true, ADDRESS, ADDRESS, ADDRESS),         // (CUfunction*, CUmodule, const char*)

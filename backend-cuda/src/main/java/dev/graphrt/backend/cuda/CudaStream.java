@@ -4,10 +4,13 @@ import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
 import dev.graphrt.driver.PhaseMarkers;
+import dev.graphrt.driver.StreamDriver;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The CUDA driver's stream calls, for the shared {@link dev.graphrt.driver.DriverStream}: the cold ones are made
@@ -25,15 +28,18 @@ final class CudaStream extends BoundStreamDriver {
     private static final MethodHandle cuLaunchKernel = CudaHandles.BINDER.bind(Symbol.cuLaunchKernel);
     private static final MethodHandle cuMemcpyHtoDAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyHtoDAsync_v2);
     private static final MethodHandle cuMemcpyDtoHAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyDtoHAsync_v2);
+    private static final MethodHandle cuMemcpyAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyAsync);
     private static final MethodHandle cuEventRecord = CudaHandles.BINDER.bind(Symbol.cuEventRecord);
     private static final MethodHandle cuEventQuery = CudaHandles.BINDER.bind(Symbol.cuEventQuery);
     private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.cuStreamCreate, Symbol.cuStreamDestroy_v2,
             Symbol.cuStreamSynchronize, Symbol.cuStreamQuery, Symbol.cuLaunchKernel, Symbol.cuMemcpyHtoDAsync_v2,
             Symbol.cuMemcpyDtoHAsync_v2, Symbol.cuEventCreate, Symbol.cuEventRecord, Symbol.cuEventQuery,
-            Symbol.cuEventSynchronize, Symbol.cuEventDestroy_v2, Symbol.cuStreamWaitEvent);
+            Symbol.cuEventSynchronize, Symbol.cuEventDestroy_v2, Symbol.cuStreamWaitEvent, Symbol.cuMemcpyAsync);
 
     private final CudaContext context;
     private final PhaseMarkers markers;
+    /** Whether this device reaches each peer directly, asked once per peer. */
+    private final Map<StreamDriver, Boolean> peers = new ConcurrentHashMap<>();
 
     /** The stream calls made with {@code context} current, their phases marked by {@code markers} (NVTX). */
     CudaStream(CudaContext context, PhaseMarkers markers) {
@@ -67,6 +73,20 @@ final class CudaStream extends BoundStreamDriver {
     @Override
     protected int rawCopyToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream) throws Throwable {
         return (int) cuMemcpyHtoDAsync.invokeExact(dst, src, bytes, stream);
+    }
+
+    @Override
+    protected int rawCopyDeviceToDevice(long dst, long src, long bytes, MemorySegment stream) throws Throwable {
+        return (int) cuMemcpyAsync.invokeExact(dst, src, bytes, stream);
+    }
+
+    /** Peer access from this device's context to {@code peer}'s, where {@code cuDeviceCanAccessPeer} allows it. */
+    @Override
+    public boolean enablePeerAccess(StreamDriver peer) {
+        if (!(peer instanceof CudaStream other)) {
+            return false;
+        }
+        return peers.computeIfAbsent(peer, p -> context.enablePeerAccess(other.context));
     }
 
     @Override

@@ -85,6 +85,10 @@ final class HipNative {
         hipMemcpyHtoD(true, ADDRESS, ADDRESS, JAVA_LONG),              // (hipDeviceptr_t dst, void* src, size_t)
         hipMemcpyHtoDAsync(true, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), // (+ hipStream_t)
         hipMemcpyDtoHAsync(true, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), // (void* dst, hipDeviceptr_t src, size_t, hipStream_t)
+        hipMemcpyDtoDAsync(true, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), // (hipDeviceptr_t dst, hipDeviceptr_t src, size_t,
+                                                                      //  hipStream_t): unified addressing, peers too
+        hipDeviceCanAccessPeer(true, ADDRESS, JAVA_INT, JAVA_INT),    // (int*, int deviceId, int peerDeviceId)
+        hipDeviceEnablePeerAccess(true, JAVA_INT, JAVA_INT),          // (int peerDeviceId, unsigned int flags)
         hipModuleLoadData(true, ADDRESS, ADDRESS),                     // (hipModule_t*, const void* image)
         hipModuleGetFunction(true, ADDRESS, ADDRESS, ADDRESS),         // (hipFunction_t*, hipModule_t, const char*)
         hipModuleUnload(true, ADDRESS),                                // (hipModule_t)

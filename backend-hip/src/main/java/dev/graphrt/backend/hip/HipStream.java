@@ -3,10 +3,14 @@ package dev.graphrt.backend.hip;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.hip.HipNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
+import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.StreamDriver;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The HIP runtime's stream calls, for the shared {@link dev.graphrt.driver.DriverStream}: the cold ones are made
@@ -25,14 +29,23 @@ final class HipStream extends BoundStreamDriver {
     private static final MethodHandle hipModuleLaunchKernel = HipHandles.BINDER.bind(Symbol.hipModuleLaunchKernel);
     private static final MethodHandle hipMemcpyHtoDAsync = HipHandles.BINDER.bind(Symbol.hipMemcpyHtoDAsync);
     private static final MethodHandle hipMemcpyDtoHAsync = HipHandles.BINDER.bind(Symbol.hipMemcpyDtoHAsync);
+    private static final MethodHandle hipMemcpyDtoDAsync = HipHandles.BINDER.bind(Symbol.hipMemcpyDtoDAsync);
+    private static final MethodHandle hipDeviceCanAccessPeer = HipHandles.BINDER.bind(Symbol.hipDeviceCanAccessPeer);
+    private static final MethodHandle hipDeviceEnablePeerAccess =
+            HipHandles.BINDER.bind(Symbol.hipDeviceEnablePeerAccess);
+    /** {@code hipErrorPeerAccessAlreadyEnabled}: another runtime of this device enabled it first. */
+    private static final int PEER_ACCESS_ALREADY_ENABLED = 704;
     private static final MethodHandle hipEventRecord = HipHandles.BINDER.bind(Symbol.hipEventRecord);
     private static final MethodHandle hipEventQuery = HipHandles.BINDER.bind(Symbol.hipEventQuery);
     private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.hipStreamCreateWithFlags,
             Symbol.hipStreamDestroy, Symbol.hipStreamSynchronize, Symbol.hipStreamQuery, Symbol.hipModuleLaunchKernel,
             Symbol.hipMemcpyHtoDAsync, Symbol.hipMemcpyDtoHAsync, Symbol.hipEventCreateWithFlags, Symbol.hipEventRecord,
-            Symbol.hipEventQuery, Symbol.hipEventSynchronize, Symbol.hipEventDestroy, Symbol.hipStreamWaitEvent);
+            Symbol.hipEventQuery, Symbol.hipEventSynchronize, Symbol.hipEventDestroy, Symbol.hipStreamWaitEvent,
+            Symbol.hipMemcpyDtoDAsync);
 
     private final HipDevice device;
+    /** Whether this device reaches each peer directly, asked once per peer. */
+    private final Map<StreamDriver, Boolean> peers = new ConcurrentHashMap<>();
 
     /**
      * The stream calls made with {@code device} current.
@@ -47,6 +60,43 @@ final class HipStream extends BoundStreamDriver {
     @Override
     public void makeCurrent() {
         device.makeCurrent();
+    }
+
+    @Override
+    protected int rawCopyDeviceToDevice(long dst, long src, long bytes, MemorySegment stream) throws Throwable {
+        return (int) hipMemcpyDtoDAsync.invokeExact(MemorySegment.ofAddress(dst), MemorySegment.ofAddress(src), bytes,
+                stream);
+    }
+
+    /** Peer access from this device to {@code peer}'s, where {@code hipDeviceCanAccessPeer} allows it. */
+    @Override
+    public boolean enablePeerAccess(StreamDriver peer) {
+        if (!(peer instanceof HipStream other)) {
+            return false;
+        }
+        return peers.computeIfAbsent(peer, p -> enable(other.device.ordinal()));
+    }
+
+    private boolean enable(int peerOrdinal) {
+        if (peerOrdinal == device.ordinal()) {
+            return true;
+        }
+        device.makeCurrent();
+        int can = HipRuntime.CALLS.intOut("hipDeviceCanAccessPeer",
+                out -> (int) hipDeviceCanAccessPeer.invokeExact(out, device.ordinal(), peerOrdinal));
+        if (can == 0) {
+            return false;
+        }
+        int rc;
+        try {
+            rc = (int) hipDeviceEnablePeerAccess.invokeExact(peerOrdinal, 0);
+        } catch (Throwable t) {
+            throw DriverCalls.unexpected("hipDeviceEnablePeerAccess", t);
+        }
+        if (rc != PEER_ACCESS_ALREADY_ENABLED) {
+            HipRuntime.CALLS.check("hipDeviceEnablePeerAccess", rc);
+        }
+        return true;
     }
 
     @Override

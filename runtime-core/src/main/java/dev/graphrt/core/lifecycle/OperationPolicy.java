@@ -23,6 +23,9 @@ public final class OperationPolicy {
     /** What a host-to-device write does. */
     public enum WriteAction { RUN, RECORD, DEFER_REJECTION }
 
+    /** What a device-to-device copy within a runtime does. */
+    public enum CopyAction { RUN, RECORD_IN_DRIVER, DEFER_REJECTION }
+
     /** What replaying another graph does. */
     public enum ReplayAction { RUN, RECORD_IN_DRIVER, RECORD_IN_CORE, DEFER_REJECTION }
 
@@ -67,6 +70,30 @@ public final class OperationPolicy {
             return WriteAction.RUN;
         }
         return capabilities.contains(Capability.RECORDS_WRITES) ? WriteAction.RECORD : WriteAction.DEFER_REJECTION;
+    }
+
+    /**
+     * A device-to-device copy runs outside a recording. While recording, a hardware driver records it like a launch;
+     * the core's software recording holds launches only, so there it is rejected lazily and {@code endCapture} names
+     * it (as a write without RECORDS_WRITES is).
+     */
+    public CopyAction copy(CaptureState state) {
+        if (state != CaptureState.CAPTURE) {
+            return CopyAction.RUN;
+        }
+        return graphKind == GraphKind.HARDWARE ? CopyAction.RECORD_IN_DRIVER : CopyAction.DEFER_REJECTION;
+    }
+
+    /**
+     * A copy between runtimes (devices) waits for its completion, and a capture records one device's work: it is
+     * refused eagerly while the stream records, and the capture stays intact.
+     */
+    public void checkCopyBetweenRuntimes(CaptureState state, long streamId) {
+        if (state == CaptureState.CAPTURE) {
+            throw new CaptureRejectedException("copy: stream #" + streamId + " is recording a capture, and a copy "
+                    + "between runtimes waits for its completion; the capture is still intact: copy before prepare() "
+                    + "or after endCapture()");
+        }
     }
 
     /** Reads, syncs, flushes and profiling are refused eagerly while recording, before the driver sees them. */

@@ -99,7 +99,8 @@ public final class CoreRuntime implements GraphRuntime {
                 new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment, options.poolReserveBytes(),
                         kind == GraphKind.SOFTWARE), observers::poolGrew);
         this.guards = options.checked() ? new Guards(backend.memory(), alignment) : null;
-        this.scope = new RuntimeScope(memory);
+        this.scope = new RuntimeScope(memory, backend.name(), backend.name() + ":" + options.deviceIndex() + " "
+                + backend.device().name());
         LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
     }
 
@@ -395,7 +396,10 @@ public final class CoreRuntime implements GraphRuntime {
     CoreBuffer checkBuffer(Buffer buffer, String argument) {
         Objects.requireNonNull(buffer, argument);
         if (!(buffer instanceof CoreBuffer core) || core.scope() != scope) {
-            throw new IllegalArgumentException(argument + ": " + buffer + " belongs to another runtime");
+            throw new IllegalArgumentException(argument + ": " + buffer + " belongs to another runtime"
+                    + (buffer instanceof CoreBuffer other ? " (" + other.scope().device() + ")" : "")
+                    + ", not to this one (" + scope.device() + "): a buffer is used only on the device and runtime "
+                    + "that allocated it; copy its contents through the host (read, then upload) to use them here");
         }
         if (core.isClosed()) {
             throw new IllegalArgumentException(argument + ": " + core + " is closed");
@@ -403,10 +407,37 @@ public final class CoreRuntime implements GraphRuntime {
         return core;
     }
 
+    /**
+     * A buffer a copy on a stream of this runtime may use: one of this runtime, or (for a copy between runtimes)
+     * an open one of another runtime of the same backend.
+     */
+    CoreBuffer checkCopyBuffer(Buffer buffer, String argument) {
+        Objects.requireNonNull(buffer, argument);
+        if (buffer instanceof CoreBuffer core && core.scope() != scope) {
+            if (!core.scope().backend().equals(scope.backend())) {
+                throw new IllegalArgumentException(argument + ": " + core + " belongs to a " + core.scope().backend()
+                        + " runtime (" + core.scope().device() + "), and this stream's runtime is " + scope.device()
+                        + ": a copy between runtimes needs one backend on both sides; read and upload through the host");
+            }
+            if (core.isClosed()) {
+                throw new IllegalArgumentException(argument + ": " + core + " is closed");
+            }
+            return core;
+        }
+        return checkBuffer(buffer, argument);
+    }
+
+    /** Whether {@code buffer} was allocated by this runtime. */
+    boolean owns(CoreBuffer buffer) {
+        return buffer.scope() == scope;
+    }
+
     CoreKernel checkKernel(Kernel kernel) {
         Objects.requireNonNull(kernel, "kernel");
         if (!(kernel instanceof CoreKernel core) || core.scope() != scope) {
-            throw new IllegalArgumentException("kernel: " + kernel + " was compiled by another runtime");
+            throw new IllegalArgumentException("kernel: " + kernel + " was compiled by another runtime"
+                    + (kernel instanceof CoreKernel other ? " (" + other.scope().device() + ")" : "")
+                    + ", not by this one (" + scope.device() + "): compile the kernel source on each runtime");
         }
         return core;
     }

@@ -32,6 +32,7 @@ import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.RecordedLaunch;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -368,6 +369,113 @@ final class CoreStream implements GpuStream, GraphOwner {
             });
         } catch (RuntimeException failure) {
             throw runtime.failed("read on stream #" + id, failure);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void copy(Buffer src, Buffer dst) {
+        CoreBuffer from = runtime.checkCopyBuffer(src, "src");
+        CoreBuffer to = runtime.checkCopyBuffer(dst, "dst");
+        boolean ownSource = runtime.owns(from);
+        boolean ownTarget = runtime.owns(to);
+        if (!ownSource && !ownTarget) {
+            throw new IllegalArgumentException("src and dst: neither " + from + " nor " + to + " belongs to this "
+                    + "stream's runtime; copy on a stream of the runtime of one of them");
+        }
+        if (from == to) {
+            throw new IllegalArgumentException("src and dst are the same buffer " + from + ": a copy needs two");
+        }
+        if (from.byteSize() > to.byteSize()) {
+            throw new IllegalArgumentException("dst: " + to + " holds " + to.byteSize() + " bytes, fewer than src "
+                    + from + " (" + from.byteSize() + " bytes)");
+        }
+        if (ownSource && ownTarget) {
+            copyWithin(from, to);
+        } else {
+            copyBetweenRuntimes(from, to, ownSource ? to : from);
+        }
+    }
+
+    /** A copy within this runtime: asynchronous, recorded by a hardware capture, through the host where it must. */
+    private void copyWithin(CoreBuffer from, CoreBuffer to) {
+        lock.lock();
+        CoreStream origin = lockOrigin();
+        try {
+            checkUsable("copy");
+            if (origin != null) {
+                origin.lifecycle.rejectLazily("copy of " + from + " to " + to + " on stream #" + id + ", which joined "
+                        + "this capture: a recorded copy belongs on the capture's origin stream #" + origin.id());
+                return;
+            }
+            switch (policy.copy(lifecycle.current())) {
+                case RUN -> {
+                    memory.hold(from, "src");
+                    memory.hold(to, "dst");
+                    if (!backend.copy(from.storage().prefix(from.byteSize()), to.storage())) {
+                        copyThroughHost(from, to);
+                    }
+                }
+                case RECORD_IN_DRIVER -> {
+                    memory.hold(from, "src");
+                    memory.hold(to, "dst");
+                    if (!backend.copy(from.storage().prefix(from.byteSize()), to.storage())) {
+                        lifecycle.rejectLazily("copy of " + from + " to " + to + " (the " + policy.backend()
+                                + " backend cannot copy device to device, so the copy cannot be recorded)");
+                    }
+                }
+                case DEFER_REJECTION -> lifecycle.rejectLazily("copy of " + from + " to " + to + " (the "
+                        + policy.backend() + " backend's software graphs hold launches only: copy before prepare() "
+                        + "or between replays)");
+            }
+        } catch (RuntimeException failure) {
+            throw runtime.failed("copy on stream #" + id, failure);
+        } finally {
+            unlockOrigin(origin);
+            lock.unlock();
+        }
+    }
+
+    /** For a backend without device-to-device copies: a read and a write, in stream order, through host memory. */
+    private void copyThroughHost(CoreBuffer from, CoreBuffer to) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment staged = arena.allocate(from.byteSize(), 16);
+            read(from, staged);
+            write(to, staged);
+        }
+    }
+
+    /**
+     * A copy between this runtime and another of the same backend (another device): device to device where the
+     * backend can reach the other device, refused otherwise; it returns once the copy completed, so the other
+     * runtime's buffer is used only while this call holds it.
+     */
+    private void copyBetweenRuntimes(CoreBuffer from, CoreBuffer to, CoreBuffer foreign) {
+        String foreignArgument = foreign == from ? "src" : "dst";
+        CoreBuffer own = foreign == from ? to : from;
+        lock.lock();
+        try {
+            checkUsable("copy");
+            policy.checkCopyBetweenRuntimes(state(), id);
+            policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "copy", id);
+            memory.hold(own, foreign == from ? "dst" : "src");
+            if (!foreign.retain()) {
+                throw new IllegalArgumentException(foreignArgument + ": " + foreign + " is closed");
+            }
+            try {
+                if (!backend.copy(from.storage().prefix(from.byteSize()), to.storage())) {
+                    throw new IllegalArgumentException(foreignArgument + ": the " + policy.backend() + " backend "
+                            + "cannot copy between its runtimes (" + foreign.scope().device() + " and this stream's); "
+                            + "read and upload through the host");
+                }
+                blame.hostSync(() -> memory.awaitAll("a copy between runtimes of " + from + " to " + to));
+                memory.afterSync();
+            } finally {
+                foreign.release();
+            }
+        } catch (RuntimeException failure) {
+            throw runtime.failed("copy on stream #" + id, failure);
         } finally {
             lock.unlock();
         }

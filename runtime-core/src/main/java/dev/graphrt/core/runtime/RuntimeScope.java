@@ -12,11 +12,29 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class RuntimeScope {
     private final MemoryManager memory;
+    private final String backend;
+    private final String device;
     private final AtomicLong closedWhileHeld = new AtomicLong();
     private volatile boolean closed;
 
-    RuntimeScope(MemoryManager memory) {
+    /**
+     * The scope of a runtime of {@code backend} on {@code device} ("cuda:1 NVIDIA H200"), whose storage returns to
+     * {@code memory}.
+     */
+    RuntimeScope(MemoryManager memory, String backend, String device) {
         this.memory = memory;
+        this.backend = backend;
+        this.device = device;
+    }
+
+    /** The backend's name: a copy between runtimes needs the same backend on both sides. */
+    String backend() {
+        return backend;
+    }
+
+    /** The runtime's backend, device ordinal and device name, for messages that must tell two runtimes apart. */
+    String device() {
+        return device;
     }
 
     /** Returns a buffer's storage to the pools: its last holder let go. */

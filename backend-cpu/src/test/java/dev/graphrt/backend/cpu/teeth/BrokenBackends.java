@@ -319,6 +319,19 @@ enum BrokenBackends {
         }
     }),
 
+    /** Copies device to device, but one word short: the last word of src never reaches dst. */
+    COPIES_ONE_WORD_SHORT(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public boolean copy(DeviceSlice src, DeviceSlice dst) {
+                    return delegate.copy(src.prefix(src.length() - 4), dst);
+                }
+            };
+        }
+    }),
+
     /** Declares GRAPH_UPDATE (the CPU backend does), but an update or a rebind keeps the old graph. */
     KEEPS_THE_OLD_GRAPH_ON_UPDATE(cpu -> new ForwardingBackend(cpu) {
         @Override

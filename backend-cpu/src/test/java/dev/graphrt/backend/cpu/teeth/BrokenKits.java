@@ -149,4 +149,11 @@ final class BrokenKits {
             return open(BrokenBackends.KEEPS_THE_OLD_GRAPH_ON_UPDATE);
         }
     }
+
+    static class CopiesOneWordShort extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.COPIES_ONE_WORD_SHORT);
+        }
+    }
 }

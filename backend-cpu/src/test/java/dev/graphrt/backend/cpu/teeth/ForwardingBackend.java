@@ -95,6 +95,11 @@ class ForwardingBackend implements Backend {
         }
 
         @Override
+        public boolean copy(DeviceSlice src, DeviceSlice dst) {
+            return delegate.copy(src, dst);
+        }
+
+        @Override
         public void flush() {
             delegate.flush();
         }

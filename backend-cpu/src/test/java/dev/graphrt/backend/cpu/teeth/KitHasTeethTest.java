@@ -43,6 +43,7 @@ class KitHasTeethTest {
             case WAITS_FOR_NOTHING -> BrokenKits.WaitsForNothing.class;
             case SCRIBBLES_OVER_A_DESTROYED_GRAPHS_MEMORY -> BrokenKits.ScribblesOverADestroyedGraphsMemory.class;
             case RUNS_A_RECORDING_OUT_OF_ORDER -> BrokenKits.RunsARecordingOutOfOrder.class;
+            case COPIES_ONE_WORD_SHORT -> BrokenKits.CopiesOneWordShort.class;
         };
     }
 
