@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [doctor] [demo]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [doctor] [demo]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -194,6 +194,32 @@ for step in $steps; do
           --section LaunchStats "${run[@]}" > "$OUT/ncu-nvtx.log" 2>&1
         echo "ncu: exit $?"; grep -E "==PROF==|==WARNING==|NVTX|graphrt|saxpy|Block Size" "$OUT/ncu-nvtx.log" | head -24
       fi ;;
+    multigpu) # issue 19, on the 2-GPU machine: devices replaying at once and peer copies, each beside plain CUDA in
+      # the same job (C, then Java, twice), then the cuda kit on each device by its ordinal
+      nvidia-smi topo -m > "$OUT/topo.txt" 2>&1; head -6 "$OUT/topo.txt"
+      /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -std=c++17 -o "$OUT/multi_gpu_floor" examples/src/main/native/multi_gpu_floor.cu
+      /usr/local/cuda/bin/nvcc -O2 -std=c++17 -o "$OUT/peer_copy_floor" examples/src/main/native/peer_copy_floor.cu
+      for pass in 1 2; do
+        "$OUT/multi_gpu_floor" "${REPLAYS:-200}" "${ROUNDS:-7}" 1024x1000 65536x1000 > "$OUT/multigpu-c-$pass.md"
+        echo "multi-GPU C floor, pass $pass: exit $?"; cat "$OUT/multigpu-c-$pass.md"
+        "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.MultiDeviceBench cuda "${REPLAYS:-200}" \
+          "${ROUNDS:-7}" 1024x1000 65536x1000 > "$OUT/multigpu-cuda-$pass.md" 2>"$OUT/multigpu-cuda-$pass.err"
+        echo "multi-GPU GraphRT, pass $pass: exit $?"; cat "$OUT/multigpu-cuda-$pass.md"
+        "$OUT/peer_copy_floor" 256 20 > "$OUT/peer-c-$pass.md"; echo "peer copy C, pass $pass: exit $?"; cat "$OUT/peer-c-$pass.md"
+        "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.PeerCopyBench cuda 256 20 \
+          > "$OUT/peer-cuda-$pass.md" 2>"$OUT/peer-cuda-$pass.err"
+        echo "peer copy GraphRT, pass $pass: exit $?"; cat "$OUT/peer-cuda-$pass.md"
+      done
+      rm -f "$OUT/multi_gpu_floor" "$OUT/peer_copy_floor"
+      for d in 0 1; do
+        mkdir -p "$OUT/device$d"
+        "$JAVA" "${JOPTS[@]}" -Dgraphrt.conformance.dir="$OUT/device$d" -Dgraphrt.kit.deviceIndex=$d \
+          -cp ".gpu/tests/cuda:.gpu/lib/*" org.junit.platform.console.ConsoleLauncher execute --disable-banner \
+          --details=summary --details-theme=ascii --select-class dev.graphrt.backend.cuda.CudaConformanceTest \
+          > "$OUT/device$d/kit.log" 2>&1
+        echo "cuda kit on device $d: exit $?"; grep -E "tests (successful|failed|aborted|skipped)" "$OUT/device$d/kit.log"
+        head -6 "$OUT/device$d/cuda.md"
+      done ;;
     doctor) # issue 18: every provider's probe, then each available backend's device, capabilities and self-test
       hip_env
       wgpu_env
