@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [doctor] [demo]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -220,6 +220,52 @@ for step in $steps; do
         echo "cuda kit on device $d: exit $?"; grep -E "tests (successful|failed|aborted|skipped)" "$OUT/device$d/kit.log"
         head -6 "$OUT/device$d/cuda.md"
       done ;;
+    gpt) # issue 20: the GPT-2-small decode step, captured once and replayed per token, on cuda, hip and wgpu; PyTorch
+      # on the same shapes and weights (eager and CUDA graph, its logits compared with GraphRT's); the summed kernel
+      # time of one replayed token (Nsight Compute, position 1023) as the floor
+      mkdir -p "$OUT/gpt"
+      for b in cuda hip wgpu; do
+        [ "$b" = hip ] && hip_env
+        [ "$b" = wgpu ] && wgpu_env
+        "$JAVA" "${JOPTS[@]}" -Dgpt.logitsDir="$OUT/gpt/$b" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo \
+          "$b" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/$b.md" 2>"$OUT/gpt/$b.err"
+        echo "gpt $b: exit $?"; cat "$OUT/gpt/$b.md"; tail -2 "$OUT/gpt/$b.err"
+      done
+      python3 examples/src/main/python/decode_torch.py --out "$OUT/gpt/torch" --tokens "${GPT_TOKENS:-64}" \
+        > "$OUT/gpt/torch.log" 2>&1; echo "pytorch: exit $?"; tail -22 "$OUT/gpt/torch.log"
+      python3 - "$OUT/gpt" <<'PY'
+import sys, numpy as np, pathlib
+root = pathlib.Path(sys.argv[1])
+for b in ("cuda", "hip", "wgpu"):
+    worst = 0.0
+    for k in range(8):
+        t, g = root / "torch" / f"torch-logits-{k}.bin", root / b / f"graphrt-logits-{k}.bin"
+        if not (t.exists() and g.exists()):
+            worst = None; break
+        tv, gv = np.fromfile(t, "<f4").astype(np.float64), np.fromfile(g, "<f4").astype(np.float64)
+        worst = max(worst, float(np.abs(tv - gv).max() / np.abs(tv).max()))
+    print(f"logits of tokens 0-7, GraphRT {b} against PyTorch: max error relative to the largest logit = {worst}")
+PY
+      ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+      skip=$(( ${GPT_LAUNCHES:-98} * 8 ))
+      timeout 400 "$ncu" --metrics gpu__time_duration.sum --csv --nvtx \
+        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-98}" \
+        "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo cuda gpt2 2 1 \
+        > "$OUT/gpt/ncu.csv" 2>"$OUT/gpt/ncu.err"; echo "ncu: exit $?"
+      python3 - "$OUT/gpt/ncu.csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
+head, body = rows[0], rows[1:]
+name, unit, value = head.index("Kernel Name"), head.index("Metric Unit"), head.index("Metric Value")
+scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}
+total, per = 0.0, collections.Counter()
+for r in body:
+    us = float(r[value].replace(",", "")) * scale.get(r[unit], float("nan"))
+    total += us; per[r[name]] += us
+print(f"kernels profiled: {len(body)}; summed kernel time of one replayed token at position 1023: {total:.1f} us")
+for k, v in per.most_common(): print(f"  {k}: {v:.1f} us")
+PY
+      ;;
     doctor) # issue 18: every provider's probe, then each available backend's device, capabilities and self-test
       hip_env
       wgpu_env

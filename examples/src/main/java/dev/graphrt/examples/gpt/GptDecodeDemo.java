@@ -1,0 +1,166 @@
+package dev.graphrt.examples.gpt;
+
+import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.RuntimeOptions;
+import dev.graphrt.core.GraphRT;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * A real decode loop (issue 20): a GPT-2-shaped decoder's token step captured once and replayed for every token, its
+ * position read from a buffer the host rewrites before each replay. It first checks the logits of the first
+ * {@value #CHECKED} tokens, eager and replayed, against the plain-Java reference ({@link GptReference}), then times
+ * tokens at the last position of the context (attention over all of it), eager against replay, in interleaved rounds.
+ *
+ * <p>Arguments: {@code [backend|best] [gpt2|tiny] [tokens per round] [rounds]}; default {@code best gpt2 64 5}.
+ * Exits 1 when a check fails.
+ */
+public final class GptDecodeDemo {
+    /** Tokens whose logits are checked against the reference. */
+    public static final int CHECKED = 8;
+    /** The largest error allowed, relative to the largest logit of the reference. */
+    public static final double TOLERANCE = 1e-4;
+
+    private GptDecodeDemo() {
+    }
+
+    /** What one run measured. */
+    public record Result(String device, int launches, double eagerError, double replayError, double eagerMicros,
+                         double replayMicros) {
+        public boolean exactEnough() {
+            return eagerError <= TOLERANCE && replayError <= TOLERANCE;
+        }
+    }
+
+    public static void main(String[] args) {
+        String backend = args.length > 0 ? args[0] : "best";
+        GptConfig config = args.length > 1 && args[1].equals("tiny") ? GptConfig.tiny() : GptConfig.gpt2Small();
+        int tokens = args.length > 2 ? Integer.parseInt(args[2]) : 64;
+        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+        RuntimeOptions options = backend.equals("best") ? RuntimeOptions.defaults()
+                : RuntimeOptions.defaults().backend(backend);
+        System.out.println("model: " + config + "; weights from seed " + GptWeights.SEED);
+        GptWeights weights = new GptWeights(config);
+        Result result = run(options, weights, tokens, rounds);
+        System.out.println("device: " + result.device());
+        System.out.printf("logits of the first %d tokens against plain Java: max error %.2e eager, %.2e replayed "
+                + "(relative to the largest logit; allowed %.0e)%n", CHECKED, result.eagerError(),
+                result.replayError(), TOLERANCE);
+        System.out.println();
+        System.out.println("| backend | model | launches/token | eager µs/token | replay µs/token | eager tokens/s "
+                + "| replay tokens/s | replay speed-up |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
+        System.out.printf("| %s | %d x %d, ctx %d, vocab %d | %d | %.1f | %.1f | %.0f | %.0f | %.2fx |%n",
+                result.device().split(":")[0], config.layers(), config.d(), config.ctx(), config.vocab(),
+                result.launches(), result.eagerMicros(), result.replayMicros(), 1e6 / result.eagerMicros(),
+                1e6 / result.replayMicros(), result.eagerMicros() / result.replayMicros());
+        System.exit(result.exactEnough() ? 0 : 1);
+    }
+
+    /** Opens a runtime with {@code options}, checks the first tokens and times eager against replay. */
+    public static Result run(RuntimeOptions options, GptWeights weights, int tokens, int rounds) {
+        GptConfig c = weights.config;
+        try (GraphRuntime runtime = GraphRT.open(options); GpuStream stream = runtime.openStream();
+             GptDecoder decoder = new GptDecoder(runtime, stream, weights)) {
+            GptReference eagerReference = new GptReference(weights);
+            double eagerError = 0;
+            for (int k = 0; k < CHECKED && k < c.ctx(); k++) {
+                decoder.feed(stream, weights, c.token(k), k);
+                decoder.step(stream);
+                float[] logits = decoder.logits(stream);
+                dump(logits, k);
+                eagerError = Math.max(eagerError, error(logits, eagerReference.step(c.token(k), k)));
+            }
+            // a fresh cache for the replayed pass: the graph is captured at position 0 and replayed for every token
+            GptReference replayReference = new GptReference(weights);
+            decoder.feed(stream, weights, c.token(0), 0);
+            double replayError = 0;
+            try (Graph graph = stream.capture(CaptureOptions.defaults(), decoder::step)) {
+                for (int k = 0; k < CHECKED && k < c.ctx(); k++) {
+                    decoder.feed(stream, weights, c.token(k), k);
+                    graph.replay();
+                    replayError = Math.max(replayError,
+                            error(decoder.logits(stream), replayReference.step(c.token(k), k)));
+                }
+                double[] eager = new double[rounds];
+                double[] replay = new double[rounds];
+                int last = c.ctx() - 1;
+                for (int r = -1; r < rounds; r++) { // round -1 warms both paths up
+                    double e = timeTokens(stream, tokens, k -> {
+                        decoder.feed(stream, weights, c.token(k), last);
+                        decoder.step(stream);
+                    });
+                    double g = timeTokens(stream, tokens, k -> {
+                        decoder.feed(stream, weights, c.token(k), last);
+                        graph.replay();
+                    });
+                    if (r >= 0) {
+                        eager[r] = e;
+                        replay[r] = g;
+                    }
+                }
+                return new Result(runtime.device().toString(), decoder.launchesPerStep(), eagerError, replayError,
+                        median(eager), median(replay));
+            }
+        }
+    }
+
+    /**
+     * With {@code -Dgpt.logitsDir=DIR}, writes token {@code k}'s logits as little-endian float32 to
+     * {@code DIR/graphrt-logits-k.bin}, beside the files decode_torch.py writes, to compare the two implementations.
+     */
+    private static void dump(float[] logits, int k) {
+        String dir = System.getProperty("gpt.logitsDir");
+        if (dir == null) {
+            return;
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(logits.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(logits);
+        try {
+            Files.createDirectories(Path.of(dir));
+            Files.write(Path.of(dir, "graphrt-logits-" + k + ".bin"), bytes.array());
+        } catch (IOException failure) {
+            throw new UncheckedIOException(failure);
+        }
+    }
+
+    private interface Token {
+        void run(int k);
+    }
+
+    /** µs per token over {@code tokens} tokens, from the first submission to the end of a final synchronize. */
+    private static double timeTokens(GpuStream stream, int tokens, Token token) {
+        stream.synchronize();
+        long start = System.nanoTime();
+        for (int k = 0; k < tokens; k++) {
+            token.run(k);
+        }
+        stream.synchronize();
+        return (System.nanoTime() - start) / 1e3 / tokens;
+    }
+
+    /** The largest difference, relative to the reference's largest magnitude. */
+    static double error(float[] got, float[] want) {
+        double maxDiff = 0;
+        double maxRef = 0;
+        for (int i = 0; i < want.length; i++) {
+            maxDiff = Math.max(maxDiff, Math.abs((double) got[i] - want[i]));
+            maxRef = Math.max(maxRef, Math.abs(want[i]));
+        }
+        return maxDiff / Math.max(maxRef, Double.MIN_NORMAL);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}

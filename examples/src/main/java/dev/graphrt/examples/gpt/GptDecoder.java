@@ -1,0 +1,160 @@
+package dev.graphrt.examples.gpt;
+
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.Kernel;
+import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.LaunchDims;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The decoder on a device: its weights uploaded once, the KV caches preallocated, and one token's step as a sequence
+ * of launches ({@link #step}) that reads its input vector and its position from two small buffers. A host rewrites
+ * those two ({@link #feed}) before every step, so one captured graph of the step serves every position.
+ *
+ * <p>Per layer: layer norm, QKV projection, KV store, attention, output projection plus residual, layer norm, MLP up
+ * with GELU, MLP down plus residual; then the final layer norm and the logits against the tied embedding, in chunks
+ * of {@link GptConfig#VOCAB_CHUNK} rows. That is {@code 8 L + 1 + ceil(V / chunk)} launches a token.
+ */
+public final class GptDecoder implements AutoCloseable {
+    private record LayerBuffers(Buffer ln1g, Buffer ln1b, Buffer wQkv, Buffer bQkv, Buffer wProj, Buffer bProj,
+                                Buffer ln2g, Buffer ln2b, Buffer wUp, Buffer bUp, Buffer wDown, Buffer bDown,
+                                Buffer keys, Buffer values) {
+    }
+
+    private final GptConfig c;
+    private final boolean workgroupPerRow;
+    private final Kernel layerNorm;
+    private final Kernel gemv;
+    private final Kernel storeKv;
+    private final Kernel attention;
+    private final List<LayerBuffers> layers = new ArrayList<>();
+    private final List<Buffer> wteChunks = new ArrayList<>();
+    private final List<Buffer> logitChunks = new ArrayList<>();
+    private final List<Buffer> owned = new ArrayList<>();
+    private final Buffer lnfG;
+    private final Buffer lnfB;
+    private final Buffer input;
+    private final Buffer position;
+    private final Buffer xm;
+    private final Buffer xb;
+    private final Buffer xc;
+    private final Buffer h;
+    private final Buffer qkv;
+    private final Buffer att;
+    private final Buffer up;
+    private final Buffer zeros;
+
+    /** Uploads {@code weights} through {@code stream} and compiles the kernels on {@code runtime}. */
+    public GptDecoder(GraphRuntime runtime, GpuStream stream, GptWeights weights) {
+        this.c = weights.config;
+        this.workgroupPerRow = runtime.backendName().equals("wgpu");
+        layerNorm = runtime.compile(GptKernels.LAYERNORM);
+        gemv = runtime.compile(GptKernels.GEMV);
+        storeKv = runtime.compile(GptKernels.STORE_KV);
+        attention = runtime.compile(GptKernels.ATTENTION);
+        int d = c.d();
+        for (GptWeights.Layer l : weights.layers) {
+            layers.add(new LayerBuffers(up(stream, l.ln1g()), up(stream, l.ln1b()), up(stream, l.wQkv()),
+                    up(stream, l.bQkv()), up(stream, l.wProj()), up(stream, l.bProj()), up(stream, l.ln2g()),
+                    up(stream, l.ln2b()), up(stream, l.wUp()), up(stream, l.bUp()), up(stream, l.wDown()),
+                    up(stream, l.bDown()), own(stream.upload(new float[c.ctx() * d])),
+                    own(stream.upload(new float[c.ctx() * d]))));
+        }
+        for (int row = 0; row < c.vocab(); row += GptConfig.VOCAB_CHUNK) {
+            int rows = Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - row);
+            wteChunks.add(up(stream, Arrays.copyOfRange(weights.wte, row * d, (row + rows) * d)));
+            logitChunks.add(own(stream.allocate(rows * 4L)));
+        }
+        lnfG = up(stream, weights.lnfG);
+        lnfB = up(stream, weights.lnfB);
+        input = own(stream.allocate(d * 4L));
+        position = own(stream.upload(new int[] {0}));
+        xm = own(stream.allocate(d * 4L));
+        xb = own(stream.allocate(d * 4L));
+        xc = own(stream.allocate(d * 4L));
+        h = own(stream.allocate(d * 4L));
+        qkv = own(stream.allocate(3L * d * 4));
+        att = own(stream.allocate(d * 4L));
+        up = own(stream.allocate(c.mlp() * 4L));
+        zeros = own(stream.upload(new float[Math.max(c.mlp(), Math.min(c.vocab(), GptConfig.VOCAB_CHUNK))]));
+        stream.synchronize();
+    }
+
+    private Buffer own(Buffer buffer) {
+        owned.add(buffer);
+        return buffer;
+    }
+
+    private Buffer up(GpuStream stream, float[] data) {
+        return own(stream.upload(data));
+    }
+
+    /** Writes the input of {@code token} at position {@code p} into the step's two input buffers. */
+    public void feed(GpuStream stream, GptWeights weights, int token, int p) {
+        stream.write(input, weights.input(token, p));
+        stream.write(position, new int[] {p});
+    }
+
+    /** Enqueues (or, while {@code s} captures, records) one token's step. */
+    public void step(GpuStream s) {
+        int d = c.d();
+        Buffer cur = input;
+        for (int l = 0; l < c.layers(); l++) {
+            LayerBuffers w = layers.get(l);
+            Buffer next = l % 2 == 0 ? xb : xc;
+            s.launch(layerNorm, single(), KernelArgs.of(cur, w.ln1g(), w.ln1b(), h).info(d));
+            gemv(s, w.wQkv(), h, w.bQkv(), zeros, qkv, 3 * d, d, 0);
+            s.launch(storeKv, LaunchDims.linear(d, 256), KernelArgs.of(qkv, position, w.keys(), w.values()).info(d));
+            s.launch(attention, new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
+                    KernelArgs.of(qkv, w.keys(), w.values(), position, att).info(d, c.heads()));
+            gemv(s, w.wProj(), att, w.bProj(), cur, xm, d, d, 2);
+            s.launch(layerNorm, single(), KernelArgs.of(xm, w.ln2g(), w.ln2b(), h).info(d));
+            gemv(s, w.wUp(), h, w.bUp(), zeros, up, c.mlp(), d, 1);
+            gemv(s, w.wDown(), up, w.bDown(), xm, next, d, c.mlp(), 2);
+            cur = next;
+        }
+        s.launch(layerNorm, single(), KernelArgs.of(cur, lnfG, lnfB, h).info(d));
+        for (int i = 0; i < wteChunks.size(); i++) {
+            int rows = Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - i * GptConfig.VOCAB_CHUNK);
+            gemv(s, wteChunks.get(i), h, zeros, xm, logitChunks.get(i), rows, d, 0);
+        }
+    }
+
+    /** The launches of one step. */
+    public int launchesPerStep() {
+        return 8 * c.layers() + 1 + wteChunks.size();
+    }
+
+    /** The logits of the last step (waits for it). */
+    public float[] logits(GpuStream stream) {
+        float[] out = new float[c.vocab()];
+        for (int i = 0; i < logitChunks.size(); i++) {
+            float[] chunk = stream.readFloats(logitChunks.get(i));
+            int rows = Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - i * GptConfig.VOCAB_CHUNK);
+            System.arraycopy(chunk, 0, out, i * GptConfig.VOCAB_CHUNK, rows);
+        }
+        return out;
+    }
+
+    private void gemv(GpuStream s, Buffer w, Buffer x, Buffer bias, Buffer r, Buffer y, int rows, int cols,
+            int flags) {
+        LaunchDims dims = workgroupPerRow ? new LaunchDims(rows, 1, 1, 64, 1, 1)
+                : new LaunchDims((rows + 7) / 8, 1, 1, 256, 1, 1);
+        s.launch(gemv, dims, KernelArgs.of(w, x, bias, r, y).info(rows, cols, flags));
+    }
+
+    private static LaunchDims single() {
+        return new LaunchDims(1, 1, 1, 256, 1, 1);
+    }
+
+    @Override
+    public void close() {
+        for (Buffer buffer : owned) {
+            buffer.close();
+        }
+    }
+}

@@ -1,0 +1,380 @@
+package dev.graphrt.examples.gpt;
+
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import dev.graphrt.api.JavaParameters;
+import dev.graphrt.api.KernelSource;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The decoder's four kernels in every dialect (CUDA C, also compiled by hip; WGSL; Java), each in the one argument
+ * layout of docs/kernels.md: buffers, then the info words.
+ *
+ * <ul>
+ *   <li>{@code layernorm(x, g, b, y; d)}: one block of 256 reduces the mean and the variance.</li>
+ *   <li>{@code gemv(w, x, bias, r, y; rows, cols, flags)}: {@code y = w x + bias}, then GELU (flag 1) and the
+ *       residual {@code r} (flag 2). CUDA and Java give each row one 32-lane warp (8 rows per 256-thread block);
+ *       WGSL one 64-lane workgroup.</li>
+ *   <li>{@code store_kv(qkv, pos, k, v; d)}: the new key and value into the caches at the position in {@code pos}.</li>
+ *   <li>{@code attention(qkv, k, v, pos, out; d, heads)}: one block of 256 per head over positions {@code 0..pos}.</li>
+ * </ul>
+ * The position is read from a buffer, so one captured step serves every position.
+ */
+public final class GptKernels {
+    private GptKernels() {
+    }
+
+    static final String CUDA_LAYERNORM = """
+            extern "C" __global__ void layernorm(const float* x, const float* g, const float* b, float* y,
+                                                 const int* info) {
+                __shared__ float red[256];
+                int d = info[0], t = threadIdx.x;
+                float s = 0.0f;
+                for (int i = t; i < d; i += 256) s += x[i];
+                red[t] = s;
+                __syncthreads();
+                for (int k = 128; k > 0; k >>= 1) { if (t < k) red[t] += red[t + k]; __syncthreads(); }
+                float mean = red[0] / d;
+                __syncthreads();
+                float v = 0.0f;
+                for (int i = t; i < d; i += 256) { float c = x[i] - mean; v += c * c; }
+                red[t] = v;
+                __syncthreads();
+                for (int k = 128; k > 0; k >>= 1) { if (t < k) red[t] += red[t + k]; __syncthreads(); }
+                float inv = 1.0f / sqrtf(red[0] / d + 1e-5f);
+                for (int i = t; i < d; i += 256) y[i] = (x[i] - mean) * inv * g[i] + b[i];
+            }
+            """;
+
+    static final String CUDA_GEMV = """
+            __device__ float gelu(float z) {
+                return 0.5f * z * (1.0f + tanhf(0.7978845608028654f * (z + 0.044715f * z * z * z)));
+            }
+            extern "C" __global__ void gemv(const float* w, const float* x, const float* bias, const float* r,
+                                            float* y, const int* info) {
+                int rows = info[0], cols = info[1], flags = info[2];
+                int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
+                if (row >= rows) return;
+                const float* wr = w + (size_t) row * cols;
+                float acc = 0.0f;
+                if ((cols & 3) == 0) {
+                    const float4* w4 = reinterpret_cast<const float4*>(wr);
+                    const float4* x4 = reinterpret_cast<const float4*>(x);
+                    for (int j = lane; j < cols / 4; j += 32) {
+                        float4 a = w4[j], b = x4[j];
+                        acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+                    }
+                } else {
+                    for (int j = lane; j < cols; j += 32) acc += wr[j] * x[j];
+                }
+                for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+                if (lane == 0) {
+                    float v = acc + bias[row];
+                    if (flags & 1) v = gelu(v);
+                    if (flags & 2) v += r[row];
+                    y[row] = v;
+                }
+            }
+            """;
+
+    static final String CUDA_STORE_KV = """
+            extern "C" __global__ void store_kv(const float* qkv, const int* pos, float* k, float* v,
+                                                const int* info) {
+                int d = info[0], i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < d) {
+                    int p = pos[0];
+                    k[p * d + i] = qkv[d + i];
+                    v[p * d + i] = qkv[2 * d + i];
+                }
+            }
+            """;
+
+    static final String CUDA_ATTENTION = """
+            extern "C" __global__ void attention(const float* qkv, const float* k, const float* v, const int* pos,
+                                                 float* out, const int* info) {
+                __shared__ float s[1024];
+                __shared__ float red[256];
+                int d = info[0], heads = info[1], hd = d / heads, h = blockIdx.x, t = threadIdx.x, p = pos[0];
+                const float* q = qkv + h * hd;
+                float scale = 1.0f / sqrtf((float) hd);
+                for (int i = t; i <= p; i += 256) {
+                    const float* kr = k + i * d + h * hd;
+                    float acc = 0.0f;
+                    for (int j = 0; j < hd; j++) acc += q[j] * kr[j];
+                    s[i] = acc * scale;
+                }
+                __syncthreads();
+                float m = -INFINITY;
+                for (int i = t; i <= p; i += 256) m = fmaxf(m, s[i]);
+                red[t] = m;
+                __syncthreads();
+                for (int k2 = 128; k2 > 0; k2 >>= 1) { if (t < k2) red[t] = fmaxf(red[t], red[t + k2]); __syncthreads(); }
+                m = red[0];
+                __syncthreads();
+                float sum = 0.0f;
+                for (int i = t; i <= p; i += 256) { float e = expf(s[i] - m); s[i] = e; sum += e; }
+                red[t] = sum;
+                __syncthreads();
+                for (int k2 = 128; k2 > 0; k2 >>= 1) { if (t < k2) red[t] += red[t + k2]; __syncthreads(); }
+                float total = red[0];
+                __syncthreads();
+                int j = t % hd, part = t / hd, parts = 256 / hd;
+                float acc = 0.0f;
+                for (int i = part; i <= p; i += parts) acc += s[i] * v[i * d + h * hd + j];
+                red[t] = acc;
+                __syncthreads();
+                if (part == 0) {
+                    for (int o = 1; o < parts; o++) acc += red[o * hd + j];
+                    out[h * hd + j] = acc / total;
+                }
+            }
+            """;
+
+    static final String WGSL_LAYERNORM = """
+            @group(0) @binding(0) var<storage, read_write> x: array<f32>;
+            @group(0) @binding(1) var<storage, read_write> g: array<f32>;
+            @group(0) @binding(2) var<storage, read_write> b: array<f32>;
+            @group(0) @binding(3) var<storage, read_write> y: array<f32>;
+            @group(0) @binding(4) var<storage, read_write> info: array<i32>;
+            var<workgroup> red: array<f32, 256>;
+            @compute @workgroup_size(256)
+            fn layernorm(@builtin(local_invocation_id) lid: vec3<u32>) {
+                let d = u32(info[0]);
+                let t = lid.x;
+                var s = 0.0;
+                for (var i = t; i < d; i += 256u) { s += x[i]; }
+                red[t] = s;
+                workgroupBarrier();
+                for (var k = 128u; k > 0u; k = k / 2u) { if (t < k) { red[t] += red[t + k]; } workgroupBarrier(); }
+                let mean = red[0] / f32(d);
+                workgroupBarrier();
+                var v = 0.0;
+                for (var i = t; i < d; i += 256u) { let c = x[i] - mean; v += c * c; }
+                red[t] = v;
+                workgroupBarrier();
+                for (var k = 128u; k > 0u; k = k / 2u) { if (t < k) { red[t] += red[t + k]; } workgroupBarrier(); }
+                let inv = 1.0 / sqrt(red[0] / f32(d) + 1e-5);
+                for (var i = t; i < d; i += 256u) { y[i] = (x[i] - mean) * inv * g[i] + b[i]; }
+            }
+            """;
+
+    static final String WGSL_GEMV = """
+            @group(0) @binding(0) var<storage, read_write> w: array<f32>;
+            @group(0) @binding(1) var<storage, read_write> x: array<f32>;
+            @group(0) @binding(2) var<storage, read_write> bias: array<f32>;
+            @group(0) @binding(3) var<storage, read_write> r: array<f32>;
+            @group(0) @binding(4) var<storage, read_write> y: array<f32>;
+            @group(0) @binding(5) var<storage, read_write> info: array<i32>;
+            var<workgroup> part: array<f32, 64>;
+            fn gelu(z: f32) -> f32 {
+                return 0.5 * z * (1.0 + tanh(0.7978845608028654 * (z + 0.044715 * z * z * z)));
+            }
+            @compute @workgroup_size(64)
+            fn gemv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+                let rows = u32(info[0]);
+                let cols = u32(info[1]);
+                let flags = info[2];
+                let row = wg.x;
+                let t = lid.x;
+                var acc = 0.0;
+                if (row < rows) {
+                    for (var j = t; j < cols; j += 64u) { acc += w[row * cols + j] * x[j]; }
+                }
+                part[t] = acc;
+                workgroupBarrier();
+                for (var k = 32u; k > 0u; k = k / 2u) { if (t < k) { part[t] += part[t + k]; } workgroupBarrier(); }
+                if (t == 0u && row < rows) {
+                    var v = part[0] + bias[row];
+                    if ((flags & 1) != 0) { v = gelu(v); }
+                    if ((flags & 2) != 0) { v += r[row]; }
+                    y[row] = v;
+                }
+            }
+            """;
+
+    static final String WGSL_STORE_KV = """
+            @group(0) @binding(0) var<storage, read_write> qkv: array<f32>;
+            @group(0) @binding(1) var<storage, read_write> pos: array<i32>;
+            @group(0) @binding(2) var<storage, read_write> k: array<f32>;
+            @group(0) @binding(3) var<storage, read_write> v: array<f32>;
+            @group(0) @binding(4) var<storage, read_write> info: array<i32>;
+            @compute @workgroup_size(256)
+            fn store_kv(@builtin(global_invocation_id) id: vec3<u32>) {
+                let d = u32(info[0]);
+                let i = id.x;
+                if (i < d) {
+                    let p = u32(pos[0]);
+                    k[p * d + i] = qkv[d + i];
+                    v[p * d + i] = qkv[2u * d + i];
+                }
+            }
+            """;
+
+    static final String WGSL_ATTENTION = """
+            @group(0) @binding(0) var<storage, read_write> qkv: array<f32>;
+            @group(0) @binding(1) var<storage, read_write> k: array<f32>;
+            @group(0) @binding(2) var<storage, read_write> v: array<f32>;
+            @group(0) @binding(3) var<storage, read_write> pos: array<i32>;
+            @group(0) @binding(4) var<storage, read_write> out: array<f32>;
+            @group(0) @binding(5) var<storage, read_write> info: array<i32>;
+            var<workgroup> s: array<f32, 1024>;
+            var<workgroup> red: array<f32, 256>;
+            @compute @workgroup_size(256)
+            fn attention(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+                let d = u32(info[0]);
+                let heads = u32(info[1]);
+                let hd = d / heads;
+                let h = wg.x;
+                let t = lid.x;
+                let p = u32(pos[0]);
+                let scale = 1.0 / sqrt(f32(hd));
+                for (var i = t; i <= p; i += 256u) {
+                    var acc = 0.0;
+                    for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * k[i * d + h * hd + j]; }
+                    s[i] = acc * scale;
+                }
+                workgroupBarrier();
+                var m = -3.4028234e38f;
+                for (var i = t; i <= p; i += 256u) { m = max(m, s[i]); }
+                red[t] = m;
+                workgroupBarrier();
+                for (var k2 = 128u; k2 > 0u; k2 = k2 / 2u) { if (t < k2) { red[t] = max(red[t], red[t + k2]); } workgroupBarrier(); }
+                m = red[0];
+                workgroupBarrier();
+                var sum = 0.0;
+                for (var i = t; i <= p; i += 256u) { let e = exp(s[i] - m); s[i] = e; sum += e; }
+                red[t] = sum;
+                workgroupBarrier();
+                for (var k2 = 128u; k2 > 0u; k2 = k2 / 2u) { if (t < k2) { red[t] += red[t + k2]; } workgroupBarrier(); }
+                let total = red[0];
+                workgroupBarrier();
+                let j = t % hd;
+                let part = t / hd;
+                let parts = 256u / hd;
+                var acc = 0.0;
+                for (var i = part; i <= p; i += parts) { acc += s[i] * v[i * d + h * hd + j]; }
+                red[t] = acc;
+                workgroupBarrier();
+                if (part == 0u) {
+                    for (var o = 1u; o < parts; o++) { acc += red[o * hd + j]; }
+                    out[h * hd + j] = acc / total;
+                }
+            }
+            """;
+
+    private static float f(MemorySegment m, long i) {
+        return m.getAtIndex(JAVA_FLOAT, i);
+    }
+
+    public static final KernelSource LAYERNORM = KernelSource.named("layernorm").cuda(CUDA_LAYERNORM)
+            .wgsl(WGSL_LAYERNORM).java((args, from, to) -> {
+                if (from != 0) {
+                    return; // one row: the range holding id 0 does it
+                }
+                MemorySegment x = args.buffer(0);
+                MemorySegment g = args.buffer(1);
+                MemorySegment b = args.buffer(2);
+                MemorySegment y = args.buffer(3);
+                int d = args.info(0);
+                float mean = 0;
+                for (int i = 0; i < d; i++) {
+                    mean += f(x, i);
+                }
+                mean /= d;
+                float var = 0;
+                for (int i = 0; i < d; i++) {
+                    var += (f(x, i) - mean) * (f(x, i) - mean);
+                }
+                var /= d;
+                float inv = (float) (1 / Math.sqrt(var + 1e-5));
+                for (int i = 0; i < d; i++) {
+                    y.setAtIndex(JAVA_FLOAT, i, (f(x, i) - mean) * inv * f(g, i) + f(b, i));
+                }
+            }, JavaParameters.buffersAndInfo(4));
+
+    public static final KernelSource GEMV = KernelSource.named("gemv").cuda(CUDA_GEMV).wgsl(WGSL_GEMV)
+            .java((args, from, to) -> {
+                MemorySegment w = args.buffer(0);
+                MemorySegment x = args.buffer(1);
+                MemorySegment bias = args.buffer(2);
+                MemorySegment r = args.buffer(3);
+                MemorySegment y = args.buffer(4);
+                int rows = args.info(0);
+                int cols = args.info(1);
+                int flags = args.info(2);
+                for (int id = (from + 31) / 32 * 32; id < to; id += 32) { // lane 0 of each warp does its row
+                    int row = id / 32;
+                    if (row >= rows) {
+                        break;
+                    }
+                    float acc = 0;
+                    long base = (long) row * cols;
+                    for (int j = 0; j < cols; j++) {
+                        acc += f(w, base + j) * f(x, j);
+                    }
+                    float value = acc + f(bias, row);
+                    if ((flags & 1) != 0) {
+                        value = GptReference.gelu(value);
+                    }
+                    if ((flags & 2) != 0) {
+                        value += f(r, row);
+                    }
+                    y.setAtIndex(JAVA_FLOAT, row, value);
+                }
+            }, JavaParameters.buffersAndInfo(5));
+
+    public static final KernelSource STORE_KV = KernelSource.named("store_kv").cuda(CUDA_STORE_KV)
+            .wgsl(WGSL_STORE_KV).java((args, from, to) -> {
+                MemorySegment qkv = args.buffer(0);
+                int p = args.buffer(1).getAtIndex(JAVA_INT, 0);
+                MemorySegment k = args.buffer(2);
+                MemorySegment v = args.buffer(3);
+                int d = args.info(0);
+                for (int i = from; i < Math.min(to, d); i++) {
+                    k.setAtIndex(JAVA_FLOAT, (long) p * d + i, f(qkv, d + i));
+                    v.setAtIndex(JAVA_FLOAT, (long) p * d + i, f(qkv, 2L * d + i));
+                }
+            }, JavaParameters.buffersAndInfo(4));
+
+    public static final KernelSource ATTENTION = KernelSource.named("attention").cuda(CUDA_ATTENTION)
+            .wgsl(WGSL_ATTENTION).java((args, from, to) -> {
+                MemorySegment qkv = args.buffer(0);
+                MemorySegment k = args.buffer(1);
+                MemorySegment v = args.buffer(2);
+                int p = args.buffer(3).getAtIndex(JAVA_INT, 0);
+                MemorySegment out = args.buffer(4);
+                int d = args.info(0);
+                int heads = args.info(1);
+                int hd = d / heads;
+                float scale = (float) (1 / Math.sqrt(hd));
+                float[] s = new float[p + 1];
+                for (int id = (from + 255) / 256 * 256; id < to; id += 256) { // thread 0 of each block: its head
+                    int h = id / 256;
+                    if (h >= heads) {
+                        break;
+                    }
+                    float max = Float.NEGATIVE_INFINITY;
+                    for (int t = 0; t <= p; t++) {
+                        float acc = 0;
+                        for (int j = 0; j < hd; j++) {
+                            acc += f(qkv, h * hd + j) * f(k, (long) t * d + h * hd + j);
+                        }
+                        s[t] = acc * scale;
+                        max = Math.max(max, s[t]);
+                    }
+                    float sum = 0;
+                    for (int t = 0; t <= p; t++) {
+                        s[t] = (float) Math.exp(s[t] - max);
+                        sum += s[t];
+                    }
+                    for (int j = 0; j < hd; j++) {
+                        float acc = 0;
+                        for (int t = 0; t <= p; t++) {
+                            acc += s[t] * f(v, (long) t * d + h * hd + j);
+                        }
+                        out.setAtIndex(JAVA_FLOAT, h * hd + j, acc / sum);
+                    }
+                }
+            }, JavaParameters.buffersAndInfo(5));
+}

@@ -1,0 +1,72 @@
+package dev.graphrt.examples.gpt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.graphrt.api.RuntimeOptions;
+import dev.graphrt.core.GraphRT;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The decode example's small configuration in CI: on cpu, and on wgpu where lavapipe is installed, the first tokens'
+ * logits, eager and replayed, match the plain-Java reference within 1e-4 of the largest logit.
+ */
+class GptDecodeTest {
+    private static final GptWeights TINY = new GptWeights(GptConfig.tiny());
+
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"cpu", "wgpu"})
+    void the_first_tokens_logits_match_the_plain_java_reference_eager_and_replayed(String backend) {
+        List<String> providers = GraphRT.describeProviders();
+        assumeTrue(providers.stream().anyMatch(line -> line.startsWith(backend + " ") && line.contains(": available")),
+                backend + " is not available here: " + providers);
+
+        GptDecodeDemo.Result result = GptDecodeDemo.run(RuntimeOptions.defaults().backend(backend), TINY, 4, 1);
+
+        assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+        assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+        assertThat(result.launches()).isEqualTo(8 * 2 + 1 + 1);
+    }
+
+    /** The bit patterns decode_torch.py's numpy generator gives (its --selfcheck checks them against plain Python). */
+    @org.junit.jupiter.api.Test
+    void the_weights_are_the_ones_the_pytorch_script_builds_bit_for_bit() {
+        assertThat(bits(TINY.wte)).containsExactly(0xbb8de824, 0xbc017ab8, 0x3c08a085, 0x3ba8c97b);
+        assertThat(bits(TINY.lnfG)).containsExactly(0x3f7482b1, 0x3f76c715, 0x3f836d43, 0x3f8b0f92);
+        assertThat(bits(TINY.layers.get(0).wQkv())).containsExactly(0xb823c000, 0xbc75e336, 0x3ab07f5c, 0xbc89a5f6);
+        assertThat(bits(TINY.layers.get(0).ln1g())).containsExactly(0x3f7f7002, 0x3f85f65d, 0x3f8a747f, 0x3f87b934);
+    }
+
+    private static int[] bits(float[] values) {
+        int[] out = new int[4];
+        for (int i = 0; i < 4; i++) {
+            out[i] = Float.floatToRawIntBits(values[i]);
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0} of the reference")
+    @ValueSource(ints = {0, 1, 7})
+    void the_reference_is_not_trivial_its_logits_differ_by_token_and_are_finite(int k) {
+        GptReference reference = new GptReference(TINY);
+        float[] logits = null;
+        for (int p = 0; p <= k; p++) {
+            logits = reference.step(TINY.config.token(p), p);
+        }
+        float[] first = new GptReference(TINY).step(TINY.config.token(0), 0);
+        for (float v : logits) {
+            assertThat(Float.isFinite(v)).as("every logit is finite").isTrue();
+        }
+        if (k > 0) {
+            assertThat(GptDecodeDemo.error(logits, first)).as("token %d's logits differ from token 0's", k)
+                    .isGreaterThan(1e-3);
+        }
+        double max = 0;
+        for (float v : logits) {
+            max = Math.max(max, Math.abs(v));
+        }
+        assertThat(max).as("the logits are not all near zero").isGreaterThan(1e-3);
+    }
+}
