@@ -224,15 +224,17 @@ for step in $steps; do
       # on the same shapes and weights (eager and CUDA graph, its logits compared with GraphRT's); the summed kernel
       # time of one replayed token (Nsight Compute, position 1023) as the floor
       mkdir -p "$OUT/gpt"
-      for b in cuda hip wgpu; do
+      for b in ${GPT_BACKENDS:-cuda hip wgpu}; do
         [ "$b" = hip ] && hip_env
         [ "$b" = wgpu ] && wgpu_env
         "$JAVA" "${JOPTS[@]}" -Dgpt.logitsDir="$OUT/gpt/$b" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo \
           "$b" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/$b.md" 2>"$OUT/gpt/$b.err"
         echo "gpt $b: exit $?"; cat "$OUT/gpt/$b.md"; tail -2 "$OUT/gpt/$b.err"
       done
-      python3 examples/src/main/python/decode_torch.py --out "$OUT/gpt/torch" --tokens "${GPT_TOKENS:-64}" \
-        > "$OUT/gpt/torch.log" 2>&1; echo "pytorch: exit $?"; tail -22 "$OUT/gpt/torch.log"
+      if [ "${GPT_TORCH:-1}" = 1 ]; then
+        python3 examples/src/main/python/decode_torch.py --out "$OUT/gpt/torch" --tokens "${GPT_TOKENS:-64}" \
+          > "$OUT/gpt/torch.log" 2>&1; echo "pytorch: exit $?"; tail -22 "$OUT/gpt/torch.log"
+      fi
       python3 - "$OUT/gpt" <<'PY'
 import sys, numpy as np, pathlib
 root = pathlib.Path(sys.argv[1])

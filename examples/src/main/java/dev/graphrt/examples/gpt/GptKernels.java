@@ -105,7 +105,7 @@ public final class GptKernels {
                     s[i] = acc * scale;
                 }
                 __syncthreads();
-                float m = -INFINITY;
+                float m = -3.402823466e+38f;
                 for (int i = t; i <= p; i += 256) m = fmaxf(m, s[i]);
                 red[t] = m;
                 __syncthreads();
