@@ -259,7 +259,7 @@ import csv, sys, collections
 rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
 head, body = rows[0], rows[1:]
 name, unit, value = head.index("Kernel Name"), head.index("Metric Unit"), head.index("Metric Value")
-scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}
+scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3}
 total, per = 0.0, collections.Counter()
 for r in body:
     us = float(r[value].replace(",", "")) * scale.get(r[unit], float("nan"))

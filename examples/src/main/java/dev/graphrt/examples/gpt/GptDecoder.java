@@ -16,8 +16,9 @@ import java.util.List;
  * those two ({@link #feed}) before every step, so one captured graph of the step serves every position.
  *
  * <p>Per layer: layer norm, QKV projection, KV store, attention, output projection plus residual, layer norm, MLP up
- * with GELU, MLP down plus residual; then the final layer norm and the logits against the tied embedding, in chunks
- * of {@link GptConfig#VOCAB_CHUNK} rows. That is {@code 8 L + 1 + ceil(V / chunk)} launches a token.
+ * with GELU, MLP down plus residual (attention is two launches: per chunk of positions, then the merge); then the final
+ * layer norm and the logits against the tied embedding, in chunks of {@link GptConfig#VOCAB_CHUNK} rows. That is
+ * {@code 9 L + 1 + ceil(V / chunk)} launches a token.
  */
 public final class GptDecoder implements AutoCloseable {
     private record LayerBuffers(Buffer ln1g, Buffer ln1b, Buffer wQkv, Buffer bQkv, Buffer wProj, Buffer bProj,
@@ -31,6 +32,7 @@ public final class GptDecoder implements AutoCloseable {
     private final Kernel gemv;
     private final Kernel storeKv;
     private final Kernel attention;
+    private final Kernel merge;
     private final List<LayerBuffers> layers = new ArrayList<>();
     private final List<Buffer> wteChunks = new ArrayList<>();
     private final List<Buffer> logitChunks = new ArrayList<>();
@@ -45,6 +47,7 @@ public final class GptDecoder implements AutoCloseable {
     private final Buffer h;
     private final Buffer qkv;
     private final Buffer att;
+    private final Buffer parts;
     private final Buffer up;
     private final Buffer zeros;
 
@@ -56,6 +59,7 @@ public final class GptDecoder implements AutoCloseable {
         gemv = runtime.compile(GptKernels.GEMV);
         storeKv = runtime.compile(GptKernels.STORE_KV);
         attention = runtime.compile(GptKernels.ATTENTION);
+        merge = runtime.compile(GptKernels.MERGE);
         int d = c.d();
         for (GptWeights.Layer l : weights.layers) {
             layers.add(new LayerBuffers(up(stream, l.ln1g()), up(stream, l.ln1b()), up(stream, l.wQkv()),
@@ -79,6 +83,7 @@ public final class GptDecoder implements AutoCloseable {
         h = own(stream.allocate(d * 4L));
         qkv = own(stream.allocate(3L * d * 4));
         att = own(stream.allocate(d * 4L));
+        parts = own(stream.allocate((long) c.heads() * chunks() * (c.headDim() + 2) * 4));
         up = own(stream.allocate(c.mlp() * 4L));
         zeros = own(stream.upload(new float[Math.max(c.mlp(), Math.min(c.vocab(), GptConfig.VOCAB_CHUNK))]));
         stream.synchronize();
@@ -109,8 +114,11 @@ public final class GptDecoder implements AutoCloseable {
             s.launch(layerNorm, single(), KernelArgs.of(cur, w.ln1g(), w.ln1b(), h).info(d));
             gemv(s, w.wQkv(), h, w.bQkv(), zeros, qkv, 3 * d, d, 0);
             s.launch(storeKv, LaunchDims.linear(d, 256), KernelArgs.of(qkv, position, w.keys(), w.values()).info(d));
-            s.launch(attention, new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
-                    KernelArgs.of(qkv, w.keys(), w.values(), position, att).info(d, c.heads()));
+            s.launch(attention, new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1),
+                    KernelArgs.of(qkv, w.keys(), w.values(), position, parts)
+                            .info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
+            s.launch(merge, new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
+                    KernelArgs.of(parts, position, att).info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
             gemv(s, w.wProj(), att, w.bProj(), cur, xm, d, d, 2);
             s.launch(layerNorm, single(), KernelArgs.of(xm, w.ln2g(), w.ln2b(), h).info(d));
             gemv(s, w.wUp(), h, w.bUp(), zeros, up, c.mlp(), d, 1);
@@ -126,7 +134,12 @@ public final class GptDecoder implements AutoCloseable {
 
     /** The launches of one step. */
     public int launchesPerStep() {
-        return 8 * c.layers() + 1 + wteChunks.size();
+        return 9 * c.layers() + 1 + wteChunks.size();
+    }
+
+    /** Attention blocks per head: the context in chunks of {@link GptKernels#ATTENTION_CHUNK} positions. */
+    private int chunks() {
+        return (c.ctx() + GptKernels.ATTENTION_CHUNK - 1) / GptKernels.ATTENTION_CHUNK;
     }
 
     /** The logits of the last step (waits for it). */

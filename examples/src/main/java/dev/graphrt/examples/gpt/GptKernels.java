@@ -17,7 +17,11 @@ import java.lang.foreign.MemorySegment;
  *       residual {@code r} (flag 2). CUDA and Java give each row one 32-lane warp (8 rows per 256-thread block);
  *       WGSL one 64-lane workgroup.</li>
  *   <li>{@code store_kv(qkv, pos, k, v; d)}: the new key and value into the caches at the position in {@code pos}.</li>
- *   <li>{@code attention(qkv, k, v, pos, out; d, heads)}: one block of 256 per head over positions {@code 0..pos}.</li>
+ *   <li>{@code attention(qkv, k, v, pos, part; d, heads, chunk)}: one block of 256 per head and chunk of
+ *       {@value #ATTENTION_CHUNK} positions up to {@code pos}, each writing its chunk's maximum score, sum of
+ *       exponentials and weighted values (split attention, as flash-decoding does);
+ *       {@code attention_merge(part, pos, out; d, heads, chunk)} rescales and sums the chunks per head. The context
+ *       is spread over {@code heads x chunks} blocks, not {@code heads}.</li>
  * </ul>
  * The position is read from a buffer, so one captured step serves every position.
  */
@@ -92,42 +96,70 @@ public final class GptKernels {
 
     static final String CUDA_ATTENTION = """
             extern "C" __global__ void attention(const float* qkv, const float* k, const float* v, const int* pos,
-                                                 float* out, const int* info) {
-                __shared__ float s[1024];
+                                                 float* part, const int* info) {
+                __shared__ float s[256];
                 __shared__ float red[256];
-                int d = info[0], heads = info[1], hd = d / heads, h = blockIdx.x, t = threadIdx.x, p = pos[0];
+                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads;
+                int h = blockIdx.x % heads, c = blockIdx.x / heads, t = threadIdx.x, p = pos[0];
+                int start = c * chunk, end = min(start + chunk, p + 1), n = end - start;
+                float* rec = part + (size_t) blockIdx.x * (hd + 2);
+                if (n <= 0) {
+                    if (t == 0) { rec[0] = -3.402823466e+38f; rec[1] = 0.0f; }
+                    return;
+                }
                 const float* q = qkv + h * hd;
                 float scale = 1.0f / sqrtf((float) hd);
-                for (int i = t; i <= p; i += 256) {
-                    const float* kr = k + i * d + h * hd;
+                int warp = t / 32, lane = t % 32;
+                for (int i = warp; i < n; i += 8) {
+                    const float* kr = k + (size_t) (start + i) * d + h * hd;
                     float acc = 0.0f;
-                    for (int j = 0; j < hd; j++) acc += q[j] * kr[j];
-                    s[i] = acc * scale;
+                    for (int j = lane; j < hd; j += 32) acc += q[j] * kr[j];
+                    for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+                    if (lane == 0) s[i] = acc * scale;
                 }
                 __syncthreads();
                 float m = -3.402823466e+38f;
-                for (int i = t; i <= p; i += 256) m = fmaxf(m, s[i]);
+                for (int i = t; i < n; i += 256) m = fmaxf(m, s[i]);
                 red[t] = m;
                 __syncthreads();
                 for (int k2 = 128; k2 > 0; k2 >>= 1) { if (t < k2) red[t] = fmaxf(red[t], red[t + k2]); __syncthreads(); }
                 m = red[0];
                 __syncthreads();
-                float sum = 0.0f;
-                for (int i = t; i <= p; i += 256) { float e = expf(s[i] - m); s[i] = e; sum += e; }
-                red[t] = sum;
+                float l = 0.0f;
+                for (int i = t; i < n; i += 256) { float e = expf(s[i] - m); s[i] = e; l += e; }
+                red[t] = l;
                 __syncthreads();
                 for (int k2 = 128; k2 > 0; k2 >>= 1) { if (t < k2) red[t] += red[t + k2]; __syncthreads(); }
-                float total = red[0];
+                l = red[0];
                 __syncthreads();
-                int j = t % hd, part = t / hd, parts = 256 / hd;
+                int j = t % hd, part_ = t / hd, parts = 256 / hd;
                 float acc = 0.0f;
-                for (int i = part; i <= p; i += parts) acc += s[i] * v[i * d + h * hd + j];
+                for (int i = part_; i < n; i += parts) acc += s[i] * v[(size_t) (start + i) * d + h * hd + j];
                 red[t] = acc;
                 __syncthreads();
-                if (part == 0) {
+                if (part_ == 0) {
                     for (int o = 1; o < parts; o++) acc += red[o * hd + j];
-                    out[h * hd + j] = acc / total;
+                    rec[2 + j] = acc;
+                    if (j == 0) { rec[0] = m; rec[1] = l; }
                 }
+            }
+            """;
+
+    static final String CUDA_MERGE = """
+            extern "C" __global__ void attention_merge(const float* part, const int* pos, float* out, const int* info) {
+                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads, h = blockIdx.x, j = threadIdx.x;
+                if (j >= hd) return;
+                int n = pos[0] / chunk + 1;
+                float m = -3.402823466e+38f;
+                for (int c = 0; c < n; c++) m = fmaxf(m, part[(size_t) (c * heads + h) * (hd + 2)]);
+                float l = 0.0f, acc = 0.0f;
+                for (int c = 0; c < n; c++) {
+                    const float* rec = part + (size_t) (c * heads + h) * (hd + 2);
+                    float w = expf(rec[0] - m);
+                    l += rec[1] * w;
+                    acc += rec[2 + j] * w;
+                }
+                out[h * hd + j] = acc / l;
             }
             """;
 
@@ -216,50 +248,95 @@ public final class GptKernels {
             @group(0) @binding(1) var<storage, read_write> k: array<f32>;
             @group(0) @binding(2) var<storage, read_write> v: array<f32>;
             @group(0) @binding(3) var<storage, read_write> pos: array<i32>;
-            @group(0) @binding(4) var<storage, read_write> out: array<f32>;
+            @group(0) @binding(4) var<storage, read_write> part: array<f32>;
             @group(0) @binding(5) var<storage, read_write> info: array<i32>;
-            var<workgroup> s: array<f32, 1024>;
+            var<workgroup> s: array<f32, 256>;
             var<workgroup> red: array<f32, 256>;
+            var<workgroup> shape: array<i32, 4>;
             @compute @workgroup_size(256)
             fn attention(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-                let d = u32(info[0]);
-                let heads = u32(info[1]);
-                let hd = d / heads;
-                let h = wg.x;
                 let t = lid.x;
-                let p = u32(pos[0]);
+                // storage reads are not uniform to WGSL: pass them through workgroup memory, so every barrier
+                // below is in uniform control flow
+                if (t == 0u) { shape = array<i32, 4>(info[0], info[1], info[2], pos[0]); }
+                let uniform = workgroupUniformLoad(&shape);
+                let d = u32(uniform[0]);
+                let heads = u32(uniform[1]);
+                let chunk = u32(uniform[2]);
+                let p = u32(uniform[3]);
+                let hd = d / heads;
+                let h = wg.x % heads;
+                let c = wg.x / heads;
+                let start = c * chunk;
+                let end = min(start + chunk, p + 1u);
+                let rec = wg.x * (hd + 2u);
+                if (start >= end) {
+                    if (t == 0u) { part[rec] = -3.4028234e38f; part[rec + 1u] = 0.0; }
+                    return;
+                }
+                let n = end - start;
                 let scale = 1.0 / sqrt(f32(hd));
-                for (var i = t; i <= p; i += 256u) {
+                if (t < n) {
                     var acc = 0.0;
-                    for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * k[i * d + h * hd + j]; }
-                    s[i] = acc * scale;
+                    for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * k[(start + t) * d + h * hd + j]; }
+                    s[t] = acc * scale;
                 }
                 workgroupBarrier();
                 var m = -3.4028234e38f;
-                for (var i = t; i <= p; i += 256u) { m = max(m, s[i]); }
+                for (var i = t; i < n; i += 256u) { m = max(m, s[i]); }
                 red[t] = m;
                 workgroupBarrier();
                 for (var k2 = 128u; k2 > 0u; k2 = k2 / 2u) { if (t < k2) { red[t] = max(red[t], red[t + k2]); } workgroupBarrier(); }
                 m = red[0];
                 workgroupBarrier();
-                var sum = 0.0;
-                for (var i = t; i <= p; i += 256u) { let e = exp(s[i] - m); s[i] = e; sum += e; }
-                red[t] = sum;
+                var l = 0.0;
+                for (var i = t; i < n; i += 256u) { let e = exp(s[i] - m); s[i] = e; l += e; }
+                red[t] = l;
                 workgroupBarrier();
                 for (var k2 = 128u; k2 > 0u; k2 = k2 / 2u) { if (t < k2) { red[t] += red[t + k2]; } workgroupBarrier(); }
-                let total = red[0];
+                l = red[0];
                 workgroupBarrier();
                 let j = t % hd;
-                let part = t / hd;
+                let q = t / hd;
                 let parts = 256u / hd;
                 var acc = 0.0;
-                for (var i = part; i <= p; i += parts) { acc += s[i] * v[i * d + h * hd + j]; }
+                for (var i = q; i < n; i += parts) { acc += s[i] * v[(start + i) * d + h * hd + j]; }
                 red[t] = acc;
                 workgroupBarrier();
-                if (part == 0u) {
+                if (q == 0u) {
                     for (var o = 1u; o < parts; o++) { acc += red[o * hd + j]; }
-                    out[h * hd + j] = acc / total;
+                    part[rec + 2u + j] = acc;
+                    if (j == 0u) { part[rec] = m; part[rec + 1u] = l; }
                 }
+            }
+            """;
+
+    static final String WGSL_MERGE = """
+            @group(0) @binding(0) var<storage, read_write> part: array<f32>;
+            @group(0) @binding(1) var<storage, read_write> pos: array<i32>;
+            @group(0) @binding(2) var<storage, read_write> out: array<f32>;
+            @group(0) @binding(3) var<storage, read_write> info: array<i32>;
+            @compute @workgroup_size(256)
+            fn attention_merge(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+                let d = u32(info[0]);
+                let heads = u32(info[1]);
+                let chunk = u32(info[2]);
+                let hd = d / heads;
+                let h = wg.x;
+                let j = lid.x;
+                if (j >= hd) { return; }
+                let n = u32(pos[0]) / chunk + 1u;
+                var m = -3.4028234e38f;
+                for (var c = 0u; c < n; c++) { m = max(m, part[(c * heads + h) * (hd + 2u)]); }
+                var l = 0.0;
+                var acc = 0.0;
+                for (var c = 0u; c < n; c++) {
+                    let rec = (c * heads + h) * (hd + 2u);
+                    let w = exp(part[rec] - m);
+                    l += part[rec + 1u] * w;
+                    acc += part[rec + 2u + j] * w;
+                }
+                out[h * hd + j] = acc / l;
             }
             """;
 
@@ -337,44 +414,89 @@ public final class GptKernels {
                 }
             }, JavaParameters.buffersAndInfo(4));
 
+    /** Positions one attention block covers: a head's scores over them fit the block's shared memory. */
+    public static final int ATTENTION_CHUNK = 128;
+
     public static final KernelSource ATTENTION = KernelSource.named("attention").cuda(CUDA_ATTENTION)
             .wgsl(WGSL_ATTENTION).java((args, from, to) -> {
                 MemorySegment qkv = args.buffer(0);
                 MemorySegment k = args.buffer(1);
                 MemorySegment v = args.buffer(2);
                 int p = args.buffer(3).getAtIndex(JAVA_INT, 0);
-                MemorySegment out = args.buffer(4);
+                MemorySegment part = args.buffer(4);
                 int d = args.info(0);
                 int heads = args.info(1);
+                int chunk = args.info(2);
                 int hd = d / heads;
                 float scale = (float) (1 / Math.sqrt(hd));
-                float[] s = new float[p + 1];
+                float[] s = new float[chunk];
+                for (int id = (from + 255) / 256 * 256; id < to; id += 256) { // thread 0 of each block: its record
+                    int block = id / 256;
+                    int h = block % heads;
+                    int start = block / heads * chunk;
+                    int n = Math.min(start + chunk, p + 1) - start;
+                    long rec = (long) block * (hd + 2);
+                    if (n <= 0) {
+                        part.setAtIndex(JAVA_FLOAT, rec, -Float.MAX_VALUE);
+                        part.setAtIndex(JAVA_FLOAT, rec + 1, 0f);
+                        continue;
+                    }
+                    float m = -Float.MAX_VALUE;
+                    for (int i = 0; i < n; i++) {
+                        float acc = 0;
+                        for (int j = 0; j < hd; j++) {
+                            acc += f(qkv, h * hd + j) * f(k, (long) (start + i) * d + h * hd + j);
+                        }
+                        s[i] = acc * scale;
+                        m = Math.max(m, s[i]);
+                    }
+                    float l = 0;
+                    for (int i = 0; i < n; i++) {
+                        s[i] = (float) Math.exp(s[i] - m);
+                        l += s[i];
+                    }
+                    for (int j = 0; j < hd; j++) {
+                        float acc = 0;
+                        for (int i = 0; i < n; i++) {
+                            acc += s[i] * f(v, (long) (start + i) * d + h * hd + j);
+                        }
+                        part.setAtIndex(JAVA_FLOAT, rec + 2 + j, acc);
+                    }
+                    part.setAtIndex(JAVA_FLOAT, rec, m);
+                    part.setAtIndex(JAVA_FLOAT, rec + 1, l);
+                }
+            }, JavaParameters.buffersAndInfo(5));
+
+    public static final KernelSource MERGE = KernelSource.named("attention_merge").cuda(CUDA_MERGE)
+            .wgsl(WGSL_MERGE).java((args, from, to) -> {
+                MemorySegment part = args.buffer(0);
+                int p = args.buffer(1).getAtIndex(JAVA_INT, 0);
+                MemorySegment out = args.buffer(2);
+                int d = args.info(0);
+                int heads = args.info(1);
+                int chunk = args.info(2);
+                int hd = d / heads;
+                int n = p / chunk + 1;
                 for (int id = (from + 255) / 256 * 256; id < to; id += 256) { // thread 0 of each block: its head
                     int h = id / 256;
                     if (h >= heads) {
                         break;
                     }
-                    float max = Float.NEGATIVE_INFINITY;
-                    for (int t = 0; t <= p; t++) {
-                        float acc = 0;
-                        for (int j = 0; j < hd; j++) {
-                            acc += f(qkv, h * hd + j) * f(k, (long) t * d + h * hd + j);
-                        }
-                        s[t] = acc * scale;
-                        max = Math.max(max, s[t]);
-                    }
-                    float sum = 0;
-                    for (int t = 0; t <= p; t++) {
-                        s[t] = (float) Math.exp(s[t] - max);
-                        sum += s[t];
+                    float m = -Float.MAX_VALUE;
+                    for (int c = 0; c < n; c++) {
+                        m = Math.max(m, f(part, (long) (c * heads + h) * (hd + 2)));
                     }
                     for (int j = 0; j < hd; j++) {
+                        float l = 0;
                         float acc = 0;
-                        for (int t = 0; t <= p; t++) {
-                            acc += s[t] * f(v, (long) t * d + h * hd + j);
+                        for (int c = 0; c < n; c++) {
+                            long rec = (long) (c * heads + h) * (hd + 2);
+                            float w = (float) Math.exp(f(part, rec) - m);
+                            l += f(part, rec + 1) * w;
+                            acc += f(part, rec + 2 + j) * w;
                         }
-                        out.setAtIndex(JAVA_FLOAT, h * hd + j, acc / sum);
+                        out.setAtIndex(JAVA_FLOAT, h * hd + j, acc / l);
                     }
                 }
-            }, JavaParameters.buffersAndInfo(5));
+            }, JavaParameters.buffersAndInfo(3));
 }

@@ -3,6 +3,8 @@ package dev.graphrt.examples.gpt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.GraphRT;
 import java.util.List;
@@ -27,7 +29,29 @@ class GptDecodeTest {
 
         assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
         assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
-        assertThat(result.launches()).isEqualTo(8 * 2 + 1 + 1);
+        assertThat(result.launches()).isEqualTo(9 * 2 + 1 + 1);
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"cpu", "wgpu"})
+    void attention_spread_over_several_chunks_of_positions_matches_the_reference_past_each_chunk_edge(String backend) {
+        List<String> providers = GraphRT.describeProviders();
+        assumeTrue(providers.stream().anyMatch(line -> line.startsWith(backend + " ") && line.contains(": available")),
+                backend + " is not available here: " + providers);
+        GptWeights weights = new GptWeights(new GptConfig(1, 64, 4, 300, 64));
+        GptReference reference = new GptReference(weights);
+        try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
+             GpuStream stream = runtime.openStream(); GptDecoder decoder = new GptDecoder(runtime, stream, weights)) {
+            for (int p = 0; p < 260; p++) {
+                decoder.feed(stream, weights, weights.config.token(p), p);
+                decoder.step(stream);
+                float[] want = reference.step(weights.config.token(p), p);
+                if (p == 127 || p == 128 || p == 255 || p == 256 || p == 259) {
+                    assertThat(GptDecodeDemo.error(decoder.logits(stream), want)).as("position %d", p)
+                            .isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+                }
+            }
+        }
     }
 
     /** The bit patterns decode_torch.py's numpy generator gives (its --selfcheck checks them against plain Python). */
