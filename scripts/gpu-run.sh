@@ -249,9 +249,9 @@ for b in ("cuda", "hip", "wgpu"):
     print(f"logits of tokens 0-7, GraphRT {b} against PyTorch: max error relative to the largest logit = {worst}")
 PY
       ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-      skip=$(( ${GPT_LAUNCHES:-99} * 8 ))
-      timeout 400 "$ncu" --metrics gpu__time_duration.sum --csv --nvtx \
-        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-99}" \
+      skip=$(( ${GPT_LAUNCHES:-111} * 8 ))
+      timeout 400 "$ncu" --clock-control none --metrics gpu__time_duration.sum --csv --nvtx \
+        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-111}" \
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo cuda gpt2 2 1 \
         > "$OUT/gpt/ncu.csv" 2>"$OUT/gpt/ncu.err"; echo "ncu: exit $?"
       python3 - "$OUT/gpt/ncu.csv" <<'PY'
