@@ -414,8 +414,19 @@ public final class GptKernels {
                 }
             }, JavaParameters.buffersAndInfo(4));
 
-    /** Positions one attention block covers: a head's scores over them fit the block's shared memory. */
-    public static final int ATTENTION_CHUNK = 128;
+    /**
+     * Positions one attention block covers (at most 256: a head's scores over them fit the block's shared memory);
+     * {@code -Dgpt.chunk} tries another.
+     */
+    public static final int ATTENTION_CHUNK = chunk();
+
+    private static int chunk() {
+        int chunk = Integer.getInteger("gpt.chunk", 128);
+        if (chunk < 1 || chunk > 256) {
+            throw new IllegalArgumentException("gpt.chunk must be between 1 and 256, was " + chunk);
+        }
+        return chunk;
+    }
 
     public static final KernelSource ATTENTION = KernelSource.named("attention").cuda(CUDA_ATTENTION)
             .wgsl(WGSL_ATTENTION).java((args, from, to) -> {
