@@ -227,7 +227,7 @@ for step in $steps; do
       for b in ${GPT_BACKENDS:-cuda hip wgpu}; do
         [ "$b" = hip ] && hip_env
         [ "$b" = wgpu ] && wgpu_env
-        "$JAVA" "${JOPTS[@]}" -Dgpt.chunk="${GPT_CHUNK:-128}" -Dgpt.logitsDir="$OUT/gpt/$b" -cp ".gpu/lib/*" \
+        "$JAVA" "${JOPTS[@]}" -Dgpt.chunk="${GPT_CHUNK:-32}" -Dgpt.logitsDir="$OUT/gpt/$b" -cp ".gpu/lib/*" \
           dev.graphrt.examples.gpt.GptDecodeDemo \
           "$b" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/$b.md" 2>"$OUT/gpt/$b.err"
         echo "gpt $b: exit $?"; cat "$OUT/gpt/$b.md"; tail -2 "$OUT/gpt/$b.err"
@@ -253,7 +253,7 @@ PY
       skip=$(( ${GPT_LAUNCHES:-111} * 8 ))
       timeout 400 "$ncu" --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv --nvtx \
         --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-111}" \
-        "$JAVA" "${JOPTS[@]}" -Dgpt.chunk="${GPT_CHUNK:-128}" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo cuda gpt2 2 1 \
+        "$JAVA" "${JOPTS[@]}" -Dgpt.chunk="${GPT_CHUNK:-32}" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo cuda gpt2 2 1 \
         > "$OUT/gpt/ncu.csv" 2>"$OUT/gpt/ncu.err"; echo "ncu: exit $?"
       python3 - "$OUT/gpt/ncu.csv" <<'PY'
 import csv, sys, collections

@@ -421,7 +421,7 @@ public final class GptKernels {
     public static final int ATTENTION_CHUNK = chunk();
 
     private static int chunk() {
-        int chunk = Integer.getInteger("gpt.chunk", 128);
+        int chunk = Integer.getInteger("gpt.chunk", 32);
         if (chunk < 1 || chunk > 256) {
             throw new IllegalArgumentException("gpt.chunk must be between 1 and 256, was " + chunk);
         }
