@@ -237,7 +237,8 @@ final class PlotBenchmarks {
         FontMetrics ym = g.getFontMetrics();
         g.drawString(yTitle, -(plotTop + plotHeight / 2) - ym.stringWidth(yTitle) / 2, 28);
         g.setTransform(saved);
-        String xTitle = "row: N floats x K dependent launches";
+        String rowLabel = data.meta("label.row", "N x K");
+        String xTitle = rowLabel.equals("N x K") ? "row: N floats x K dependent launches" : rowLabel;
         g.drawString(xTitle, plotLeft + (plotRight - plotLeft) / 2 - g.getFontMetrics().stringWidth(xTitle) / 2,
                 plotBottom + 68);
 

@@ -20,8 +20,9 @@ import java.util.Arrays;
  * {@value #CHECKED} tokens, eager and replayed, against the plain-Java reference ({@link GptReference}), then times
  * tokens at the last position of the context (attention over all of it), eager against replay, in interleaved rounds.
  *
- * <p>Arguments: {@code [backend|best] [gpt2|tiny] [tokens per round] [rounds]}; default {@code best gpt2 64 5}.
- * Exits 1 when a check fails.
+ * <p>Arguments: {@code [backend|best] [gpt2|tiny|auto] [tokens per round] [rounds]}; default {@code best auto 64 5},
+ * where {@code auto} is GPT-2 small on a GPU backend and the tiny model on the pure-Java backends (cpu, template),
+ * whose Java kernels would take minutes over GPT-2's 124M weights. Exits 1 when a check fails.
  */
 public final class GptDecodeDemo {
     /** Tokens whose logits are checked against the reference. */
@@ -42,11 +43,25 @@ public final class GptDecodeDemo {
 
     public static void main(String[] args) {
         String backend = args.length > 0 ? args[0] : "best";
-        GptConfig config = args.length > 1 && args[1].equals("tiny") ? GptConfig.tiny() : GptConfig.gpt2Small();
+        String model = args.length > 1 ? args[1] : "auto";
         int tokens = args.length > 2 ? Integer.parseInt(args[2]) : 64;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         RuntimeOptions options = backend.equals("best") ? RuntimeOptions.defaults()
                 : RuntimeOptions.defaults().backend(backend);
+        for (String line : GraphRT.describeProviders()) {
+            System.out.println("provider " + line);
+        }
+        GptConfig config = switch (model) {
+            case "tiny" -> GptConfig.tiny();
+            case "gpt2" -> GptConfig.gpt2Small();
+            case "auto" -> {
+                try (GraphRuntime probe = GraphRT.open(options)) {
+                    yield probe.backendName().equals("cpu") || probe.backendName().equals("template")
+                            ? GptConfig.tiny() : GptConfig.gpt2Small();
+                }
+            }
+            default -> throw new IllegalArgumentException("model must be gpt2, tiny or auto, was " + model);
+        };
         System.out.println("model: " + config + "; weights from seed " + GptWeights.SEED);
         GptWeights weights = new GptWeights(config);
         Result result = run(options, weights, tokens, rounds);
