@@ -41,9 +41,11 @@ public interface GpuStream extends AutoCloseable {
      *
      * <ul>
      *   <li><b>Within this runtime</b> it is asynchronous, like a launch, and holds both buffers until it completes
-     *       (closing either right after is safe). While the stream records, a hardware-graph backend records it
-     *       into the graph. A software-graph backend cannot record it, so {@code endCapture} rejects the capture
-     *       and names the copy.</li>
+     *       (closing either right after is safe). A backend without device-to-device copies (wgpu today) makes it
+     *       through the host instead: a read and a write, which wait. While the stream records, a hardware-graph
+     *       backend records it into the graph, and a rebind leaves the recorded copy on its buffers. A
+     *       software-graph backend cannot record it, so {@code endCapture} rejects the capture and names the copy,
+     *       as it does for a copy on a stream that joined another stream's capture.</li>
      *   <li><b>Between runtimes</b> of the same backend (another device, as one runtime per GPU has it), one of
      *       {@code src} and {@code dst} belongs to this stream's runtime. The copy goes device to device, with peer
      *       access where the devices allow it (the driver stages it through host memory otherwise), and returns

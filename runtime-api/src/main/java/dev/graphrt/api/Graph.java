@@ -54,7 +54,9 @@ public interface Graph extends AutoCloseable {
     /**
      * Makes every recorded launch that passes {@code from} pass {@code to} instead, without re-recording (a
      * KV-cache swap): the next replay reads and writes {@code to}. Replays enqueued before it still use
-     * {@code from}, which the graph keeps until they finish; {@code to} is retained for the graph.
+     * {@code from}, which the graph keeps until they finish; {@code to} is retained for the graph. Only launches
+     * are patched: recorded writes and device copies keep using {@code from}, so a graph that holds any keeps
+     * {@code from} retained for as long as it lives.
      *
      * @return how many recorded launches were patched
      * @throws IllegalArgumentException when {@code from} is not used by the graph, the two sizes differ, or

@@ -34,8 +34,8 @@ public interface BackendStream extends AutoCloseable {
      * stream order; while a hardware capture is open the driver records it like a launch. Either slice may belong
      * to another instance of this backend (another device): then the copy goes device to device, with peer access
      * where the devices allow it. Returns false, enqueuing nothing, when this backend cannot make the copy: the
-     * core then copies a slice of its own runtime through the host, and refuses a copy between runtimes. The
-     * default cannot.
+     * core then copies a slice of its own runtime through the host outside a capture, rejects it (at
+     * {@code endCapture}) inside one, and refuses a copy between runtimes. The default cannot.
      */
     default boolean copy(DeviceSlice src, DeviceSlice dst) {
         return false;

@@ -10,4 +10,10 @@ class CpuConformanceTest extends CaptureConformanceKit {
     protected GraphRuntime openRuntime() {
         return KitSupport.openOrSkip("cpu");
     }
+
+    /** Its stream copies between its runtimes (another device's memory, or another instance's). */
+    @Override
+    protected boolean copiesBetweenRuntimes() {
+        return true;
+    }
 }

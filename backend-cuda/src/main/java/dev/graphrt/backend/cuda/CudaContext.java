@@ -5,6 +5,8 @@ import dev.graphrt.driver.DriverCalls;
 import dev.graphrt.driver.HardwareGraphErrors;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The retained primary context of one device, made current on whichever thread calls into the backend.
@@ -15,6 +17,7 @@ import java.lang.invoke.MethodHandle;
  * context is already current, so the call costs about as much as one downcall (~10-20 ns).
  */
 final class CudaContext {
+    private static final Logger LOG = LoggerFactory.getLogger(CudaContext.class);
     // the raw handles of the context calls, made only here; bound on first use (after the probe found a driver)
     private static final MethodHandle cuDevicePrimaryCtxRetain = CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxRetain);
     private static final MethodHandle cuDevicePrimaryCtxRelease =
@@ -78,10 +81,13 @@ final class CudaContext {
         } catch (Throwable t) {
             throw DriverCalls.unexpected("cuCtxEnablePeerAccess", t);
         }
-        if (rc != PEER_ACCESS_ALREADY_ENABLED) {
-            CudaDriver.check("cuCtxEnablePeerAccess", rc);
+        if (rc == HardwareGraphErrors.SUCCESS || rc == PEER_ACCESS_ALREADY_ENABLED) {
+            return true;
         }
-        return true;
+        // too many peers, unsupported, ...: the copy still works, staged by the driver through host memory
+        LOG.warn("cuda: cuCtxEnablePeerAccess from device {} to {} returned {} {}; copies between them go through "
+                + "host memory", device, peer.device, rc, CudaDriver.resultName(rc));
+        return false;
     }
 
     /**

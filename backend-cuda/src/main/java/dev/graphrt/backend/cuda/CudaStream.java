@@ -8,9 +8,10 @@ import dev.graphrt.driver.StreamDriver;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.WeakHashMap;
 
 /**
  * The CUDA driver's stream calls, for the shared {@link dev.graphrt.driver.DriverStream}: the cold ones are made
@@ -38,8 +39,8 @@ final class CudaStream extends BoundStreamDriver {
 
     private final CudaContext context;
     private final PhaseMarkers markers;
-    /** Whether this device reaches each peer directly, asked once per peer. */
-    private final Map<StreamDriver, Boolean> peers = new ConcurrentHashMap<>();
+    /** Whether this device reaches each peer directly, asked once per peer; a closed peer's entry goes with it. */
+    private final Map<StreamDriver, Boolean> peers = Collections.synchronizedMap(new WeakHashMap<>());
 
     /** The stream calls made with {@code context} current, their phases marked by {@code markers} (NVTX). */
     CudaStream(CudaContext context, PhaseMarkers markers) {

@@ -10,4 +10,10 @@ class CudaConformanceTest extends CaptureConformanceKit {
     protected GraphRuntime openRuntime() {
         return KitSupport.openOrSkip("cuda");
     }
+
+    /** Its stream copies between its runtimes (another device's memory, or another instance's). */
+    @Override
+    protected boolean copiesBetweenRuntimes() {
+        return true;
+    }
 }

@@ -4,13 +4,17 @@ import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.hip.HipNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
 import dev.graphrt.driver.DriverCalls;
+import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.driver.StreamDriver;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.WeakHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HIP runtime's stream calls, for the shared {@link dev.graphrt.driver.DriverStream}: the cold ones are made
@@ -24,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * are written here, each a plain {@code invokeExact} of one of its own {@code static final} handles.
  */
 final class HipStream extends BoundStreamDriver {
+    private static final Logger LOG = LoggerFactory.getLogger(HipStream.class);
     // the raw handles of the calls made here; static final, so the JIT inlines each downcall
     private static final MethodHandle hipStreamSynchronize = HipHandles.BINDER.bind(Symbol.hipStreamSynchronize);
     private static final MethodHandle hipModuleLaunchKernel = HipHandles.BINDER.bind(Symbol.hipModuleLaunchKernel);
@@ -44,8 +49,8 @@ final class HipStream extends BoundStreamDriver {
             Symbol.hipMemcpyDtoDAsync);
 
     private final HipDevice device;
-    /** Whether this device reaches each peer directly, asked once per peer. */
-    private final Map<StreamDriver, Boolean> peers = new ConcurrentHashMap<>();
+    /** Whether this device reaches each peer directly, asked once per peer; a closed peer's entry goes with it. */
+    private final Map<StreamDriver, Boolean> peers = Collections.synchronizedMap(new WeakHashMap<>());
 
     /**
      * The stream calls made with {@code device} current.
@@ -93,10 +98,13 @@ final class HipStream extends BoundStreamDriver {
         } catch (Throwable t) {
             throw DriverCalls.unexpected("hipDeviceEnablePeerAccess", t);
         }
-        if (rc != PEER_ACCESS_ALREADY_ENABLED) {
-            HipRuntime.CALLS.check("hipDeviceEnablePeerAccess", rc);
+        if (rc == HardwareGraphErrors.SUCCESS || rc == PEER_ACCESS_ALREADY_ENABLED) {
+            return true;
         }
-        return true;
+        // too many peers, unsupported, ...: the copy still works, staged through host memory
+        LOG.warn("hip: hipDeviceEnablePeerAccess from device {} to {} returned {} {}; copies between them go through "
+                + "host memory", device.ordinal(), peerOrdinal, rc, HipRuntime.resultName(rc));
+        return false;
     }
 
     @Override

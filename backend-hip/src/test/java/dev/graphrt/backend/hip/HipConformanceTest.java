@@ -14,4 +14,10 @@ class HipConformanceTest extends CaptureConformanceKit {
     protected GraphRuntime openRuntime() {
         return KitSupport.openOrSkip("hip");
     }
+
+    /** Its stream copies between its runtimes (another device's memory, or another instance's). */
+    @Override
+    protected boolean copiesBetweenRuntimes() {
+        return true;
+    }
 }

@@ -415,7 +415,10 @@ public final class CaptureLifecycle {
         windowHolds.add(buffer);
     }
 
-    /** Notes that the driver recorded a host-to-device write into the window (a node a rebind leaves as it is). */
+    /**
+     * Notes that the driver recorded a host-to-device write or a device copy into the window: a node the core's
+     * recording does not hold, which a rebind leaves as it is (so the buffers it uses stay held).
+     */
     public void noteRecordedWrite() {
         recordedWrites = true;
     }

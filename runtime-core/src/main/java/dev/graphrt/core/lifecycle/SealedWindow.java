@@ -14,7 +14,7 @@ import java.util.List;
  * the graph (a later capture that replays it records these launches as its own); for every graph it is what
  * {@code Graph.diagnose()} re-runs one launch at a time. {@code graphId} is what its slices and info buffers are
  * pinned to (a graph's first window has the graph's own id; an update's window a new one). {@code recordedWrites}
- * says whether the driver recorded host-to-device writes too, which a rebind does not patch.
+ * says whether the driver recorded host-to-device writes or device copies too, which a rebind does not patch.
  */
 public record SealedWindow(long graphId, BackendGraph graph, long pinnedBytes, NodeLabels nodeLabels,
                            Duration captureDuration, List<Retainable> retained, RecordedLaunches recording,

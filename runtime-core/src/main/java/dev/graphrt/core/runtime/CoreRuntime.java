@@ -37,6 +37,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -277,6 +278,7 @@ public final class CoreRuntime implements GraphRuntime {
             }
         }
         scope.close();
+        awaitLoans();
         kernels.clear();
         liveGraphs.clear();
         observers.clear();
@@ -405,6 +407,22 @@ public final class CoreRuntime implements GraphRuntime {
             throw new IllegalArgumentException(argument + ": " + core + " is closed");
         }
         return core;
+    }
+
+    /**
+     * Waits, bounded by the wait timeout, until no copy of another runtime uses this runtime's memory any more
+     * ({@link RuntimeScope#lend()}): a copy between runtimes gives its loan back once its stream finished it.
+     */
+    private void awaitLoans() {
+        long deadline = System.nanoTime() + options.waitTimeout().toNanos();
+        while (scope.lent() > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                LOG.error("closing the {} runtime: {} copy(ies) of other runtimes still use its memory after {}; it "
+                        + "is freed anyway", backend.name(), scope.lent(), options.waitTimeout());
+                return;
+            }
+            LockSupport.parkNanos(100_000);
+        }
     }
 
     /**

@@ -420,7 +420,10 @@ final class CoreStream implements GpuStream, GraphOwner {
                 case RECORD_IN_DRIVER -> {
                     memory.hold(from, "src");
                     memory.hold(to, "dst");
-                    if (!backend.copy(from.storage().prefix(from.byteSize()), to.storage())) {
+                    if (backend.copy(from.storage().prefix(from.byteSize()), to.storage())) {
+                        // a node the core's recording does not hold: a rebind leaves it, and its buffers, as they are
+                        lifecycle.noteRecordedWrite();
+                    } else {
                         lifecycle.rejectLazily("copy of " + from + " to " + to + " (the " + policy.backend()
                                 + " backend cannot copy device to device, so the copy cannot be recorded)");
                     }
@@ -460,24 +463,65 @@ final class CoreStream implements GpuStream, GraphOwner {
             policy.checkCopyBetweenRuntimes(state(), id);
             policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "copy", id);
             memory.hold(own, foreign == from ? "dst" : "src");
-            if (!foreign.retain()) {
-                throw new IllegalArgumentException(foreignArgument + ": " + foreign + " is closed");
-            }
+            Loan loan = Loan.take(foreign, foreignArgument);
+            boolean copied;
             try {
-                if (!backend.copy(from.storage().prefix(from.byteSize()), to.storage())) {
-                    throw new IllegalArgumentException(foreignArgument + ": the " + policy.backend() + " backend "
-                            + "cannot copy between its runtimes (" + foreign.scope().device() + " and this stream's); "
-                            + "read and upload through the host");
-                }
-                blame.hostSync(() -> memory.awaitAll("a copy between runtimes of " + from + " to " + to));
-                memory.afterSync();
-            } finally {
-                foreign.release();
+                copied = backend.copy(from.storage().prefix(from.byteSize()), to.storage());
+            } catch (RuntimeException failure) {
+                memory.holdUntilDone(loan); // the driver may have enqueued it: keep the memory until the stream is done
+                throw failure;
             }
+            if (!copied) {
+                loan.release();
+                throw new IllegalArgumentException(foreignArgument + ": the " + policy.backend() + " backend "
+                        + "cannot copy between its runtimes (" + foreign.scope().device() + " and this stream's); "
+                        + "read and upload through the host");
+            }
+            memory.holdUntilDone(loan); // let go only once the copy is done, even if the wait below fails
+            blame.hostSync(() -> memory.awaitAll("a copy between runtimes of " + from + " to " + to));
+            memory.afterSync();
         } catch (RuntimeException failure) {
             throw runtime.failed("copy on stream #" + id, failure);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Another runtime's buffer, held for a copy between runtimes: the buffer itself (its storage stays out of that
+     * runtime's pools) and a loan of that runtime's memory (its close waits for the loan), both let go together.
+     */
+    private record Loan(CoreBuffer buffer) implements Retainable {
+        static Loan take(CoreBuffer buffer, String argument) {
+            RuntimeScope owner = buffer.scope();
+            if (!owner.lend()) {
+                throw new IllegalArgumentException(argument + ": " + buffer + " belongs to a runtime that is closing ("
+                        + owner.device() + ")");
+            }
+            if (!buffer.retain()) {
+                owner.giveBack();
+                throw new IllegalArgumentException(argument + ": " + buffer + " is closed");
+            }
+            return new Loan(buffer);
+        }
+
+        @Override
+        public boolean retain() {
+            throw new UnsupportedOperationException("a loan is taken once and released once");
+        }
+
+        @Override
+        public void release() {
+            try {
+                buffer.release();
+            } finally {
+                buffer.scope().giveBack();
+            }
+        }
+
+        @Override
+        public long retainedBytes() {
+            return 0; // the other runtime accounts for its own storage
         }
     }
 

@@ -2,6 +2,7 @@ package dev.graphrt.core.runtime;
 
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolSlice;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -15,6 +16,8 @@ final class RuntimeScope {
     private final String backend;
     private final String device;
     private final AtomicLong closedWhileHeld = new AtomicLong();
+    /** Copies of other runtimes that use this runtime's memory now (see {@link #lend()}). */
+    private final AtomicInteger lent = new AtomicInteger();
     private volatile boolean closed;
 
     /**
@@ -53,6 +56,30 @@ final class RuntimeScope {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Lends this runtime's memory to a copy issued on another runtime's stream, until {@link #giveBack()}: false once
+     * the runtime is closing (the copy is then refused). {@code CoreRuntime.close} waits, bounded, for every loan
+     * before it frees device memory, so a peer copy never reads or writes memory this runtime gave back.
+     */
+    boolean lend() {
+        lent.incrementAndGet();
+        if (closed) {
+            lent.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** Ends a loan of {@link #lend()}. */
+    void giveBack() {
+        lent.decrementAndGet();
+    }
+
+    /** Loans not yet given back. */
+    int lent() {
+        return lent.get();
     }
 
     void close() {

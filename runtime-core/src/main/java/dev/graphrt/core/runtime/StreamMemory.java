@@ -143,6 +143,14 @@ final class StreamMemory {
     }
 
     /**
+     * Keeps {@code hold} (already taken) until this stream's work so far is done: the next fence that passes lets it
+     * go. For a hold the buffer stamps cannot track, such as another runtime's buffer in a copy between runtimes.
+     */
+    void holdUntilDone(Retainable hold) {
+        drops.hold(hold);
+    }
+
+    /**
      * Holds a graph the open recording replays, and every buffer (or graph) it holds: the new graph replays the
      * child's work, so it keeps the child's storage, pins and info buffers for as long as it lives.
      */
