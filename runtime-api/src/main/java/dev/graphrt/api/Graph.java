@@ -27,7 +27,8 @@ public interface Graph extends AutoCloseable {
     /**
      * Finds the launch that breaks this graph: runs its recorded launches eagerly, one at a time on its stream,
      * with a synchronize after each (and in checked mode a check of the guards of the graph's buffers), and
-     * reports the first that fails. Writes recorded in the graph are not replayed. A debugging aid: it waits for
+     * reports the first that fails. Writes and device copies recorded in the graph are not replayed, so a launch
+     * that reads what one of them produced sees the buffer as it is. A debugging aid: it waits for
      * the device after every launch. Refused while the stream records.
      */
     GraphDiagnosis diagnose();
