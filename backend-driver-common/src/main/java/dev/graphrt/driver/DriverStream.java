@@ -162,7 +162,6 @@ public final class DriverStream implements BackendStream {
                 LOG.debug("{}: no peer access to {}; the driver stages the copy through host memory", name, peer);
             }
         }
-        driver.makeCurrent();
         driver.copyDeviceToDevice(DriverAllocation.address(dst, names.backend()),
                 DriverAllocation.address(src, names.backend()), src.length(), stream);
         captures.noteLaunch();

@@ -50,7 +50,8 @@ public interface StreamDriver extends DriverContext {
 
     /**
      * Lets this device reach {@code peer}'s memory directly, where both devices allow it; false when they cannot.
-     * Idempotent and cheap after the first call for a peer. The default cannot.
+     * Idempotent and cheap after the first call for a peer; leaves this device's context current. The default
+     * cannot ({@link PeerAccess} is the shared part of an implementation).
      */
     default boolean enablePeerAccess(StreamDriver peer) {
         return false;

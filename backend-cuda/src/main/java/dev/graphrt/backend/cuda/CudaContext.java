@@ -3,10 +3,9 @@ package dev.graphrt.backend.cuda;
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.DriverCalls;
 import dev.graphrt.driver.HardwareGraphErrors;
+import dev.graphrt.driver.PeerAccess;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The retained primary context of one device, made current on whichever thread calls into the backend.
@@ -17,7 +16,6 @@ import org.slf4j.LoggerFactory;
  * context is already current, so the call costs about as much as one downcall (~10-20 ns).
  */
 final class CudaContext {
-    private static final Logger LOG = LoggerFactory.getLogger(CudaContext.class);
     // the raw handles of the context calls, made only here; bound on first use (after the probe found a driver)
     private static final MethodHandle cuDevicePrimaryCtxRetain = CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxRetain);
     private static final MethodHandle cuDevicePrimaryCtxRelease =
@@ -27,8 +25,6 @@ final class CudaContext {
     private static final MethodHandle cuCtxSetCurrent = CudaHandles.BINDER.bind(Symbol.cuCtxSetCurrent);
     private static final MethodHandle cuDeviceCanAccessPeer = CudaHandles.BINDER.bind(Symbol.cuDeviceCanAccessPeer);
     private static final MethodHandle cuCtxEnablePeerAccess = CudaHandles.BINDER.bind(Symbol.cuCtxEnablePeerAccess);
-    /** {@code CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED}: another runtime of this device enabled it first. */
-    private static final int PEER_ACCESS_ALREADY_ENABLED = 704;
 
     private final int device;
     private final MemorySegment context;
@@ -61,33 +57,11 @@ final class CudaContext {
         contextSetCurrent(context);
     }
 
-    /**
-     * Lets this context reach {@code peer}'s memory directly ({@code cuCtxEnablePeerAccess}) when
-     * {@code cuDeviceCanAccessPeer} says the devices can; false when they cannot. The same device is its own peer.
-     */
-    boolean enablePeerAccess(CudaContext peer) {
-        if (peer.device == device) {
-            return true;
-        }
-        makeCurrent();
-        int can = CudaDriver.CALLS.intOut("cuDeviceCanAccessPeer",
-                out -> (int) cuDeviceCanAccessPeer.invokeExact(out, device, peer.device));
-        if (can == 0) {
-            return false;
-        }
-        int rc;
-        try {
-            rc = (int) cuCtxEnablePeerAccess.invokeExact(peer.context, 0);
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("cuCtxEnablePeerAccess", t);
-        }
-        if (rc == HardwareGraphErrors.SUCCESS || rc == PEER_ACCESS_ALREADY_ENABLED) {
-            return true;
-        }
-        // too many peers, unsupported, ...: the copy still works, staged by the driver through host memory
-        LOG.warn("cuda: cuCtxEnablePeerAccess from device {} to {} returned {} {}; copies between them go through "
-                + "host memory", device, peer.device, rc, CudaDriver.resultName(rc));
-        return false;
+    /** Whether this context reaches {@code peer}'s memory directly, enabling it the first time (see {@link PeerAccess}). */
+    boolean reaches(PeerAccess peers, CudaStream key, CudaContext peer) {
+        return peers.reaches(key, peer.device == device,
+                out -> (int) cuDeviceCanAccessPeer.invokeExact(out, device, peer.device),
+                () -> (int) cuCtxEnablePeerAccess.invokeExact(peer.context, 0));
     }
 
     /**

@@ -3,15 +3,13 @@ package dev.graphrt.backend.cuda;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
+import dev.graphrt.driver.PeerAccess;
 import dev.graphrt.driver.PhaseMarkers;
 import dev.graphrt.driver.StreamDriver;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.Collections;
-import java.util.Map;
 import java.util.Objects;
-import java.util.WeakHashMap;
 
 /**
  * The CUDA driver's stream calls, for the shared {@link dev.graphrt.driver.DriverStream}: the cold ones are made
@@ -39,8 +37,8 @@ final class CudaStream extends BoundStreamDriver {
 
     private final CudaContext context;
     private final PhaseMarkers markers;
-    /** Whether this device reaches each peer directly, asked once per peer; a closed peer's entry goes with it. */
-    private final Map<StreamDriver, Boolean> peers = Collections.synchronizedMap(new WeakHashMap<>());
+    private final PeerAccess peers = new PeerAccess(this, CudaDriver.CALLS, "cuDeviceCanAccessPeer",
+            "cuCtxEnablePeerAccess");
 
     /** The stream calls made with {@code context} current, their phases marked by {@code markers} (NVTX). */
     CudaStream(CudaContext context, PhaseMarkers markers) {
@@ -84,10 +82,7 @@ final class CudaStream extends BoundStreamDriver {
     /** Peer access from this device's context to {@code peer}'s, where {@code cuDeviceCanAccessPeer} allows it. */
     @Override
     public boolean enablePeerAccess(StreamDriver peer) {
-        if (!(peer instanceof CudaStream other)) {
-            return false;
-        }
-        return peers.computeIfAbsent(peer, p -> context.enablePeerAccess(other.context));
+        return peer instanceof CudaStream other && context.reaches(peers, other, other.context);
     }
 
     @Override

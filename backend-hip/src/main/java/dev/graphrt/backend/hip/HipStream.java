@@ -3,18 +3,12 @@ package dev.graphrt.backend.hip;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.hip.HipNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
-import dev.graphrt.driver.DriverCalls;
-import dev.graphrt.driver.HardwareGraphErrors;
+import dev.graphrt.driver.PeerAccess;
 import dev.graphrt.driver.StreamDriver;
 import dev.graphrt.driver.StreamSymbols;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.Collections;
-import java.util.Map;
 import java.util.Objects;
-import java.util.WeakHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The HIP runtime's stream calls, for the shared {@link dev.graphrt.driver.DriverStream}: the cold ones are made
@@ -28,7 +22,6 @@ import org.slf4j.LoggerFactory;
  * are written here, each a plain {@code invokeExact} of one of its own {@code static final} handles.
  */
 final class HipStream extends BoundStreamDriver {
-    private static final Logger LOG = LoggerFactory.getLogger(HipStream.class);
     // the raw handles of the calls made here; static final, so the JIT inlines each downcall
     private static final MethodHandle hipStreamSynchronize = HipHandles.BINDER.bind(Symbol.hipStreamSynchronize);
     private static final MethodHandle hipModuleLaunchKernel = HipHandles.BINDER.bind(Symbol.hipModuleLaunchKernel);
@@ -38,8 +31,6 @@ final class HipStream extends BoundStreamDriver {
     private static final MethodHandle hipDeviceCanAccessPeer = HipHandles.BINDER.bind(Symbol.hipDeviceCanAccessPeer);
     private static final MethodHandle hipDeviceEnablePeerAccess =
             HipHandles.BINDER.bind(Symbol.hipDeviceEnablePeerAccess);
-    /** {@code hipErrorPeerAccessAlreadyEnabled}: another runtime of this device enabled it first. */
-    private static final int PEER_ACCESS_ALREADY_ENABLED = 704;
     private static final MethodHandle hipEventRecord = HipHandles.BINDER.bind(Symbol.hipEventRecord);
     private static final MethodHandle hipEventQuery = HipHandles.BINDER.bind(Symbol.hipEventQuery);
     private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.hipStreamCreateWithFlags,
@@ -49,8 +40,8 @@ final class HipStream extends BoundStreamDriver {
             Symbol.hipMemcpyDtoDAsync);
 
     private final HipDevice device;
-    /** Whether this device reaches each peer directly, asked once per peer; a closed peer's entry goes with it. */
-    private final Map<StreamDriver, Boolean> peers = Collections.synchronizedMap(new WeakHashMap<>());
+    private final PeerAccess peers = new PeerAccess(this, HipRuntime.CALLS, "hipDeviceCanAccessPeer",
+            "hipDeviceEnablePeerAccess");
 
     /**
      * The stream calls made with {@code device} current.
@@ -79,32 +70,11 @@ final class HipStream extends BoundStreamDriver {
         if (!(peer instanceof HipStream other)) {
             return false;
         }
-        return peers.computeIfAbsent(peer, p -> enable(other.device.ordinal()));
-    }
-
-    private boolean enable(int peerOrdinal) {
-        if (peerOrdinal == device.ordinal()) {
-            return true;
-        }
-        device.makeCurrent();
-        int can = HipRuntime.CALLS.intOut("hipDeviceCanAccessPeer",
-                out -> (int) hipDeviceCanAccessPeer.invokeExact(out, device.ordinal(), peerOrdinal));
-        if (can == 0) {
-            return false;
-        }
-        int rc;
-        try {
-            rc = (int) hipDeviceEnablePeerAccess.invokeExact(peerOrdinal, 0);
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected("hipDeviceEnablePeerAccess", t);
-        }
-        if (rc == HardwareGraphErrors.SUCCESS || rc == PEER_ACCESS_ALREADY_ENABLED) {
-            return true;
-        }
-        // too many peers, unsupported, ...: the copy still works, staged through host memory
-        LOG.warn("hip: hipDeviceEnablePeerAccess from device {} to {} returned {} {}; copies between them go through "
-                + "host memory", device.ordinal(), peerOrdinal, rc, HipRuntime.resultName(rc));
-        return false;
+        int ordinal = device.ordinal();
+        int peerOrdinal = other.device.ordinal();
+        return peers.reaches(peer, peerOrdinal == ordinal,
+                out -> (int) hipDeviceCanAccessPeer.invokeExact(out, ordinal, peerOrdinal),
+                () -> (int) hipDeviceEnablePeerAccess.invokeExact(peerOrdinal, 0));
     }
 
     @Override

@@ -71,6 +71,13 @@ public final class BackendSelector {
                 lines);
     }
 
+    /** The available ones of {@code probed}, the one {@link #select} would open first: highest priority, then by name. */
+    public static List<Probed> byPreference(List<Probed> probed) {
+        return probed.stream().filter(p -> p.availability().available())
+                .sorted(Comparator.comparingInt(Probed::priority).reversed().thenComparing(p -> p.provider().name()))
+                .toList();
+    }
+
     public Probed select(List<BackendProvider> providers, Optional<String> forced, String forcedBy) {
         if (providers.isEmpty()) {
             throw new BackendUnavailableException("No GraphRT backend provider was found on the class or module "
@@ -81,10 +88,7 @@ public final class BackendSelector {
         }
         List<Probed> probed = probeAll(providers);
         List<String> lines = probed.stream().map(Probed::line).toList();
-        List<Probed> available = probed.stream().filter(p -> p.availability().available())
-                .sorted(Comparator.comparingInt(Probed::priority).reversed()
-                        .thenComparing(p -> p.provider().name()))
-                .toList();
+        List<Probed> available = byPreference(probed);
         if (available.isEmpty()) {
             throw new BackendUnavailableException("No GraphRT backend is available here. Providers:", lines);
         }

@@ -5,7 +5,6 @@ import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -32,11 +31,7 @@ final class DeviceLister {
     }
 
     List<AvailableDevice> list(List<BackendProvider> providers) {
-        List<BackendSelector.Probed> available = selector.probeAll(providers).stream()
-                .filter(p -> p.availability().available())
-                .sorted(Comparator.comparingInt(BackendSelector.Probed::priority).reversed()
-                        .thenComparing(p -> p.provider().name()))
-                .toList();
+        List<BackendSelector.Probed> available = BackendSelector.byPreference(selector.probeAll(providers));
         List<AvailableDevice> devices = new ArrayList<>();
         for (BackendSelector.Probed probed : available) {
             for (int ordinal = 0; ordinal < probed.availability().deviceCount(); ordinal++) {
