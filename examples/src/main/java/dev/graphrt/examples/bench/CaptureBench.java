@@ -112,12 +112,9 @@ public final class CaptureBench {
 
     static Row measure(GraphRuntime runtime, GpuStream stream, int k, int rounds) {
         Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
-        float[] x = new float[N];
-        float[] y0 = new float[N];
-        for (int i = 0; i < N; i++) {
-            x[i] = i % 7;
-            y0[i] = i % 3;
-        }
+        DecodeBench.Inputs inputs = DecodeBench.Inputs.of(N);
+        float[] x = inputs.x();
+        float[] y0 = inputs.y0();
         LaunchDims dims = LaunchDims.linear(N, 256);
         List<Double> capture = new ArrayList<>();
         List<Double> update = new ArrayList<>();

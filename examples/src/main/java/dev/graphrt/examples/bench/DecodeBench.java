@@ -95,8 +95,7 @@ public final class DecodeBench {
     record Row(int elements, int launches, double eagerMicros, double eagerHostMicros, double replayMicros,
                double replayHostMicros, FloorMedians floor, long kernelsRun, boolean verified) {
         String label() {
-            return (elements >= 1 << 20 ? (elements >> 20) + "M" : elements >= 1 << 10 ? (elements >> 10) + "K"
-                    : String.valueOf(elements)) + " x " + launches;
+            return size(elements) + " x " + launches;
         }
 
         boolean control() {
@@ -157,12 +156,9 @@ public final class DecodeBench {
 
     static Row measure(GraphRuntime runtime, GpuStream stream, int n, int k, int rounds, WebGpuFloor webgpu) {
         Kernel saxpy = runtime.compile(SAXPY);
-        float[] x = new float[n];
-        float[] y0 = new float[n];
-        for (int i = 0; i < n; i++) {
-            x[i] = i % 7;
-            y0[i] = i % 3;
-        }
+        Inputs inputs = Inputs.of(n);
+        float[] x = inputs.x();
+        float[] y0 = inputs.y0();
         Buffer xs = stream.upload(x);
         Buffer ys = stream.upload(y0);
         LaunchDims dims = dims(runtime, n);
@@ -284,7 +280,30 @@ public final class DecodeBench {
         }
     }
 
-    static double median(double[] values) {
+    /** A row's element count as the tables print it: "1K", "64K", "16M", or the number when it is not a whole one. */
+    static String size(int n) {
+        return n >= 1 << 20 && n % (1 << 20) == 0 ? (n >> 20) + "M" : n >= 1 << 10 && n % (1 << 10) == 0 ? (n >> 10) + "K"
+                : String.valueOf(n);
+    }
+
+    /**
+     * The saxpy chain's inputs over {@code n} floats: {@code x = i mod 7}, {@code y = i mod 3}. Small integers, so the
+     * result of every chain the benches run stays exact in float ({@link #exact}).
+     */
+    record Inputs(float[] x, float[] y0) {
+        static Inputs of(int n) {
+            float[] x = new float[n];
+            float[] y0 = new float[n];
+            for (int i = 0; i < n; i++) {
+                x[i] = i % 7;
+                y0[i] = i % 3;
+            }
+            return new Inputs(x, y0);
+        }
+    }
+
+    /** The median (the upper one of an even count), as every table of the benches and the examples reports. */
+    public static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];

@@ -62,13 +62,9 @@ public final class MultiDeviceBench {
         int replays = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
         List<String> rows = args.length > 3 ? List.of(args).subList(3, args.length) : List.of("1024x1000", "65536x1000");
-        List<AvailableDevice> devices = GraphRT.devices().stream().filter(d -> d.backend().equals(backend)).toList();
+        // 1 only to try the bench on a one-device machine
+        List<AvailableDevice> devices = devicesOf(backend, Integer.getInteger("bench.minDevices", 2));
         System.out.println("devices: " + devices);
-        int least = Integer.getInteger("bench.minDevices", 2); // 1 only to try the bench on a one-device machine
-        if (devices.size() < least) {
-            System.out.println("needs at least " + least + " " + backend + " devices; found " + devices.size());
-            System.exit(2);
-        }
         System.out.println();
         System.out.println("| N x K | devices | alone µs/kernel (per device) | together µs/kernel (per device) "
                 + "| aggregate vs one device | exact |");
@@ -79,6 +75,16 @@ public final class MultiDeviceBench {
             allExact &= measure(devices, Integer.parseInt(nk[0]), Integer.parseInt(nk[1]), replays, rounds);
         }
         System.exit(allExact ? 0 : 1);
+    }
+
+    /** The devices of {@code backend}, best first; exits 2, saying so, when there are fewer than {@code least}. */
+    static List<AvailableDevice> devicesOf(String backend, int least) {
+        List<AvailableDevice> devices = GraphRT.devices().stream().filter(d -> d.backend().equals(backend)).toList();
+        if (devices.size() < least) {
+            System.out.println("needs at least " + least + " " + backend + " devices; found " + devices.size());
+            System.exit(2);
+        }
+        return devices;
     }
 
     private static boolean measure(List<AvailableDevice> devices, int n, int k, int replays, int rounds)
@@ -117,7 +123,7 @@ public final class MultiDeviceBench {
             double both = DecodeBench.median(together);
             // together[] is the wall time per kernel of one device's share: the devices ran count shares at once
             double aggregate = count * aloneMean / both;
-            System.out.printf("| %s x %d | %d | %s | %.3f | %.2fx | %s |%n", label(n), k, count, perDevice, both,
+            System.out.printf("| %s x %d | %d | %s | %.3f | %.2fx | %s |%n", DecodeBench.size(n), k, count, perDevice, both,
                     aggregate, exact ? "exact" : "WRONG");
             return exact;
         } finally {
@@ -165,21 +171,11 @@ public final class MultiDeviceBench {
         GraphRuntime runtime = GraphRT.open(device.options());
         GpuStream stream = runtime.openStream();
         Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
-        float[] x = new float[n];
-        float[] y0 = new float[n];
-        for (int i = 0; i < n; i++) {
-            x[i] = i % 7;
-            y0[i] = i % 3;
-        }
-        Buffer xs = stream.upload(x);
-        Buffer ys = stream.upload(y0);
+        DecodeBench.Inputs inputs = DecodeBench.Inputs.of(n);
+        Buffer xs = stream.upload(inputs.x());
+        Buffer ys = stream.upload(inputs.y0());
         LaunchDims dims = DecodeBench.dims(runtime, n);
         Graph graph = DecodeBench.captureChain(stream, saxpy, dims, KernelArgs.of(xs, ys).info(n).infoFloat(2f), k);
-        return new Device(device.ordinal(), runtime, stream, ys, graph, x, y0);
-    }
-
-    private static String label(int n) {
-        return n >= 1 << 20 && n % (1 << 20) == 0 ? (n >> 20) + "M" : n >= 1024 && n % 1024 == 0 ? (n >> 10) + "K"
-                : String.valueOf(n);
+        return new Device(device.ordinal(), runtime, stream, ys, graph, inputs.x(), inputs.y0());
     }
 }

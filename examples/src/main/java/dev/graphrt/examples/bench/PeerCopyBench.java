@@ -22,11 +22,7 @@ public final class PeerCopyBench {
         String backend = args.length > 0 ? args[0] : "cuda";
         long mib = args.length > 1 ? Long.parseLong(args[1]) : 256;
         int copies = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-        List<AvailableDevice> devices = GraphRT.devices().stream().filter(d -> d.backend().equals(backend)).toList();
-        if (devices.size() < 2) {
-            System.out.println("needs two " + backend + " devices; found " + devices.size());
-            System.exit(2);
-        }
+        List<AvailableDevice> devices = MultiDeviceBench.devicesOf(backend, 2);
         int words = (int) (mib << 20 >> 2);
         int[] pattern = new int[words];
         for (int i = 0; i < words; i++) {

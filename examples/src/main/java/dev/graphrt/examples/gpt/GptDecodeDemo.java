@@ -6,13 +6,13 @@ import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.GraphRT;
+import dev.graphrt.examples.bench.DecodeBench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * A real decode loop (issue 20): a GPT-2-shaped decoder's token step captured once and replayed for every token, its
@@ -123,7 +123,7 @@ public final class GptDecodeDemo {
                     }
                 }
                 return new Result(runtime.device().toString(), decoder.launchesPerStep(), eagerError, replayError,
-                        median(eager), median(replay));
+                        DecodeBench.median(eager), DecodeBench.median(replay));
             }
         }
     }
@@ -171,11 +171,5 @@ public final class GptDecodeDemo {
             maxRef = Math.max(maxRef, Math.abs(want[i]));
         }
         return maxDiff / Math.max(maxRef, Double.MIN_NORMAL);
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 }

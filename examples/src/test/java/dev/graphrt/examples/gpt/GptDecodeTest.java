@@ -21,9 +21,7 @@ class GptDecodeTest {
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"cpu", "wgpu"})
     void the_first_tokens_logits_match_the_plain_java_reference_eager_and_replayed(String backend) {
-        List<String> providers = GraphRT.describeProviders();
-        assumeTrue(providers.stream().anyMatch(line -> line.startsWith(backend + " ") && line.contains(": available")),
-                backend + " is not available here: " + providers);
+        assumeAvailable(backend);
 
         GptDecodeDemo.Result result = GptDecodeDemo.run(RuntimeOptions.defaults().backend(backend), TINY, 4, 1);
 
@@ -35,9 +33,7 @@ class GptDecodeTest {
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"cpu", "wgpu"})
     void attention_spread_over_several_chunks_of_positions_matches_the_reference_past_each_chunk_edge(String backend) {
-        List<String> providers = GraphRT.describeProviders();
-        assumeTrue(providers.stream().anyMatch(line -> line.startsWith(backend + " ") && line.contains(": available")),
-                backend + " is not available here: " + providers);
+        assumeAvailable(backend);
         GptWeights weights = new GptWeights(new GptConfig(1, 64, 4, 300, 64));
         GptReference reference = new GptReference(weights);
         try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
@@ -52,6 +48,13 @@ class GptDecodeTest {
                 }
             }
         }
+    }
+
+    /** Skips the calling test, naming every provider's probe, where {@code backend} cannot be opened here. */
+    private static void assumeAvailable(String backend) {
+        List<String> providers = GraphRT.describeProviders();
+        assumeTrue(providers.stream().anyMatch(line -> line.startsWith(backend + " ") && line.contains(": available")),
+                backend + " is not available here: " + providers);
     }
 
     /** The bit patterns decode_torch.py's numpy generator gives (its --selfcheck checks them against plain Python). */
