@@ -2,8 +2,10 @@ package dev.graphrt.core.memory;
 
 import dev.graphrt.api.CaptureRejectedException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -14,7 +16,8 @@ import java.util.Set;
  * closed, so the persistent pool grows to the warm-up's distinct working set rather than its peak: the
  * recorded run, whose frees are deferred until the end, then finds a free slice for each allocation.
  * Holds are dropped at each pass boundary, so N warm-up passes need one pass's slices, not N times as many.
- * Every slice the window touches is reserved for it and pinned to the graph at the end.
+ * Every slice the window touches is reserved for it while the window is open; the slices the recorded run took
+ * are pinned to the graph at the end.
  */
 public final class CaptureMemorySession {
     enum Phase { PRIMING, RECORDING, CLOSED }
@@ -24,6 +27,10 @@ public final class CaptureMemorySession {
     private final boolean mayGrowWhileRecording;
     private final List<PoolSlice> primedThisPass = new ArrayList<>();
     private final Set<PoolSlice> touched = new LinkedHashSet<>();
+    /** Slices the recorded run took: what the graph's recording may name, so what is pinned to it. */
+    private final Set<PoolSlice> recorded = new LinkedHashSet<>();
+    /** Per exact size, the most slices one warm-up pass took: what the recorded run will ask for. */
+    private final Map<Long, Integer> passDemand = new HashMap<>();
     private Phase phase = Phase.PRIMING;
     private String doomedReason;
 
@@ -59,6 +66,9 @@ public final class CaptureMemorySession {
         }
         slice.window = this;
         touched.add(slice);
+        if (phase == Phase.RECORDING) {
+            recorded.add(slice);
+        }
         if (phase == Phase.PRIMING) {
             slice.primedHeld = true;
             primedThisPass.add(slice);
@@ -78,17 +88,43 @@ public final class CaptureMemorySession {
 
     /** Ends one warm-up pass: the slices it primed become free for the next pass (still reserved here). */
     public void endPass() {
-        manager.withLock(this::dropHolds);
+        manager.withLock(() -> {
+            noteDemand();
+            dropHolds();
+        });
     }
 
-    /** Ends priming ({@code beginCapture}): held slices return free, and the recorded run reuses them. */
+    /**
+     * Ends priming ({@code beginCapture}): held slices return free, and the recorded run reuses them. Where the
+     * recorded run may not grow the pool, it is topped up now, before any driver capture opens, to the slices of
+     * each size one pass took: what the warm-up still keeps open (an output the step allocated and returned, a
+     * buffer checked mode still reads) is not free, yet the recorded run allocates it again.
+     */
     public void endPriming() {
+        Map<Long, Integer> demand = new HashMap<>();
         manager.withLock(() -> {
+            noteDemand();
             dropHolds();
             if (phase == Phase.PRIMING) {
                 phase = Phase.RECORDING;
+                demand.putAll(passDemand);
             }
         });
+        if (!mayGrowWhileRecording) {
+            demand.forEach((size, count) -> manager.ensureFree(this, size, count));
+        }
+    }
+
+    /** Keeps, per size, the high-water count of slices one pass took (called under the manager's lock). */
+    private void noteDemand() {
+        if (phase != Phase.PRIMING || primedThisPass.isEmpty()) {
+            return;
+        }
+        Map<Long, Integer> pass = new HashMap<>();
+        for (PoolSlice slice : primedThisPass) {
+            pass.merge(slice.sizeKey(), 1, Integer::sum);
+        }
+        pass.forEach((size, count) -> passDemand.merge(size, count, Math::max));
     }
 
     private void dropHolds() {
@@ -124,12 +160,22 @@ public final class CaptureMemorySession {
             }
         }
         touched.clear();
+        recorded.clear();
         phase = Phase.CLOSED;
         manager.sessionClosed();
     }
 
     Set<PoolSlice> touched() {
         return touched;
+    }
+
+    /**
+     * The slices the recorded run took, which its graph may name and so keeps pinned. A slice only a warm-up pass
+     * took is named by no recorded operation: once its buffer closes it is free for anyone (a buffer the warm-up
+     * kept open and the recording uses is retained by the graph like any buffer it uses).
+     */
+    Set<PoolSlice> recorded() {
+        return recorded;
     }
 
     boolean isClosed() {

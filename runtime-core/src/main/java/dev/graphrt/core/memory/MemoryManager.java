@@ -236,7 +236,7 @@ public final class MemoryManager {
     long pinWindow(CaptureMemorySession session, long graphId) {
         lock.lock();
         try {
-            List<PoolSlice> pinned = new ArrayList<>(session.touched());
+            List<PoolSlice> pinned = new ArrayList<>(session.recorded());
             long bytes = 0;
             for (PoolSlice slice : pinned) {
                 slice.pins++;

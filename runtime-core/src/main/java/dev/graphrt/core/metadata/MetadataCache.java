@@ -162,8 +162,18 @@ public final class MetadataCache {
         mode = CacheMode.NORMAL;
     }
 
-    /** Drops the window's pins without removing entries, and returns to NORMAL mode (abort). */
+    /**
+     * Drops the window's pins and returns to NORMAL mode (cancel, abort, a rejected update): entries the window
+     * created that no graph holds are freed (behind the stream's work), since nothing will ever release them
+     * otherwise; entries that existed before the window stay cached.
+     */
     public void discard() {
+        for (Entry entry : windowPins) {
+            if (entry.createdInCapture && entry.graphPins == 0) {
+                entries.remove(entry.key);
+                storage.deferFree(entry.slice);
+            }
+        }
         windowPins.clear();
         mode = CacheMode.NORMAL;
     }

@@ -19,8 +19,8 @@ import java.util.function.Consumer;
 final class CoreBuffer implements Buffer, Retainable {
     private final RuntimeScope scope;
     private final long id;
-    private final PoolSlice slice;
-    private final DeviceSlice storage;
+    private volatile PoolSlice slice;
+    private volatile DeviceSlice storage;
     private final long byteSize;
     /** Checked mode only: the last launches that used it, newest first (for an overrun's message). */
     private final ArrayDeque<String> launches;
@@ -29,7 +29,7 @@ final class CoreBuffer implements Buffer, Retainable {
     /** The epoch or recording that last took a hold: a stream skips the hold when it already has one. */
     private volatile long stamp;
     /** A view's owner (a graph pool's intermediate, held for as long as the view lives); null for a real buffer. */
-    private final CoreBuffer owner;
+    private volatile CoreBuffer owner;
 
     CoreBuffer(RuntimeScope scope, long id, PoolSlice slice, long byteSize) {
         this.scope = scope;
@@ -141,6 +141,23 @@ final class CoreBuffer implements Buffer, Retainable {
         if (holds.release(this)) {
             freeStorage();
         }
+    }
+
+    /**
+     * Makes a view its own buffer on {@code fresh} (a slice of at least its size) and lets its owner go: a pooled
+     * capture that was refused or cancelled left this view open, and an open buffer must never share another graph's
+     * intermediate. Only for a view that no work uses any more (the window that lent it was undone); its contents
+     * were never defined by any run.
+     */
+    synchronized void privatize(PoolSlice fresh) {
+        CoreBuffer lent = owner;
+        if (lent == null) {
+            throw new IllegalStateException(this + " is not a view");
+        }
+        slice = fresh;
+        storage = fresh.storage();
+        owner = null;
+        lent.release();
     }
 
     private void freeStorage() {

@@ -13,9 +13,23 @@ final class CoreEvent implements StreamEvent {
     private final Fence fence;
     private final CaptureGroup group;
     private final int position;
+    /** The stream whose warm-up (PREPARE) this event was recorded in, or null: a waiter joins that warm-up. */
+    private final CoreStream warmup;
 
     CoreEvent(CoreStream stream, Fence fence) {
         this(stream, fence, null, 0);
+    }
+
+    /**
+     * An event recorded during {@code warmup}'s warm-up (by that stream, or by a stream that joined its warm-up):
+     * an ordinary fence, and a stream that waits for it takes part in the warm-up as it would in the capture.
+     */
+    CoreEvent(CoreStream stream, Fence fence, CoreStream warmup) {
+        this.stream = stream;
+        this.fence = fence;
+        this.group = null;
+        this.position = 0;
+        this.warmup = warmup;
     }
 
     /** An event of a capture: {@code fence} is the backend's capture event (null for a software graph). */
@@ -24,6 +38,12 @@ final class CoreEvent implements StreamEvent {
         this.fence = fence;
         this.group = group;
         this.position = position;
+        this.warmup = null;
+    }
+
+    /** The stream whose warm-up this event belongs to, or null. */
+    CoreStream warmup() {
+        return warmup;
     }
 
     @Override

@@ -94,6 +94,24 @@ final class CoreStream implements GpuStream, GraphOwner {
     private final Map<CoreBuffer, Boolean> windowRetains = new IdentityHashMap<>();
     /** What the graphs this pooled window replays (as children, or eagerly in its warm-up) hold: never lent out. */
     private final Map<Retainable, Boolean> replayedHere = new IdentityHashMap<>();
+    /** The pooled window's allocations of the current warm-up pass, in order: which the step closed tells outputs apart. */
+    private final List<CoreBuffer> passAllocations = new ArrayList<>();
+    /**
+     * What the last warm-up pass of the pooled window showed, per requested size in allocation order: whether the
+     * step closed that allocation (a temporary, which the recording may place in an intermediate) or kept it open (an
+     * output, which gets memory of its own). Empty without a warm-up: then the recording borrows nothing.
+     */
+    private final Map<Long, List<Boolean>> warmupClosed = new java.util.HashMap<>();
+    /** Per requested size, how many allocations the recording of the pooled window made so far. */
+    private final Map<Long, Integer> recordedBySize = new java.util.HashMap<>();
+    /**
+     * The stream whose warm-up this stream joined by waiting for an event recorded in it (fork/join in PREPARE, as
+     * in CAPTURE): its allocations are primed in that stream's window, and that stream's pass ends wait for its
+     * work. Null otherwise; cleared when that warm-up ends.
+     */
+    private volatile CoreStream warmupOrigin;
+    /** The streams that joined this stream's warm-up (written under this stream's lock). */
+    private final java.util.Set<CoreStream> warmupMembers = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Closed by its user while another capture forbade device calls; torn down when that capture ends. */
     private volatile boolean closeDeferred;
 
@@ -136,8 +154,10 @@ final class CoreStream implements GpuStream, GraphOwner {
                 runtime.memory().release(slice);
                 throw failure;
             }
-            if (windowPool != null && lifecycle.current() == CaptureState.CAPTURE) {
+            if (windowPool != null && !isMember() && lifecycle.current() == CaptureState.CAPTURE) {
                 recordedAllocations.add(buffer);
+            } else if (windowPool != null && !isMember() && lifecycle.current() == CaptureState.PREPARE) {
+                passAllocations.add(buffer);
             }
             return buffer;
         } catch (RuntimeException failure) {
@@ -148,11 +168,18 @@ final class CoreStream implements GpuStream, GraphOwner {
     }
 
     /**
-     * Inside a pooled window (warm-up or recording, not in checked mode), a temporary may be a view of an intermediate
-     * of the pool that no view of this run uses; null when none fits.
+     * Inside a pooled window's recording (not in checked mode), a temporary may be a view of an intermediate of the
+     * pool that no view of this run uses; null when none fits. Only what the warm-up showed to be a temporary (the
+     * step closed the same allocation in its last pass) is placed there: an output the step keeps open belongs to
+     * the graph alone, and the warm-up itself runs in memory of its own, so nothing it leaves open shares anything.
      */
     private CoreBuffer borrowFromPool(long bytes) {
-        if (windowPool == null || isMember() || checked.on() || lifecycle.current() == CaptureState.NO_CAPTURE) {
+        if (windowPool == null || isMember() || checked.on() || lifecycle.current() != CaptureState.CAPTURE) {
+            return null;
+        }
+        int index = recordedBySize.merge(bytes, 1, Integer::sum) - 1;
+        List<Boolean> closedInWarmup = warmupClosed.get(bytes);
+        if (closedInWarmup == null || index >= closedInWarmup.size() || !closedInWarmup.get(index)) {
             return null;
         }
         CoreBuffer owner = windowPool.borrow(bytes, borrowed, replayedHere);
@@ -169,9 +196,20 @@ final class CoreStream implements GpuStream, GraphOwner {
         return view;
     }
 
-    /** A run (a warm-up pass, or the warm-ups before the recording) ended: what its closed views used is free again. */
+    /**
+     * A warm-up pass ended: what it allocated and closed (temporaries) and kept open (outputs) is what the recording
+     * will do; the last pass that allocated anything is the one kept.
+     */
     private void endPoolRun() {
         borrowed.values().removeIf(CoreBuffer::isClosed);
+        if (windowPool == null || passAllocations.isEmpty()) {
+            return;
+        }
+        warmupClosed.clear();
+        for (CoreBuffer buffer : passAllocations) {
+            warmupClosed.computeIfAbsent(buffer.byteSize(), size -> new ArrayList<>()).add(buffer.isClosed());
+        }
+        passAllocations.clear();
     }
 
     /** The graph just sealed holds its recorded allocations; those its user closed become the pool's intermediates. */
@@ -186,15 +224,40 @@ final class CoreStream implements GpuStream, GraphOwner {
         }
     }
 
-    /** The window ended (sealed, cancelled or aborted): nothing of it is borrowed or recorded any more. */
+    /**
+     * The window ended (sealed, cancelled or aborted): nothing of it is borrowed or recorded any more. A view still
+     * open here belongs to a window that was refused or cancelled (a sealed one refuses open views): it is given
+     * memory of its own, so no buffer the user keeps shares an intermediate another graph replays into.
+     */
     private void endPoolWindow() {
         if (lifecycle.current() == CaptureState.NO_CAPTURE) {
+            endWarmup();
+            for (CoreBuffer view : borrowed.values()) {
+                if (!view.isClosed()) {
+                    privatize(view);
+                }
+            }
             windowPool = null;
+            passAllocations.clear();
+            warmupClosed.clear();
+            recordedBySize.clear();
             borrowed.clear();
             recordedAllocations.clear();
             replayedHere.clear();
             windowRetains.keySet().forEach(CoreBuffer::release);
             windowRetains.clear();
+        }
+    }
+
+    /** Moves an open view of an undone window to a slice of its own; failing that, its handle is closed. */
+    private void privatize(CoreBuffer view) {
+        try {
+            view.privatize(memory.allocate(view.byteSize()));
+            LOG.debug("stream #{}: {} left open by an undone pooled capture now has memory of its own", id, view);
+        } catch (RuntimeException failure) {
+            LOG.warn("stream #{}: {} was left open by an undone pooled capture and could not get memory of its own; "
+                    + "it is closed: {}", id, view, failure.toString());
+            view.close();
         }
     }
 
@@ -207,9 +270,10 @@ final class CoreStream implements GpuStream, GraphOwner {
         for (CoreBuffer view : borrowed.values()) {
             if (!view.isClosed()) {
                 throw new CaptureRejectedException(operation + ": " + view + " was allocated inside this capture into "
-                        + "graph pool memory and is still open; a pool shares the temporaries its steps close, so an "
-                        + "output must be allocated outside the step (or the capture made without a pool); the capture "
-                        + "is intact: cancel it");
+                        + "graph pool memory, because the warm-up closed the same allocation, and is still open; the "
+                        + "recording must keep and close what the warm-up did (an output the step keeps open in its "
+                        + "warm-up gets memory of its own); the capture is intact: cancel it, and the buffer then "
+                        + "gets memory of its own");
             }
         }
     }
@@ -654,7 +718,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             CaptureState state = state();
             policy.checkEvent(state, "record() on stream #" + id);
             if (state != CaptureState.CAPTURE) {
-                return new CoreEvent(this, backend.recordFence());
+                return new CoreEvent(this, backend.recordFence(), warmupOf());
             }
             if (group == null) {
                 group = new CaptureGroup(this); // this stream's own capture begins to span streams
@@ -693,8 +757,10 @@ final class CoreStream implements GpuStream, GraphOwner {
             }
             CoreStream source = other.stream();
             if (source == this || source.isClosed() || backend.waitFor(source.backend, other.fence())) {
+                joinWarmup(other.warmup());
                 return; // stream order already; a closed stream's work is done; or the device waits
             }
+            joinWarmup(other.warmup());
             policy.checkHostSyncBesideCapture(runtime.anotherCaptureForbidsDeviceCalls(id), "waitFor", id);
         } catch (RuntimeException failure) {
             throw runtime.failed("waitFor on stream #" + id, failure);
@@ -1072,7 +1138,9 @@ final class CoreStream implements GpuStream, GraphOwner {
 
     @Override
     public void endWarmupPass() {
+        settleWarmupMembers();
         locked("endWarmupPass", () -> {
+            checkWarmupGuards();
             lifecycle.endWarmupPass();
             endPoolRun();
         });
@@ -1086,6 +1154,9 @@ final class CoreStream implements GpuStream, GraphOwner {
     @Override
     public void beginCapture(CaptureOptions options) {
         Objects.requireNonNull(options, "options");
+        if (lifecycle.current() == CaptureState.PREPARE) {
+            settleWarmupMembers();
+        }
         locked("beginCapture", () -> {
             if (options.pool() != windowPool && lifecycle.current() == CaptureState.PREPARE) {
                 throw new GraphStateException("beginCapture: stream #" + id + " was prepared "
@@ -1093,7 +1164,11 @@ final class CoreStream implements GpuStream, GraphOwner {
                         + (options.pool() == null ? "name none" : "name " + options.pool()) + "; give the same pool "
                         + "to prepare(options) and beginCapture(options); the stream is still in PREPARE");
             }
+            if (lifecycle.current() == CaptureState.PREPARE) {
+                checkWarmupGuards();
+            }
             endPoolRun();
+            endWarmup();
             lifecycle.beginCapture(options);
         });
     }
@@ -1415,10 +1490,104 @@ final class CoreStream implements GpuStream, GraphOwner {
     private PoolSlice allocateSlice(long bytes) {
         CoreStream origin = lockOrigin();
         try {
-            return origin != null ? origin.memory.allocate(bytes) : memory.allocate(bytes);
+            if (origin != null) {
+                return origin.memory.allocate(bytes);
+            }
         } finally {
             unlockOrigin(origin);
         }
+        CoreStream warmup = warmupOrigin;
+        if (warmup != null && lifecycle.current() == CaptureState.NO_CAPTURE) {
+            warmup.lock.lock(); // this stream's lock, then the origin's: the fork/join order
+            try {
+                if (warmupOrigin == warmup && warmup.lifecycle.current() == CaptureState.PREPARE) {
+                    return warmup.memory.allocate(bytes); // primed in the warm-up's window
+                }
+            } finally {
+                warmup.lock.unlock();
+            }
+        }
+        return memory.allocate(bytes);
+    }
+
+    // ---- fork/join in a warm-up: the waiting stream takes part in it, as it will in the capture ----------
+
+    /** The warm-up an event recorded now belongs to: this stream's own (PREPARE), the one it joined, or none. */
+    private CoreStream warmupOf() {
+        if (lifecycle.current() == CaptureState.PREPARE) {
+            return this;
+        }
+        return warmupOrigin;
+    }
+
+    /** This stream waited for an event of {@code warmup}'s warm-up: it takes part in that warm-up (called under its lock). */
+    private void joinWarmup(CoreStream warmup) {
+        if (warmup == null || warmup == this || warmupOrigin == warmup || group != null
+                || lifecycle.current() != CaptureState.NO_CAPTURE) {
+            return;
+        }
+        warmup.lock.lock();
+        try {
+            if (warmup.lifecycle.current() == CaptureState.PREPARE && !warmup.closed) {
+                warmupOrigin = warmup;
+                warmup.warmupMembers.add(this);
+                LOG.debug("stream #{} joined stream #{}'s warm-up", id, warmup.id());
+            }
+        } finally {
+            warmup.lock.unlock();
+        }
+    }
+
+    /**
+     * Before a pass of this stream's warm-up ends (or the capture begins): waits for the work of every stream that
+     * joined the warm-up, so what the pass closed there is free for the next pass or the recording, and (checked
+     * mode) reads the guards of what it touched. Called without this stream's lock (a member's lock comes first).
+     */
+    private void settleWarmupMembers() {
+        for (CoreStream member : List.copyOf(warmupMembers)) {
+            member.settleForWarmup(this);
+        }
+    }
+
+    private void settleForWarmup(CoreStream warmup) {
+        lock.lock();
+        try {
+            if (closed || warmupOrigin != warmup || runtime.anotherCaptureForbidsDeviceCalls(id)) {
+                return;
+            }
+            memory.awaitAll("its part of stream #" + warmup.id() + "'s warm-up pass");
+            Optional<BufferOverrunException> overrun = checked.check(backend);
+            memory.afterSync();
+            overrun.ifPresent(failure -> {
+                throw failure;
+            });
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** This stream's warm-up ended (the capture began, or the window closed): its members leave it. */
+    private void endWarmup() {
+        for (CoreStream member : warmupMembers) {
+            member.warmupOrigin = null;
+        }
+        warmupMembers.clear();
+    }
+
+    /**
+     * Checked mode, where a warm-up pass ends: waits for this stream's work and reads the guards of what it touched,
+     * which also lets go of the buffers checked mode held for that, so the next pass or the recording finds their
+     * slices free. An overrun in the warm-up is the step's own failure.
+     */
+    private void checkWarmupGuards() {
+        if (!checked.on() || runtime.anotherCaptureForbidsDeviceCalls(id)) {
+            return;
+        }
+        memory.awaitAll("the warm-up pass's work before its guards are read");
+        Optional<BufferOverrunException> overrun = checked.check(backend);
+        overrun.ifPresent(failure -> {
+            throw failure;
+        });
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.metadata.MetadataCache;
+import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
@@ -55,6 +56,8 @@ final class StreamMemory {
     private final Set<CoreGraph> liveGraphs = new LinkedHashSet<>();
     /** Graphs whose last holder let go while the lock was busy (a Java kernel closing one): released at the next flush point. */
     private final ConcurrentLinkedQueue<CoreGraph> unusedGraphs = new ConcurrentLinkedQueue<>();
+    /** Backend graphs whose destroy failed: tried again at the next synchronize and when the stream closes. */
+    private final List<Undestroyed> undestroyed = new ArrayList<>();
     private final Duration waitTimeout;
     private final long stagingLimit;
     private long stagedBytes;
@@ -217,6 +220,7 @@ final class StreamMemory {
 
     /** The stream was just synchronised: everything queued and held is done with, graphs let go included. */
     void afterSync() {
+        retryDestroys();
         drops.releaseAllAfterSync();
         while (!unusedGraphs.isEmpty()) {
             releaseUnusedGraphs();
@@ -254,8 +258,45 @@ final class StreamMemory {
         }
         runtime.graphReleased(graph);
         SealedWindow window = graph.window();
-        drops.defer("graph #" + graph.id() + " (destroy)", () -> backend.destroy(window.graph()));
+        deferDestroy("graph #" + graph.id() + " (destroy)", window.graph());
         releaseWindow(graph, window);
+    }
+
+    /** A backend graph to destroy and what it was, kept when its destroy failed. */
+    private record Undestroyed(String what, BackendGraph graph) {
+    }
+
+    /**
+     * Destroys {@code graph} behind the stream's work so far. A destroy that fails is reported like any deferred
+     * release and kept: it is tried again at the next synchronize and when the stream (or its runtime) closes, as a
+     * failed device free is tried again at the next trim, so one failure never leaks the graph for good.
+     */
+    private void deferDestroy(String what, BackendGraph graph) {
+        drops.defer(what, () -> {
+            try {
+                backend.destroy(graph);
+            } catch (RuntimeException | Error failure) {
+                undestroyed.add(new Undestroyed(what, graph));
+                throw failure;
+            }
+        });
+    }
+
+    /** Queues another try of every destroy that failed (each once; a failure again keeps it for the next try). */
+    private void retryDestroys() {
+        if (undestroyed.isEmpty()) {
+            return;
+        }
+        List<Undestroyed> again = new ArrayList<>(undestroyed);
+        undestroyed.clear();
+        for (Undestroyed failed : again) {
+            deferDestroy(failed.what() + ", tried again", failed.graph());
+        }
+    }
+
+    /** Backend graphs whose destroy failed and that wait for another try. */
+    int undestroyedCount() {
+        return undestroyed.size();
     }
 
     /**
@@ -265,8 +306,7 @@ final class StreamMemory {
      */
     void retire(CoreGraph graph, SealedWindow old, SealedWindow next) {
         if (old.graph() != next.graph()) {
-            drops.defer("graph #" + graph.id() + " (the replaced recording's graph)",
-                    () -> backend.destroy(old.graph()));
+            deferDestroy("graph #" + graph.id() + " (the replaced recording's graph)", old.graph());
         }
         if (old.graphId() == next.graphId()) {
             for (Retainable held : old.retained()) {
@@ -300,9 +340,14 @@ final class StreamMemory {
             release(graph);
         }
         releaseUnusedGraphs();
+        retryDestroys();
         // Graph releases unpin info entries, so the cache is cleared after they ran, then drained again.
         Optional<RuntimeException> stuck = drops.drain(drainBound);
         stuck.ifPresent(failures::add);
+        if (stuck.isEmpty() && !undestroyed.isEmpty()) {
+            retryDestroys(); // one destroy failed while closing: the last chance to give the graph back
+            drops.drain(drainBound).ifPresent(failures::add);
+        }
         if (stuck.isEmpty()) {
             try {
                 metadata.clearUnpinned();

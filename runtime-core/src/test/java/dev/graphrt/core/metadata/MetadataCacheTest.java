@@ -157,15 +157,34 @@ class MetadataCacheTest {
     }
 
     @Test
-    void discard_unpins_without_removing() {
+    void discard_frees_the_entries_the_window_created_and_keeps_those_that_were_cached_before() {
         MetadataCache cache = cache(4, 64);
+        cache.lookup(words(2, 7));
         cache.enterCaptureMode();
         cache.lookup(words(3, 1, 4));
+        cache.lookup(words(2, 7));
         cache.discard();
-        assertThat(cache.contains(words(3, 1, 4))).isTrue();
-        assertThat(cache.isWindowPinned(words(3, 1, 4))).isFalse();
-        assertThat(cache.pinCount(words(3, 1, 4))).isZero();
+        assertThat(cache.contains(words(3, 1, 4))).as("created by the cancelled window: nobody could free it later")
+                .isFalse();
+        assertThat(freed).as("its slice leaves behind the stream's work").hasSize(1);
+        assertThat(cache.contains(words(2, 7))).as("cached before the window").isTrue();
+        assertThat(cache.isWindowPinned(words(2, 7))).isFalse();
+        assertThat(cache.pinCount(words(2, 7))).isZero();
         assertThat(cache.mode()).isEqualTo(CacheMode.NORMAL);
+    }
+
+    @Test
+    void discard_keeps_an_entry_a_live_graph_still_pins() {
+        MetadataCache cache = cache(4, 64);
+        cache.enterCaptureMode();
+        cache.lookup(words(5, 5));
+        cache.commit(1);
+        cache.enterCaptureMode();
+        cache.lookup(words(5, 5));
+        cache.discard();
+        assertThat(cache.contains(words(5, 5))).isTrue();
+        assertThat(cache.pinCount(words(5, 5))).isEqualTo(1);
+        assertThat(freed).isEmpty();
     }
 
     @Test

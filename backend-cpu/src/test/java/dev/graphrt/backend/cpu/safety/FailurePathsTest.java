@@ -80,6 +80,45 @@ class FailurePathsTest {
     }
 
     @Nested
+    class A_graph_whose_destroy_failed {
+        @Test
+        void is_destroyed_at_the_next_synchronize_after_the_failure_was_reported() {
+            try (Rig rig = new Rig()) {
+                GpuStream stream = rig.runtime.openStream();
+                Buffer in = stream.upload(KitKernels.pattern(N, 12));
+                Buffer out = stream.allocate(BYTES);
+                Graph graph = captureAddOne(rig, stream, in, out);
+                assertThat(rig.backend.liveGraphs()).isEqualTo(1);
+                rig.backend.failOn(Hook.DESTROY, 1);
+                graph.close();
+                assertThatThrownBy(stream::synchronize).isInstanceOf(ReleaseFailedException.class)
+                        .hasMessageContaining("graph #" + graph.id() + " (destroy)");
+
+                stream.synchronize();
+
+                assertThat(rig.backend.calls(Hook.DESTROY)).as("tried again").isEqualTo(2);
+                assertThat(rig.backend.liveGraphs()).as("and destroyed").isZero();
+            }
+        }
+
+        @Test
+        void is_tried_again_when_the_runtime_closes() {
+            Rig rig = new Rig();
+            GpuStream stream = rig.runtime.openStream();
+            Buffer in = stream.upload(KitKernels.pattern(N, 13));
+            Buffer out = stream.allocate(BYTES);
+            Graph graph = captureAddOne(rig, stream, in, out);
+            rig.backend.failOn(Hook.DESTROY, 1);
+            graph.close();
+
+            assertThat(catchThrowable(rig::close)).as("the failure is reported").isNotNull();
+
+            assertThat(rig.backend.calls(Hook.DESTROY)).as("close tried it again").isEqualTo(2);
+            assertThat(rig.backend.liveGraphs()).isZero();
+        }
+    }
+
+    @Nested
     class Failure_paths_that_used_to_leak {
         @Test
         void a_failing_info_upload_gives_its_slot_back() {

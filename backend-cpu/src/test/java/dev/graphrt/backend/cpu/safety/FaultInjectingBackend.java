@@ -58,6 +58,8 @@ final class FaultInjectingBackend implements Backend {
     private final AtomicLong allocations = new AtomicLong();
     private final AtomicLong frees = new AtomicLong();
     private final AtomicLong liveBytes = new AtomicLong();
+    /** Graphs sealed and not yet destroyed successfully. */
+    private final AtomicInteger liveGraphs = new AtomicInteger();
     private volatile boolean fencesStuck;
     private volatile boolean writesOutOfMemory;
     private volatile String overrunKernel;
@@ -151,6 +153,11 @@ final class FaultInjectingBackend implements Backend {
 
     long frees() {
         return frees.get();
+    }
+
+    /** Backend graphs sealed (by seal or update) and not destroyed: what the backend still holds. */
+    int liveGraphs() {
+        return liveGraphs.get();
     }
 
     long liveBytes() {
@@ -345,23 +352,32 @@ final class FaultInjectingBackend implements Backend {
             real.onPrepare();
         }
 
+        private BackendGraph counted(BackendGraph before, BackendGraph after) {
+            if (after != before) {
+                liveGraphs.incrementAndGet();
+            }
+            return after;
+        }
+
         @Override
         public BackendGraph sealRecording(RecordedLaunches recording) {
             enter(Hook.SEAL_RECORDING);
-            return real.sealRecording(recording);
+            BackendGraph sealed = real.sealRecording(recording);
+            liveGraphs.incrementAndGet();
+            return sealed;
         }
 
         @Override
         public BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
             enter(Hook.UPDATE_RECORDING);
-            return real.updateRecording(target, recording);
+            return counted(target, real.updateRecording(target, recording));
         }
 
         @Override
         public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
                 int[] changed) {
             enter(Hook.REBIND);
-            return real.rebind(graph, before, after, changed);
+            return counted(graph, real.rebind(graph, before, after, changed));
         }
 
         @Override
@@ -380,6 +396,7 @@ final class FaultInjectingBackend implements Backend {
         public void destroy(BackendGraph graph) {
             enter(Hook.DESTROY);
             real.destroy(graph);
+            liveGraphs.decrementAndGet();
         }
 
         @Override
