@@ -2073,4 +2073,28 @@ public abstract class CaptureConformanceKit {
             }
         }
     }
+
+    @Nested
+    @DisplayName("28. Seams")
+    class Seams extends SeamsGroup {
+        @Override
+        protected GraphRuntime openRuntime(boolean checked) {
+            return checked ? openCheckedRuntime() : CaptureConformanceKit.this.openRuntime();
+        }
+    }
+
+    /** The backend's runtime in checked mode: the hook, with {@code graphrt.checked} set while it opens. */
+    protected GraphRuntime openCheckedRuntime() {
+        String before = System.getProperty("graphrt.checked");
+        System.setProperty("graphrt.checked", "true");
+        try {
+            return openRuntime();
+        } finally {
+            if (before == null) {
+                System.clearProperty("graphrt.checked");
+            } else {
+                System.setProperty("graphrt.checked", before);
+            }
+        }
+    }
 }

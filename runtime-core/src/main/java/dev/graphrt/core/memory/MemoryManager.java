@@ -317,6 +317,26 @@ public final class MemoryManager {
         }
     }
 
+    /** Free exact-fit bytes the pools keep now: what {@link PoolConfig#reserveBytes()} bounds. */
+    public long exactFitFreeBytes() {
+        lock.lock();
+        try {
+            return large.trimmableBytes() + persistent.trimmableBytes();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether an allocation of {@code bytes} outside every window is served exact-fit (above the size classes). */
+    public boolean exactFit(long bytes) {
+        return bytes > config.maxPooledBytes();
+    }
+
+    /** The free exact-fit memory the pools may keep. */
+    public long reserveBytes() {
+        return config.reserveBytes();
+    }
+
     /** Number of slices the persistent pool holds (free or not): what priming grew it to. */
     public int persistentSliceCount() {
         lock.lock();

@@ -30,6 +30,8 @@ final class CoreBuffer implements Buffer, Retainable {
     private volatile long stamp;
     /** A view's owner (a graph pool's intermediate, held for as long as the view lives); null for a real buffer. */
     private volatile CoreBuffer owner;
+    /** Bytes counted as awaiting release when the user closed it while held; 0 otherwise. */
+    private volatile long awaitingRelease;
 
     CoreBuffer(RuntimeScope scope, long id, PoolSlice slice, long byteSize) {
         this.scope = scope;
@@ -126,7 +128,8 @@ final class CoreBuffer implements Buffer, Retainable {
             if (holds.release(this)) {
                 freeStorage();
             } else {
-                scope.closedWhileHeld();
+                awaitingRelease = retainedBytes();
+                scope.closedWhileHeld(awaitingRelease);
             }
         }
     }
@@ -161,6 +164,11 @@ final class CoreBuffer implements Buffer, Retainable {
     }
 
     private void freeStorage() {
+        long counted = awaitingRelease;
+        if (counted > 0) {
+            awaitingRelease = 0;
+            scope.releasedAfterClose(counted);
+        }
         if (owner != null) {
             owner.release();
         } else {

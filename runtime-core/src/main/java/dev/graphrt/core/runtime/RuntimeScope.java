@@ -45,9 +45,26 @@ final class RuntimeScope {
         memory.release(slice);
     }
 
-    /** A buffer was closed by its user while an operation still held it: streams fence their epochs soon. */
-    void closedWhileHeld() {
+    /** Bytes of buffers closed by their users whose storage waits for the work still holding it. */
+    private final AtomicLong awaitingRelease = new AtomicLong();
+
+    /**
+     * A buffer of {@code bytes} was closed by its user while an operation still held it: streams fence their epochs
+     * soon, and the bytes count as memory on its way back to the pools until the last holder lets go.
+     */
+    void closedWhileHeld(long bytes) {
         closedWhileHeld.incrementAndGet();
+        awaitingRelease.addAndGet(bytes);
+    }
+
+    /** The storage of a buffer counted by {@link #closedWhileHeld(long)} went back to the pools. */
+    void releasedAfterClose(long bytes) {
+        awaitingRelease.addAndGet(-bytes);
+    }
+
+    /** Bytes of closed buffers still held by work in flight: free memory to be, which the budget counts. */
+    long awaitingReleaseBytes() {
+        return awaitingRelease.get();
     }
 
     long closedWhileHeldCount() {

@@ -118,10 +118,28 @@ final class StreamMemory {
         return switch (policy.allocation(lifecycle.current())) {
             case DYNAMIC_POOL -> {
                 flushPoint();
+                awaitReleasesBeyondReserve(bytes);
                 yield memory.allocateDynamic(bytes);
             }
             case PERSISTENT_PRIMED, PERSISTENT_WINDOW -> lifecycle.allocate(bytes);
         };
+    }
+
+    /**
+     * The budget counts memory on its way back: closed buffers that work in flight still holds are free memory to
+     * be. When those and the free exact-fit memory would exceed the reserve, this stream's releases are waited for
+     * (bounded) before the pool grows, so a host that never synchronises does not make the pools hoard: the released
+     * allocations come back and the reserve trims them, instead of new ones piling up beside them.
+     */
+    private void awaitReleasesBeyondReserve(long bytes) {
+        if (!memory.exactFit(bytes) || drops.inFlightBatches() + drops.heldCount() == 0) {
+            return;
+        }
+        long awaiting = runtime.scope().awaitingReleaseBytes();
+        if (awaiting == 0 || awaiting + memory.exactFitFreeBytes() + bytes <= memory.reserveBytes()) {
+            return;
+        }
+        drops.flushAndWait(waitTimeout, "released memory to come back before the pool grows");
     }
 
     /** The device slice holding a launch's info words (cached); null when there are none. May allocate. */

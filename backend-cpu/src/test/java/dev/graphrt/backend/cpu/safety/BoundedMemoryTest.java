@@ -50,6 +50,33 @@ class BoundedMemoryTest {
     }
 
     @Test
+    void buffers_closed_while_their_launches_are_in_flight_count_against_the_reserve_without_a_synchronize() {
+        long reserve = 16 * MIB;
+        try (Rig rig = new Rig(RuntimeOptions.defaults().poolReserve(reserve))) {
+            GpuStream stream = rig.runtime.openStream();
+            Random random = new Random(43);
+            ArrayDeque<Buffer> live = new ArrayDeque<>();
+            Buffer source = stream.allocate(3 * MIB);
+            long maxReserved = 0;
+            for (int cycle = 0; cycle < 600; cycle++) {
+                long bytes = MIB + random.nextLong(2 * MIB + 1);
+                Buffer buffer = stream.allocate(bytes);
+                int n = (int) (bytes / 4);
+                stream.launch(rig.addOne, dev.graphrt.api.LaunchDims.linear(n, 256),
+                        KernelArgs.of(source, buffer).info(n)); // work in flight holds it past its close
+                live.add(buffer);
+                if (live.size() > 3) {
+                    live.poll().close();
+                }
+                maxReserved = Math.max(maxReserved, rig.runtime.memoryStats().reservedBytes());
+            }
+            stream.synchronize();
+            long bound = 3 * MIB + 4 * 3 * MIB + reserve + 3 * MIB + 8 * MIB; // source, live set, reserve, one more
+            assertThat(maxReserved).as("reserved never exceeds %d bytes", bound).isLessThanOrEqualTo(bound);
+        }
+    }
+
+    @Test
     void a_full_device_is_trimmed_and_the_allocation_retried_once_before_out_of_memory() {
         Map<String, String> ceiling = Map.of("cpu.threads", "1", "cpu.memoryBytes", String.valueOf(64 * MIB));
         try (Rig rig = new Rig(RuntimeOptions.defaults(), ceiling)) {
