@@ -10,4 +10,4 @@ int failures = (text =~ /<failure/).size() + (text =~ /<error/).size()
 println "external kit: ${tests} run, ${failures} failed, ${skipped} skipped"
 assert tests >= 60 : "the whole kit has at least 60 tests, ran ${tests}"
 assert failures == 0
-assert skipped <= 3 : "only the fork/join group (MULTI_STREAM_CAPTURE, undeclared) may skip, skipped ${skipped}"
+assert skipped <= 4 : "only the fork/join tests (groups 25 and 28; MULTI_STREAM_CAPTURE undeclared) may skip, skipped ${skipped}"

@@ -13,8 +13,9 @@ import java.util.function.Consumer;
  * eagerly as the capture's one warm-up, then records it; a miss under {@code EAGER} runs it eagerly. Bucket the keys
  * ({@link Buckets}) so few graphs serve many shapes. Every graph replays on the cache's stream, and all are
  * captured into one {@link GraphPool} (the one in the options' capture options, or the cache's own, closed with
- * it), so they share their intermediates: temporaries the step closes; its outputs belong in buffers it does not
- * close (or allocated outside it). Calls are serialised by the cache.
+ * it), so they share their intermediates: temporaries the step closes. An output the step allocates and keeps open
+ * (also one allocated on first use, {@code outputs.computeIfAbsent(key, k -> s.allocate(n))}) belongs to its key's
+ * graph and is never shared. Calls are serialised by the cache.
  *
  * @param <K> the key; equal keys share a graph
  */

@@ -7,10 +7,13 @@ package dev.graphrt.api;
  *
  * <p>Why it is safe: every graph of a pool is captured on, and so replays on, the one stream the pool belongs to
  * (the stream of its first capture; another is refused, naming the pool), and a stream runs one replay after
- * another. Only intermediates are shared: a buffer still open when the capture ends (an output the user kept) is
- * never given to another graph, nor are info buffers. So inputs and outputs that must outlive a replay are
- * allocated outside the step or kept open. The pool keeps nothing alive itself: each graph holds the intermediates
- * it uses, and memory goes back when the last graph using it is closed.
+ * another. Only temporaries are shared, and the warm-up tells them apart: a buffer the step allocates and closes in
+ * its warm-up is a temporary, which the recording may place in an intermediate; a buffer the step keeps open is an
+ * output (PyTorch's rule): it belongs to its graph, is never lent to another graph of the pool, and the user may
+ * read, write and keep it. The warm-up itself runs in memory of its own, and without a warm-up nothing is shared.
+ * A capture that is refused or cancelled leaves no buffer sharing anything: one it left open gets memory of its
+ * own. The pool keeps nothing alive itself: each graph holds the intermediates it uses, and memory goes back when
+ * the last graph using it is closed.
  *
  * <p>Closing the pool refuses later captures into it; its graphs are unaffected.
  */
