@@ -58,6 +58,9 @@ public abstract class SeamsGroup {
 
     @AfterEach
     void close() {
+        if (runtime == null) {
+            return; // the backend is unavailable here: the hook skipped
+        }
         if (stream.captureState() != CaptureState.NO_CAPTURE) {
             stream.cancelCapture();
         }

@@ -182,6 +182,98 @@ public final class OperationPolicy {
         }
     }
 
+    /** What an event recorded inside a capture is made of. */
+    public enum CaptureEventKind {
+        /** A driver event recorded into the graph (hardware graphs): other streams wait for it on the device. */
+        DRIVER_EVENT,
+        /** Only the position in the core's recording (software graphs). */
+        POSITION
+    }
+
+    public CaptureEventKind captureEvent() {
+        return graphKind == GraphKind.HARDWARE ? CaptureEventKind.DRIVER_EVENT : CaptureEventKind.POSITION;
+    }
+
+    /** Whether an event recorded now is an event of the capture (fork/join) rather than a plain fence. */
+    public boolean eventJoinsCapture(CaptureState state) {
+        return state == CaptureState.CAPTURE;
+    }
+
+    /**
+     * While a stream records, it may wait only for events recorded in its capture: one recorded before it began marks
+     * no point in the graph.
+     */
+    public void checkWaitForOutsideEvent(CaptureState state, String event, long streamId) {
+        if (state == CaptureState.CAPTURE) {
+            throw new CaptureRejectedException("waitFor: " + event + " was recorded outside the capture stream #"
+                    + streamId + " takes part in; a capture can wait only for events recorded in it");
+        }
+    }
+
+    /** A stream joins another stream's capture or warm-up only from NO_CAPTURE, on its own. */
+    public boolean mayJoinAnotherCapture(CaptureState own) {
+        return own == CaptureState.NO_CAPTURE;
+    }
+
+    /** A stream that waits for an event of a warm-up joins it while that warm-up still runs (PREPARE). */
+    public boolean joinsWarmup(CaptureState origin) {
+        return origin == CaptureState.PREPARE;
+    }
+
+    /** Where a stream's allocation comes from when it takes part in another stream's warm-up: that window's. */
+    public boolean primesInWarmup(CaptureState own, CaptureState origin) {
+        return own == CaptureState.NO_CAPTURE && origin == CaptureState.PREPARE;
+    }
+
+    /** What a graph pool does with an allocation of the window in each state. */
+    public enum PoolAction {
+        /** Outside a window: nothing. */
+        NONE,
+        /** The warm-up: private memory, noted to tell outputs from temporaries. */
+        NOTE_WARMUP,
+        /** The recording: a temporary may be lent an intermediate of the pool. */
+        LEND_TEMPORARIES
+    }
+
+    public PoolAction pool(CaptureState state) {
+        return switch (state) {
+            case NO_CAPTURE -> PoolAction.NONE;
+            case PREPARE -> PoolAction.NOTE_WARMUP;
+            case CAPTURE -> PoolAction.LEND_TEMPORARIES;
+        };
+    }
+
+    /** A diagnosis re-runs a graph's launches eagerly: only between captures of its stream. */
+    public void checkDiagnose(CaptureState state, long streamId) {
+        if (state != CaptureState.NO_CAPTURE) {
+            throw new GraphStateException("diagnose: stream #" + streamId + " is in " + state
+                    + "; diagnose a graph between captures (after endCapture() or cancelCapture())");
+        }
+    }
+
+    /** Whether an operation in this state is one of the capture's recorded operations (fork/join counts them). */
+    public boolean countsAsRecorded(CaptureState state) {
+        return state == CaptureState.CAPTURE;
+    }
+
+    /**
+     * A stream closed while its own capture records and another capture forbids device calls: its capture is
+     * abandoned at once, since a deferred close could never end it (endCapture refuses a closed stream).
+     */
+    public boolean abandonsOnDeferredClose(CaptureState state) {
+        return state == CaptureState.CAPTURE;
+    }
+
+    /** Whether the stream has an open window (PREPARE or CAPTURE) that a close or cancel must end. */
+    public boolean windowOpen(CaptureState state) {
+        return state != CaptureState.NO_CAPTURE;
+    }
+
+    /** Replays finished before a prepare() are waited for only when no window is open yet. */
+    public boolean waitsForReplaysAtPrepare(CaptureState state) {
+        return state == CaptureState.NO_CAPTURE;
+    }
+
     /** Refuses a capture mode the backend does not declare; GLOBAL is part of the base contract. */
     public void checkMode(CaptureMode mode) {
         Capability needed = switch (mode) {

@@ -18,55 +18,55 @@ import java.util.Set;
  */
 final class CaptureGroup {
     /** A wait inside the capture: {@code waiter}, at its operation {@code waiterOps}, for {@code source} at {@code sourceOps}. */
-    private record Wait(CoreStream waiter, int waiterOps, CoreStream source, int sourceOps) {
+    private record Wait(StreamPeer waiter, int waiterOps, StreamPeer source, int sourceOps) {
     }
 
-    private final CoreStream origin;
-    private final Set<CoreStream> members = new LinkedHashSet<>();
-    private final Map<CoreStream, Integer> ops = new HashMap<>();
+    private final StreamPeer origin;
+    private final Set<StreamPeer> members = new LinkedHashSet<>();
+    private final Map<StreamPeer, Integer> ops = new HashMap<>();
     private final List<Wait> waits = new ArrayList<>();
     private boolean ended;
 
-    CaptureGroup(CoreStream origin) {
+    CaptureGroup(StreamPeer origin) {
         this.origin = origin;
     }
 
-    CoreStream origin() {
+    StreamPeer origin() {
         return origin;
     }
 
     /** The streams that joined (the origin excluded), in joining order. */
-    Set<CoreStream> members() {
+    Set<StreamPeer> members() {
         return members;
     }
 
-    boolean contains(CoreStream stream) {
+    boolean contains(StreamPeer stream) {
         return stream == origin || members.contains(stream);
     }
 
-    void join(CoreStream member) {
+    void join(StreamPeer member) {
         members.add(member);
     }
 
     /** Counts one recorded operation of {@code stream}. */
-    void operation(CoreStream stream) {
+    void operation(StreamPeer stream) {
         ops.merge(stream, 1, Integer::sum);
     }
 
     /** Operations {@code stream} recorded so far: where an event it records now stands. */
-    int operations(CoreStream stream) {
+    int operations(StreamPeer stream) {
         return ops.getOrDefault(stream, 0);
     }
 
     /** {@code waiter} waited for {@code event} (of this group): the wait is one of its operations. */
-    void waited(CoreStream waiter, CoreEvent event) {
+    void waited(StreamPeer waiter, CoreEvent event) {
         operation(waiter);
         waits.add(new Wait(waiter, operations(waiter), event.stream(), event.position()));
     }
 
     /** The first member whose work is not joined back into the origin, if any. */
-    Optional<CoreStream> firstUnjoined() {
-        for (CoreStream member : members) {
+    Optional<StreamPeer> firstUnjoined() {
+        for (StreamPeer member : members) {
             if (!joined(member, operations(member), new HashSet<>())) {
                 return Optional.of(member);
             }
@@ -74,7 +74,7 @@ final class CaptureGroup {
         return Optional.empty();
     }
 
-    private boolean joined(CoreStream stream, int upTo, Set<CoreStream> visiting) {
+    private boolean joined(StreamPeer stream, int upTo, Set<StreamPeer> visiting) {
         if (stream == origin) {
             return true;
         }

@@ -9,14 +9,14 @@ import dev.graphrt.spi.Fence;
  * {@code position} recorded operations of its stream), and only streams joining that capture may wait for it.
  */
 final class CoreEvent implements StreamEvent {
-    private final CoreStream stream;
+    private final StreamPeer stream;
     private final Fence fence;
     private final CaptureGroup group;
     private final int position;
     /** The stream whose warm-up (PREPARE) this event was recorded in, or null: a waiter joins that warm-up. */
-    private final CoreStream warmup;
+    private final StreamPeer warmup;
 
-    CoreEvent(CoreStream stream, Fence fence) {
+    CoreEvent(StreamPeer stream, Fence fence) {
         this(stream, fence, null, 0);
     }
 
@@ -24,7 +24,7 @@ final class CoreEvent implements StreamEvent {
      * An event recorded during {@code warmup}'s warm-up (by that stream, or by a stream that joined its warm-up):
      * an ordinary fence, and a stream that waits for it takes part in the warm-up as it would in the capture.
      */
-    CoreEvent(CoreStream stream, Fence fence, CoreStream warmup) {
+    CoreEvent(StreamPeer stream, Fence fence, StreamPeer warmup) {
         this.stream = stream;
         this.fence = fence;
         this.group = null;
@@ -33,7 +33,7 @@ final class CoreEvent implements StreamEvent {
     }
 
     /** An event of a capture: {@code fence} is the backend's capture event (null for a software graph). */
-    CoreEvent(CoreStream stream, Fence fence, CaptureGroup group, int position) {
+    CoreEvent(StreamPeer stream, Fence fence, CaptureGroup group, int position) {
         this.stream = stream;
         this.fence = fence;
         this.group = group;
@@ -42,7 +42,7 @@ final class CoreEvent implements StreamEvent {
     }
 
     /** The stream whose warm-up this event belongs to, or null. */
-    CoreStream warmup() {
+    StreamPeer warmup() {
         return warmup;
     }
 
@@ -80,7 +80,7 @@ final class CoreEvent implements StreamEvent {
         return position;
     }
 
-    CoreStream stream() {
+    StreamPeer stream() {
         return stream;
     }
 

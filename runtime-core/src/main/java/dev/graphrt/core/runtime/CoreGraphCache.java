@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 final class CoreGraphCache<K> implements GraphCache<K> {
     private static final Logger LOG = LoggerFactory.getLogger(CoreGraphCache.class);
 
-    private final CoreStream stream;
+    private final GpuStream stream;
     private final GraphCacheOptions options;
     private final CaptureOptions capture;
     /** The pool the cache's graphs share: the options', or one of its own (closed with the cache). */
@@ -44,7 +44,7 @@ final class CoreGraphCache<K> implements GraphCache<K> {
     private long captureNanos;
     private boolean closed;
 
-    CoreGraphCache(CoreStream stream, GraphCacheOptions options, GraphPool fresh) {
+    CoreGraphCache(GpuStream stream, GraphCacheOptions options, GraphPool fresh) {
         this.stream = stream;
         this.options = Objects.requireNonNull(options, "options");
         this.ownPool = options.capture().pool() == null;

@@ -16,7 +16,8 @@ final class CorePool implements GraphPool {
     private final long id;
     private final RuntimeScope scope;
     private final List<CoreBuffer> intermediates = new ArrayList<>();
-    private CoreStream stream;
+    /** The id of the stream the pool belongs to (bound by its first capture); 0 until then. */
+    private long stream;
     private volatile boolean closed;
 
     CorePool(long id, RuntimeScope scope) {
@@ -43,17 +44,17 @@ final class CorePool implements GraphPool {
         return scope;
     }
 
-    /** Binds the pool to {@code candidate} on its first capture; refuses a closed pool and any other stream. */
-    synchronized void bind(CoreStream candidate) {
+    /** Binds the pool to stream {@code candidate} on its first capture; refuses a closed pool and any other stream. */
+    synchronized void bind(long candidate) {
         if (isClosed()) {
             throw new IllegalStateException("options.pool: " + this + " is closed");
         }
-        if (stream == null) {
+        if (stream == 0) {
             stream = candidate;
         } else if (stream != candidate) {
-            throw new IllegalArgumentException("options.pool: " + this + " belongs to stream #" + stream.id()
+            throw new IllegalArgumentException("options.pool: " + this + " belongs to stream #" + stream
                     + ", and its graphs share memory because they replay in that stream's order; capture on stream #"
-                    + stream.id() + " or use another pool for stream #" + candidate.id());
+                    + stream + " or use another pool for stream #" + candidate);
         }
     }
 

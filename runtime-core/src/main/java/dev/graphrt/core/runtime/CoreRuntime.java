@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * One opened backend with the core's policy around it: the memory manager, the operation table, the kernel
  * cache and the streams. Closing closes every stream (and so every graph) and frees every pooled byte.
  */
-public final class CoreRuntime implements GraphRuntime {
+public final class CoreRuntime implements GraphRuntime, StreamHost {
     private static final Logger LOG = LoggerFactory.getLogger(CoreRuntime.class);
     /** Larger requests are refused outright: no device has this much, and the number is surely a bug. */
     private static final long ABSURD_BYTES = 1L << 44;
@@ -69,7 +69,7 @@ public final class CoreRuntime implements GraphRuntime {
     private final RuntimeScope scope;
     private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
     /** Streams closed while another capture forbade device calls: their close completes when it ends. */
-    private final Set<CoreStream> deferredCloses = ConcurrentHashMap.newKeySet();
+    private final Set<StreamPeer> deferredCloses = ConcurrentHashMap.newKeySet();
     /** Checked mode's guards, or null when it is off. */
     private final Guards guards;
     /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
@@ -200,8 +200,8 @@ public final class CoreRuntime implements GraphRuntime {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(options, "options");
         checkOpen("graphCache");
-        if (!(stream instanceof CoreStream own) || own.runtime() != this) {
-            throw new IllegalArgumentException("stream: " + stream + " belongs to another runtime");
+        if (!(stream instanceof CoreStream own) || !streams.contains(own)) {
+            throw new IllegalArgumentException("stream: " + stream + " belongs to another runtime, or is closed");
         }
         return new CoreGraphCache<>(own, options, options.capture().pool() == null ? graphPool() : null);
     }
@@ -214,7 +214,8 @@ public final class CoreRuntime implements GraphRuntime {
     }
 
     /** Who is told what this runtime does. */
-    Observers observers() {
+    @Override
+    public Observers observers() {
         return observers;
     }
 
@@ -227,7 +228,8 @@ public final class CoreRuntime implements GraphRuntime {
     }
 
     /** Checks that {@code pool} (null: none) is this runtime's; the stream binds it once its prepare succeeded. */
-    CorePool checkPool(GraphPool pool) {
+    @Override
+    public CorePool checkPool(GraphPool pool) {
         if (pool == null) {
             return null;
         }
@@ -311,7 +313,8 @@ public final class CoreRuntime implements GraphRuntime {
 
     // ---- shared checks -----------------------------------------------------------------------------
 
-    void checkOpen(String operation) {
+    @Override
+    public void checkOpen(String operation) {
         if (scope.isClosed()) {
             throw new IllegalStateException(operation + ": the " + backend.name() + " runtime is closed");
         }
@@ -321,7 +324,8 @@ public final class CoreRuntime implements GraphRuntime {
     }
 
     /** Whether a sticky device error lost this runtime. */
-    boolean isLost() {
+    @Override
+    public boolean isLost() {
         return lost != null;
     }
 
@@ -337,7 +341,8 @@ public final class CoreRuntime implements GraphRuntime {
      * or a suppressed error), the runtime is lost from now on and a {@link DeviceLostException} naming the
      * operation is thrown; any other failure is returned as it is.
      */
-    RuntimeException failed(String operation, RuntimeException failure) {
+    @Override
+    public RuntimeException failed(String operation, RuntimeException failure) {
         DeviceLostException sticky = stickyIn(failure, 0);
         if (sticky == null) {
             return failure;
@@ -384,7 +389,8 @@ public final class CoreRuntime implements GraphRuntime {
      * Refuses a size that cannot be meant (not positive, or beyond any device) as bad input, and one beyond this
      * device's memory as {@link DeviceOutOfMemoryException}: it is a real request the device cannot hold.
      */
-    void checkAllocationSize(long bytes, String argument) {
+    @Override
+    public void checkAllocationSize(long bytes, String argument) {
         if (bytes <= 0 || bytes > ABSURD_BYTES) {
             throw new IllegalArgumentException(argument + " must be between 1 and " + ABSURD_BYTES + ", was " + bytes);
         }
@@ -395,7 +401,8 @@ public final class CoreRuntime implements GraphRuntime {
         }
     }
 
-    CoreBuffer checkBuffer(Buffer buffer, String argument) {
+    @Override
+    public CoreBuffer checkBuffer(Buffer buffer, String argument) {
         Objects.requireNonNull(buffer, argument);
         if (!(buffer instanceof CoreBuffer core) || core.scope() != scope) {
             throw new IllegalArgumentException(argument + ": " + buffer + " belongs to another runtime"
@@ -429,7 +436,8 @@ public final class CoreRuntime implements GraphRuntime {
      * A buffer a copy on a stream of this runtime may use: one of this runtime, or (for a copy between runtimes)
      * an open one of another runtime of the same backend.
      */
-    CoreBuffer checkCopyBuffer(Buffer buffer, String argument) {
+    @Override
+    public CoreBuffer checkCopyBuffer(Buffer buffer, String argument) {
         Objects.requireNonNull(buffer, argument);
         if (buffer instanceof CoreBuffer core && core.scope() != scope) {
             if (!core.scope().backend().equals(scope.backend())) {
@@ -446,11 +454,13 @@ public final class CoreRuntime implements GraphRuntime {
     }
 
     /** Whether {@code buffer} was allocated by this runtime. */
-    boolean owns(CoreBuffer buffer) {
+    @Override
+    public boolean owns(CoreBuffer buffer) {
         return buffer.scope() == scope;
     }
 
-    CoreKernel checkKernel(Kernel kernel) {
+    @Override
+    public CoreKernel checkKernel(Kernel kernel) {
         Objects.requireNonNull(kernel, "kernel");
         if (!(kernel instanceof CoreKernel core) || core.scope() != scope) {
             throw new IllegalArgumentException("kernel: " + kernel + " was compiled by another runtime"
@@ -460,15 +470,17 @@ public final class CoreRuntime implements GraphRuntime {
         return core;
     }
 
-    CoreEvent checkEvent(StreamEvent event, String argument) {
+    @Override
+    public CoreEvent checkEvent(StreamEvent event, String argument) {
         Objects.requireNonNull(event, argument);
-        if (!(event instanceof CoreEvent core) || core.stream().runtime() != this) {
+        if (!(event instanceof CoreEvent core) || core.stream().scope() != scope) {
             throw new IllegalArgumentException(argument + ": " + event + " belongs to another runtime");
         }
         return core;
     }
 
-    CoreGraph checkGraph(Graph graph, String argument) {
+    @Override
+    public CoreGraph checkGraph(Graph graph, String argument) {
         Objects.requireNonNull(graph, argument);
         if (!(graph instanceof CoreGraph core) || core.scope() != scope) {
             throw new IllegalArgumentException(argument + ": " + graph + " belongs to another runtime");
@@ -481,7 +493,8 @@ public final class CoreRuntime implements GraphRuntime {
      * {@code CaptureLifecycle.blocksDeviceCallsFrom}): a flush point then fences nothing and a stream's close
      * waits for that capture to end. Always false on software-graph backends.
      */
-    boolean anotherCaptureForbidsDeviceCalls(long streamId) {
+    @Override
+    public boolean anotherCaptureForbidsDeviceCalls(long streamId) {
         if (policy.graphKind() != GraphKind.HARDWARE) {
             return false;
         }
@@ -495,13 +508,14 @@ public final class CoreRuntime implements GraphRuntime {
     }
 
     /** A stream's close found another capture forbidding device calls: it completes when that capture ends. */
-    void closeLater(CoreStream stream) {
+    public void closeLater(StreamPeer stream) {
         deferredCloses.add(stream);
     }
 
     /** A capture ended somewhere: the closes that waited for it run now, where device calls are allowed again. */
-    void captureEnded() {
-        for (CoreStream stream : new ArrayList<>(deferredCloses)) {
+    @Override
+    public void captureEnded() {
+        for (StreamPeer stream : new ArrayList<>(deferredCloses)) {
             if (!anotherCaptureForbidsDeviceCalls(stream.id()) && deferredCloses.remove(stream)) {
                 try {
                     stream.close();
@@ -512,53 +526,64 @@ public final class CoreRuntime implements GraphRuntime {
         }
     }
 
-    void streamClosed(CoreStream stream) {
+    public void streamClosed(StreamPeer stream) {
         streams.remove(stream);
     }
 
-    void graphSealed(CoreGraph graph) {
+    @Override
+    public void graphSealed(CoreGraph graph) {
         liveGraphs.add(graph);
     }
 
-    void graphReleased(CoreGraph graph) {
+    @Override
+    public void graphReleased(CoreGraph graph) {
         liveGraphs.remove(graph);
     }
 
     /** Checked mode's guards, or null when checked mode is off. */
-    Guards guards() {
+    @Override
+    public Guards guards() {
         return guards;
     }
 
-    long nextStamp() {
+    @Override
+    public long nextStamp() {
         return stamps.incrementAndGet();
     }
 
     /** What buffers and graphs share with this runtime, in place of a reference to it. */
-    RuntimeScope scope() {
+    @Override
+    public RuntimeScope scope() {
         return scope;
     }
 
-    long nextGraphId() {
+    @Override
+    public long nextGraphId() {
         return graphIds.incrementAndGet();
     }
 
-    long nextBufferId() {
+    @Override
+    public long nextBufferId() {
         return bufferIds.incrementAndGet();
     }
 
-    Backend backend() {
+    @Override
+    public Backend backend() {
         return backend;
     }
 
-    MemoryManager memory() {
+    @Override
+    public MemoryManager memory() {
         return memory;
     }
 
-    OperationPolicy policy() {
+    @Override
+    public OperationPolicy policy() {
         return policy;
     }
 
-    RuntimeOptions options() {
+    @Override
+    public RuntimeOptions options() {
         return options;
     }
 

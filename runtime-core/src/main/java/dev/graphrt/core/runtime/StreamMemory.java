@@ -45,7 +45,7 @@ final class StreamMemory {
     }
 
     private final long streamId;
-    private final CoreRuntime runtime;
+    private final StreamHost runtime;
     private final BackendStream backend;
     private final DeviceMemory device;
     private final MemoryManager memory;
@@ -66,7 +66,7 @@ final class StreamMemory {
      * @param joined whether the stream now takes part in another stream's capture (fork/join): its driver stream is
      *               capturing then, so its own deferred releases must fence nothing until that capture ends
      */
-    StreamMemory(long streamId, CoreRuntime runtime, BackendStream backend, LifecycleFactory lifecycles,
+    StreamMemory(long streamId, StreamHost runtime, BackendStream backend, LifecycleFactory lifecycles,
             BooleanSupplier joined) {
         this.streamId = streamId;
         this.runtime = runtime;

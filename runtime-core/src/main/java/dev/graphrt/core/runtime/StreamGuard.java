@@ -1,0 +1,103 @@
+package dev.graphrt.core.runtime;
+
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The skeleton every public call of a stream runs through, written once: take the stream's lock (and, while the
+ * stream takes part in another stream's capture, that origin's lock after it), check that the stream is open and
+ * that the calling thread may use it, run the call, turn a failure into the runtime's view of it (a sticky device
+ * error loses the runtime), and let the locks go.
+ */
+final class StreamGuard {
+    private final long streamId;
+    private final StreamHost host;
+    private final Membership membership;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile boolean closed;
+    private volatile boolean closeDeferred;
+
+    StreamGuard(long streamId, StreamHost host, Membership membership) {
+        this.streamId = streamId;
+        this.host = host;
+        this.membership = membership;
+    }
+
+    ReentrantLock lock() {
+        return lock;
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    void markClosed() {
+        closed = true;
+    }
+
+    boolean closeDeferred() {
+        return closeDeferred;
+    }
+
+    /** Marks the stream closed to its user, to be torn down later; false when it already was. */
+    boolean deferClose() {
+        if (closeDeferred) {
+            return false;
+        }
+        closeDeferred = true;
+        return true;
+    }
+
+    /** Open to its user (not closed, not awaiting a deferred close) and its runtime usable. */
+    void checkOpen(String operation) {
+        if (closed || closeDeferred) {
+            throw new IllegalStateException(operation + ": stream #" + streamId + " is closed");
+        }
+        host.checkOpen(operation);
+    }
+
+    /** Open, and the calling thread may use it in the current capture state (the policy's thread rule). */
+    void checkUsable(String operation) {
+        checkOpen(operation);
+        membership.recording().checkCaller(operation);
+    }
+
+    /** Under this stream's lock: checks it is usable for {@code operation}, runs {@code body}. */
+    <T> T call(String operation, String failure, Supplier<T> body) {
+        lock.lock();
+        try {
+            checkUsable(operation);
+            return body.get();
+        } catch (RuntimeException raised) {
+            throw host.failed(failure, raised);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void run(String operation, String failure, Runnable body) {
+        call(operation, failure, () -> {
+            body.run();
+            return null;
+        });
+    }
+
+    /**
+     * As {@link #call}, also under the lock of the capture's origin while this stream takes part in another
+     * stream's capture: {@code body} gets that origin, or null when the stream is on its own.
+     */
+    <T> T callJoined(String operation, String failure, Function<StreamPeer, T> body) {
+        lock.lock();
+        StreamPeer origin = membership.lockOrigin();
+        try {
+            checkUsable(operation);
+            return body.apply(origin);
+        } catch (RuntimeException raised) {
+            throw host.failed(failure, raised);
+        } finally {
+            membership.unlockOrigin(origin);
+            lock.unlock();
+        }
+    }
+}
