@@ -182,6 +182,14 @@ public final class OperationPolicy {
         }
     }
 
+    /**
+     * Whether a capture can forbid device calls on other streams (fence queries, frees): a hardware capture can (the
+     * driver refuses them and invalidates it), the core's software recording never does.
+     */
+    public boolean capturesForbidDeviceCalls() {
+        return graphKind == GraphKind.HARDWARE;
+    }
+
     /** What an event recorded inside a capture is made of. */
     public enum CaptureEventKind {
         /** A driver event recorded into the graph (hardware graphs): other streams wait for it on the device. */

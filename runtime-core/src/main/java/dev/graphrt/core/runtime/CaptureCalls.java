@@ -26,7 +26,7 @@ import java.util.function.Supplier;
 final class CaptureCalls {
     private final StreamPeer self;
     private final long id;
-    private final GraphOwner owner;
+    private final CoreGraph.Owner owner;
     private final StreamHost host;
     private final OperationPolicy policy;
     private final BackendStream backend;
@@ -38,7 +38,7 @@ final class CaptureCalls {
     private final CheckedWork checked;
     private final ReplayBlame blame;
 
-    CaptureCalls(StreamPeer self, GraphOwner owner, StreamHost host, StreamGuard guard, Membership membership,
+    CaptureCalls(StreamPeer self, CoreGraph.Owner owner, StreamHost host, StreamGuard guard, Membership membership,
                  PooledWindow window, CheckedWork checked, ReplayBlame blame) {
         this.self = self;
         this.id = self.id();

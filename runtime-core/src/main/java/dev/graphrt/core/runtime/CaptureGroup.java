@@ -58,10 +58,13 @@ final class CaptureGroup {
         return ops.getOrDefault(stream, 0);
     }
 
-    /** {@code waiter} waited for {@code event} (of this group): the wait is one of its operations. */
-    void waited(StreamPeer waiter, CoreEvent event) {
+    /**
+     * {@code waiter} waited for an event of this group that {@code source} recorded after {@code position} of its
+     * operations: the wait is one of the waiter's operations.
+     */
+    void waited(StreamPeer waiter, StreamPeer source, int position) {
         operation(waiter);
-        waits.add(new Wait(waiter, operations(waiter), event.stream(), event.position()));
+        waits.add(new Wait(waiter, operations(waiter), source, position));
     }
 
     /** The first member whose work is not joined back into the origin, if any. */

@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * last holder lets go.
  */
 final class CoreGraph implements Graph, Retainable {
-    private final GraphOwner owner;
+    private final Owner owner;
     private final RuntimeScope scope;
     private final long id;
     /** What replays run: replaced, under the stream's lock, by an applied update or a rebind. */
@@ -38,7 +38,7 @@ final class CoreGraph implements Graph, Retainable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final HoldCount holds = new HoldCount();
 
-    CoreGraph(GraphOwner owner, RuntimeScope scope, SealedWindow window, GraphKind kind) {
+    CoreGraph(Owner owner, RuntimeScope scope, SealedWindow window, GraphKind kind) {
         this.owner = owner;
         this.scope = scope;
         this.window = window;
@@ -153,7 +153,7 @@ final class CoreGraph implements Graph, Retainable {
         return window.retained();
     }
 
-    GraphOwner owner() {
+    Owner owner() {
         return owner;
     }
 
@@ -164,5 +164,33 @@ final class CoreGraph implements Graph, Retainable {
     @Override
     public String toString() {
         return "graph #" + id + " (" + window.graph().nodeCount() + " nodes, stream #" + owner.id() + ")";
+    }
+
+    /**
+     * What a graph needs of the stream that sealed it, and nothing more: the graph knows this interface, not the
+     * stream. Both calls may come from any thread; {@link #unused} never blocks.
+     */
+    interface Owner {
+        /** The stream's id, for messages. */
+        long id();
+
+        /** Enqueues one replay of {@code graph} on the owning stream. */
+        void replay(Graph graph);
+
+        /**
+         * The graph's last holder let go (its user's handle, or the last graph that recorded it as a child): the
+         * owner destroys it, unpins it and releases its buffers behind the work that may still use them. Never
+         * blocks: when the stream is busy the release waits for the stream's next flush point.
+         */
+        void unused(CoreGraph graph);
+
+        /** Re-runs {@code graph}'s recorded launches one at a time and reports the first that fails. */
+        GraphDiagnosis diagnose(CoreGraph graph);
+
+        /** Re-records {@code step} into {@code graph} in place (see {@code Graph.update}). */
+        UpdateResult update(CoreGraph graph, CaptureOptions options, Consumer<GpuStream> step);
+
+        /** Points {@code graph}'s launches that pass {@code from} at {@code to} (see {@code Graph.rebind}). */
+        int rebind(CoreGraph graph, Buffer from, Buffer to);
     }
 }

@@ -69,7 +69,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     private final RuntimeScope scope;
     private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
     /** Streams closed while another capture forbade device calls: their close completes when it ends. */
-    private final Set<StreamPeer> deferredCloses = ConcurrentHashMap.newKeySet();
+    private final Map<Long, Runnable> deferredCloses = new ConcurrentHashMap<>();
     /** Checked mode's guards, or null when it is off. */
     private final Guards guards;
     /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
@@ -471,15 +471,6 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     }
 
     @Override
-    public CoreEvent checkEvent(StreamEvent event, String argument) {
-        Objects.requireNonNull(event, argument);
-        if (!(event instanceof CoreEvent core) || core.stream().scope() != scope) {
-            throw new IllegalArgumentException(argument + ": " + event + " belongs to another runtime");
-        }
-        return core;
-    }
-
-    @Override
     public CoreGraph checkGraph(Graph graph, String argument) {
         Objects.requireNonNull(graph, argument);
         if (!(graph instanceof CoreGraph core) || core.scope() != scope) {
@@ -495,7 +486,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
      */
     @Override
     public boolean anotherCaptureForbidsDeviceCalls(long streamId) {
-        if (policy.graphKind() != GraphKind.HARDWARE) {
+        if (!policy.capturesForbidDeviceCalls()) {
             return false;
         }
         Thread current = Thread.currentThread();
@@ -508,26 +499,29 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     }
 
     /** A stream's close found another capture forbidding device calls: it completes when that capture ends. */
-    public void closeLater(StreamPeer stream) {
-        deferredCloses.add(stream);
+    @Override
+    public void closeLater(long streamId, Runnable close) {
+        deferredCloses.put(streamId, close);
     }
 
     /** A capture ended somewhere: the closes that waited for it run now, where device calls are allowed again. */
     @Override
     public void captureEnded() {
-        for (StreamPeer stream : new ArrayList<>(deferredCloses)) {
-            if (!anotherCaptureForbidsDeviceCalls(stream.id()) && deferredCloses.remove(stream)) {
+        for (Long streamId : new ArrayList<>(deferredCloses.keySet())) {
+            Runnable close;
+            if (!anotherCaptureForbidsDeviceCalls(streamId) && (close = deferredCloses.remove(streamId)) != null) {
                 try {
-                    stream.close();
+                    close.run();
                 } catch (RuntimeException failure) {
-                    LOG.warn("stream #{}: its deferred close failed: {}", stream.id(), failure.toString());
+                    LOG.warn("stream #{}: its deferred close failed: {}", streamId, failure.toString());
                 }
             }
         }
     }
 
-    public void streamClosed(StreamPeer stream) {
-        streams.remove(stream);
+    @Override
+    public void streamClosed(long streamId) {
+        streams.removeIf(stream -> stream.id() == streamId);
     }
 
     @Override

@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * pooled window is {@link PooledWindow}'s. Every decision per capture state is {@link OperationPolicy}'s. The
  * stream knows its runtime only as a {@link StreamHost}.
  */
-final class CoreStream implements GpuStream, GraphOwner, StreamPeer {
+final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
     private final long id;
     private final StreamHost host;
     private final BackendStream backend;
@@ -312,8 +312,18 @@ final class CoreStream implements GpuStream, GraphOwner, StreamPeer {
     }
 
     @Override
-    public Membership membership() {
-        return membership;
+    public void leaveCapture() {
+        membership.leaveCapture();
+    }
+
+    @Override
+    public void addWarmupMember(StreamPeer member) {
+        membership.addWarmupMember(member);
+    }
+
+    @Override
+    public void leaveWarmup() {
+        membership.leaveWarmup();
     }
 
     /** Whether its driver stream is part of another stream's capture now (its releases then fence nothing). */

@@ -163,11 +163,11 @@ final class Membership {
     private void joinBack(StreamPeer member) {
         CaptureGroup own = group;
         Fence fence = captureEventFence(member);
-        CoreEvent event = new CoreEvent(member, fence, own, own.operations(member));
+        int position = own.operations(member);
         if (fence != null && !self.backendStream().waitFor(member.backendStream(), fence)) {
             throw new IllegalStateException("stream #" + self.id() + " could not wait for stream #" + member.id());
         }
-        own.waited(self, event);
+        own.waited(self, member, position);
     }
 
     /** The fence an event recorded inside a capture carries: a driver event, or none where the position suffices. */
@@ -204,7 +204,7 @@ final class Membership {
         }
         own.end();
         for (StreamPeer member : own.members()) {
-            member.membership().group = null;
+            member.leaveCapture();
         }
         group = null;
     }
@@ -233,12 +233,27 @@ final class Membership {
         try {
             if (policy.joinsWarmup(warmup.lifecycle().current()) && !warmup.isClosed()) {
                 warmupOrigin = warmup;
-                warmup.membership().warmupMembers.add(self);
+                warmup.addWarmupMember(self);
                 LOG.debug("stream #{} joined stream #{}'s warm-up", self.id(), warmup.id());
             }
         } finally {
             warmup.lock().unlock();
         }
+    }
+
+    /** The capture this stream joined ended (its origin dissolved the group): it is on its own again. */
+    void leaveCapture() {
+        group = null;
+    }
+
+    /** {@code member} joined this stream's warm-up (under this stream's lock). */
+    void addWarmupMember(StreamPeer member) {
+        warmupMembers.add(member);
+    }
+
+    /** The warm-up this stream joined ended. */
+    void leaveWarmup() {
+        warmupOrigin = null;
     }
 
     /** The streams that joined this stream's warm-up, as they are now. */
@@ -249,7 +264,7 @@ final class Membership {
     /** This stream's warm-up ended (the capture began, or the window closed): its members leave it. */
     void endWarmup() {
         for (StreamPeer member : warmupMembers) {
-            member.membership().warmupOrigin = null;
+            member.leaveWarmup();
         }
         warmupMembers.clear();
     }

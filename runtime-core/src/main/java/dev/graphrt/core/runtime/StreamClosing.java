@@ -75,7 +75,7 @@ final class StreamClosing {
 
     private void deferClose() {
         if (guard.deferClose()) {
-            host.closeLater(self);
+            host.closeLater(id, self::close);
             host.captureEnded(); // the capture may have ended since the check: then this close runs now
         }
     }
@@ -106,7 +106,7 @@ final class StreamClosing {
             failures.addAll(memory.releaseEverything(drainBound));
             guard.markClosed();
             attempt(failures, backend::close);
-            host.streamClosed(self);
+            host.streamClosed(id);
             memory.takeFailures().ifPresent(failures::add);
             if (host.isLost()) {
                 failures.forEach(f -> LOG.warn("stream #{} of a lost runtime closed: {}", id, f.toString()));

@@ -54,7 +54,7 @@ final class StreamEvents {
      * capture makes this stream join that capture (fork), or, for a stream already in it, orders it (join).
      */
     void waitFor(StreamEvent event) {
-        CoreEvent other = host.checkEvent(event, "event");
+        CoreEvent other = checkEvent(event);
         if (other.group() != null) {
             waitInCapture(other);
             return;
@@ -76,6 +76,15 @@ final class StreamEvents {
         if (hostWait) {
             other.stream().awaitEvent(other.fence()); // a host wait, outside this stream's lock
         }
+    }
+
+    /** An event of a stream of this runtime; another runtime's is refused, naming the argument. */
+    private CoreEvent checkEvent(StreamEvent event) {
+        java.util.Objects.requireNonNull(event, "event");
+        if (!(event instanceof CoreEvent core) || core.stream().scope() != host.scope()) {
+            throw new IllegalArgumentException("event: " + event + " belongs to another runtime");
+        }
+        return core;
     }
 
     /**
@@ -113,7 +122,7 @@ final class StreamEvents {
                 if (!inside) {
                     membership.join(target);
                 }
-                target.waited(self, event);
+                target.waited(self, event.stream(), event.position());
             } finally {
                 if (origin != self) {
                     origin.lock().unlock();

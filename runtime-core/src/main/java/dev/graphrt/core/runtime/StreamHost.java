@@ -5,7 +5,6 @@ import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphPool;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.RuntimeOptions;
-import dev.graphrt.api.StreamEvent;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.spi.Backend;
@@ -28,8 +27,6 @@ interface StreamHost {
     CoreKernel checkKernel(Kernel kernel);
 
     CoreGraph checkGraph(Graph graph, String argument);
-
-    CoreEvent checkEvent(StreamEvent event, String argument);
 
     /** The options' graph pool as this runtime's, or null when the options name none. */
     CorePool checkPool(GraphPool pool);
@@ -77,10 +74,11 @@ interface StreamHost {
 
     // ---- the runtime's registers --------------------------------------------------------------------------
 
-    /** Closes {@code stream} once no capture forbids it (its close was deferred). */
-    void closeLater(StreamPeer stream);
+    /** Runs {@code close} (stream {@code streamId}'s deferred close) once no capture forbids it. */
+    void closeLater(long streamId, Runnable close);
 
-    void streamClosed(StreamPeer stream);
+    /** Stream {@code streamId} closed: the runtime no longer closes it. */
+    void streamClosed(long streamId);
 
     void graphSealed(CoreGraph graph);
 

@@ -1,6 +1,5 @@
 package dev.graphrt.core.runtime;
 
-import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.ReleaseFailedException;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
@@ -155,7 +154,7 @@ final class StreamMemory {
      * after anything that may allocate, so no fence falls between the hold and the operation it protects.
      */
     void hold(CoreBuffer buffer, String argument) {
-        boolean held = lifecycle.current() == CaptureState.CAPTURE
+        boolean held = lifecycle.isRecording()
                 ? buffer.holdFor(lifecycle.windowStamp(), lifecycle::holdInWindow)
                 : buffer.holdFor(drops.epoch(), drops::hold);
         if (!held) {

@@ -34,7 +34,14 @@ interface StreamPeer {
 
     BackendStream backendStream();
 
-    Membership membership();
+    /** The capture this stream joined ended: its origin dissolved the group. */
+    void leaveCapture();
+
+    /** {@code member} waited for an event of this stream's warm-up and takes part in it now. */
+    void addWarmupMember(StreamPeer member);
+
+    /** The warm-up this stream joined ended. */
+    void leaveWarmup();
 
     /** Whether the work before {@code fence} (of this stream) finished; a closed stream's work has. */
     boolean eventComplete(Fence fence);
