@@ -189,8 +189,10 @@ final class CaptureCalls {
 
     /** A lifecycle call of the stream's own (not of a member): under its lock, with the window's ends after it. */
     private void transition(String operation, Runnable action) {
-        boolean wasRecording = lifecycle.isRecording();
         guard.lock().lock();
+        // Read under the lock: read before it, a cancel from another thread (RELAXED) racing a beginCapture would see
+        // PREPARE, end the capture that began meanwhile, and leave the streams that joined it in a dissolved group.
+        boolean wasRecording = lifecycle.isRecording();
         try {
             guard.checkOpen(operation);
             membership.refuseIfMember(operation);
