@@ -62,11 +62,6 @@ final class CoreBuffer implements Buffer, Retainable {
         return holds.count();
     }
 
-    /** Whether it is a view of another buffer's storage. */
-    boolean isView() {
-        return owner != null;
-    }
-
     /** A checked buffer: {@code slice} has guards on both sides of {@code storage}. */
     CoreBuffer(RuntimeScope scope, long id, PoolSlice slice, DeviceSlice storage, long byteSize) {
         this.scope = scope;

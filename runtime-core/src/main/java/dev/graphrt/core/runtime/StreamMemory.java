@@ -311,10 +311,6 @@ final class StreamMemory {
         }
     }
 
-    /** Backend graphs whose destroy failed and that wait for another try. */
-    int undestroyedCount() {
-        return undestroyed.size();
-    }
 
     /**
      * An update or a rebind replaced {@code old} by {@code next} in {@code graph}: what only {@code old} had (its
