@@ -113,12 +113,12 @@ public final class ConformanceReport implements BeforeAllCallback, TestWatcher {
         }
         Collector collector = collector(context);
         context.getTestInstances().ifPresent(instances -> instances.getAllInstances().stream()
-                .filter(CaptureConformanceKit.class::isInstance).map(CaptureConformanceKit.class::cast)
-                .filter(kit -> kit.runtime != null).findFirst()
-                .ifPresent(kit -> collector.device(kit.runtime.device()
+                .filter(KitFixture.class::isInstance).map(KitFixture.class::cast)
+                .filter(fixture -> fixture.runtime != null).findFirst()
+                .ifPresent(fixture -> collector.device(fixture.runtime.device()
                         + (System.getProperty(KitSupport.DEVICE_PROPERTY) != null
                                 ? " (device ordinal " + KitSupport.deviceIndex() + ")" : "") + "; declares "
-                        + new TreeSet<>(kit.runtime.capabilities()))));
+                        + new TreeSet<>(fixture.runtime.capabilities()))));
         String group = context.getParent().map(ExtensionContext::getDisplayName).orElse("");
         collector.add(new Row(group, context.getDisplayName(), outcome, reason));
     }
