@@ -24,6 +24,8 @@ import java.util.function.Supplier;
  * runtime hears that a capture ended (after this stream's lock, since that may close deferred streams).
  */
 final class CaptureCalls {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CaptureCalls.class);
+
     private final StreamPeer self;
     private final long id;
     private final CoreGraph.Owner owner;
@@ -148,6 +150,10 @@ final class CaptureCalls {
             membership.checkJoinedBack("endCapture");
             window.refuseOpenViews("endCapture");
             SealedWindow sealed = lifecycle.endCapture();
+            if (sealed.nodeLabels().size() == 0) {
+                LOG.warn("stream #{}: the captured graph is empty (nothing was recorded between beginCapture and "
+                        + "endCapture); its replay does nothing", id);
+            }
             window.registerIntermediates();
             CoreGraph graph = new CoreGraph(owner, host.scope(), sealed, policy.graphKind());
             memory.adopt(graph);

@@ -123,6 +123,7 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
     }
 
     private int wordCount(Buffer src) {
+        host.checkOpen("read");
         CoreBuffer buffer = host.checkBuffer(src, "src");
         if (buffer.byteSize() % 4 != 0 || buffer.byteSize() / 4 > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("src " + buffer + " is not a whole number of 4-byte words, or too "

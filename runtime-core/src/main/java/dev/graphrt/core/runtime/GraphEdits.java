@@ -64,6 +64,7 @@ final class GraphEdits {
      * enqueued so far (prepare() already waited for them).
      */
     UpdateResult update(GpuStream stream, CoreGraph graph, CaptureOptions options, Consumer<GpuStream> step) {
+        host.checkOpen("update");
         checkOwnGraph(graph, "update");
         guard.run("update", "update of " + graph, () -> {
             policy.checkGraphChange(membership.state(), "update of " + graph, id);
@@ -107,6 +108,7 @@ final class GraphEdits {
      * {@code from}'s) are released behind the replays enqueued so far.
      */
     int rebind(CoreGraph graph, Buffer from, Buffer to) {
+        host.checkOpen("rebind");
         checkOwnGraph(graph, "rebind");
         GraphUpdateEvent event = new GraphUpdateEvent();
         event.begin();

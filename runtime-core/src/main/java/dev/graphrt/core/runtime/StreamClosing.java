@@ -73,9 +73,15 @@ final class StreamClosing {
         closeNow();
     }
 
+    /**
+     * Closed to its user now, torn down when no capture needs it any more. Registered again at every try: the
+     * runtime runs a deferred close whenever some capture ends, and a stream still joined to another capture then
+     * defers again instead of being forgotten (it used to stay open, with its worker, until the runtime closed).
+     */
     private void deferClose() {
-        if (guard.deferClose()) {
-            host.closeLater(id, self::close);
+        boolean first = guard.deferClose();
+        host.closeLater(id, self::close);
+        if (first) {
             host.captureEnded(); // the capture may have ended since the check: then this close runs now
         }
     }

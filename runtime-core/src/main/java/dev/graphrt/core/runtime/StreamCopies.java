@@ -40,6 +40,7 @@ final class StreamCopies {
     }
 
     void copy(Buffer src, Buffer dst) {
+        host.checkOpen("copy");
         CoreBuffer from = host.checkCopyBuffer(src, "src");
         CoreBuffer to = host.checkCopyBuffer(dst, "dst");
         boolean ownSource = host.owns(from);

@@ -54,6 +54,7 @@ final class StreamEvents {
      * capture makes this stream join that capture (fork), or, for a stream already in it, orders it (join).
      */
     void waitFor(StreamEvent event) {
+        host.checkOpen("waitFor");
         CoreEvent other = checkEvent(event);
         if (other.group() != null) {
             waitInCapture(other);

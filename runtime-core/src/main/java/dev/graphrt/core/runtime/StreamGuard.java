@@ -51,10 +51,10 @@ final class StreamGuard {
 
     /** Open to its user (not closed, not awaiting a deferred close) and its runtime usable. */
     void checkOpen(String operation) {
+        host.checkOpen(operation); // a closed runtime is named first: it closed the stream, not its user
         if (closed || closeDeferred) {
             throw new IllegalStateException(operation + ": stream #" + streamId + " is closed");
         }
-        host.checkOpen(operation);
     }
 
     /** Open, and the calling thread may use it in the current capture state (the policy's thread rule). */

@@ -59,6 +59,7 @@ final class StreamWork {
     // ---- memory ------------------------------------------------------------------------------------
 
     Buffer allocate(long bytes) {
+        host.checkOpen("allocate");
         host.checkAllocationSize(bytes, "bytes");
         return guard.call("allocate", "allocate on stream #" + id, () -> {
             boolean own = !membership.isMember();
@@ -124,7 +125,9 @@ final class StreamWork {
     }
 
     void write(Buffer dst, MemorySegment data) {
+        host.checkOpen("write");
         Objects.requireNonNull(data, "data");
+        HostSegments.checkReadable(data, "data");
         CoreBuffer buffer = host.checkBuffer(dst, "dst");
         if (data.byteSize() > buffer.byteSize()) {
             throw new IllegalArgumentException("data has " + data.byteSize() + " bytes but dst " + buffer
@@ -159,7 +162,9 @@ final class StreamWork {
     }
 
     void read(Buffer src, MemorySegment dst) {
+        host.checkOpen("read");
         Objects.requireNonNull(dst, "dst");
+        HostSegments.checkWritable(dst, "dst");
         CoreBuffer buffer = host.checkBuffer(src, "src");
         if (dst.byteSize() > buffer.byteSize()) {
             throw new IllegalArgumentException("dst has " + dst.byteSize() + " bytes but src " + buffer + " holds only "
@@ -191,6 +196,7 @@ final class StreamWork {
     // ---- work --------------------------------------------------------------------------------------
 
     void launch(Kernel kernel, LaunchDims dims, KernelArgs args) {
+        host.checkOpen("launch");
         CoreKernel compiled = host.checkKernel(kernel);
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(args, "args");
@@ -234,6 +240,7 @@ final class StreamWork {
      * new graph (which then holds the child and its buffers), or is rejected lazily.
      */
     void replay(Graph graph) {
+        host.checkOpen("replay");
         CoreGraph target = host.checkGraph(graph, "graph");
         if (target.owner() != self) {
             throw new IllegalArgumentException("graph: " + target + " was captured on stream #"
