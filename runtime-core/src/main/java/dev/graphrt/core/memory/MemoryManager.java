@@ -41,6 +41,8 @@ public final class MemoryManager {
     private final String backend;
     private final GrowthListener growth;
     private int openSessions;
+    /** Bytes ever allocated from the device (under the lock): a growth reports what it added here. */
+    private long fromDevice;
     private boolean closed;
 
     public MemoryManager(String backend, DeviceMemory device, PoolConfig config) {
@@ -75,6 +77,12 @@ public final class MemoryManager {
 
     /** Called under the lock by the pools: one retry after trimming when the device is full. */
     private DeviceAllocation allocateFromDevice(long bytes) {
+        DeviceAllocation allocation = allocateOrTrimAndRetry(bytes);
+        fromDevice += bytes;
+        return allocation;
+    }
+
+    private DeviceAllocation allocateOrTrimAndRetry(long bytes) {
         try {
             return device.allocate(bytes);
         } catch (DeviceOutOfMemoryException full) {
@@ -106,9 +114,12 @@ public final class MemoryManager {
     public PoolSlice allocateDynamic(long bytes) {
         boolean[] grew = new boolean[1];
         PoolSlice slice;
+        long reservedBefore;
+        long reservedAfter;
         lock.lock();
         try {
             checkOpen();
+            reservedBefore = fromDevice;
             if (bytes <= config.maxPooledBytes()) {
                 slice = small.take(bytes, grew);
             } else {
@@ -119,11 +130,13 @@ public final class MemoryManager {
                     grew[0] = true;
                 }
             }
+            reservedAfter = fromDevice;
         } finally {
             lock.unlock();
         }
         if (grew[0]) {
-            grew("dynamic", bytes, slice.capacity());
+            // What the device gave (a whole page for a size-class slot), so the figures add up to reservedBytes.
+            grew("dynamic", bytes, reservedAfter - reservedBefore);
         }
         return slice;
     }

@@ -55,6 +55,27 @@ class RuntimeObserverTest {
     }
 
     @Test
+    void pool_growth_reports_what_the_device_gave_so_the_figures_add_up_to_the_reserved_bytes() {
+        java.util.concurrent.atomic.AtomicLong told = new java.util.concurrent.atomic.AtomicLong();
+        try (CoreRuntime runtime = new CoreRuntime(new FakeBackend(), RuntimeOptions.defaults())) {
+            runtime.observe(new RuntimeObserver() {
+                @Override
+                public void poolGrew(String pool, long requested, long reserved) {
+                    told.addAndGet(reserved);
+                }
+            });
+            long before = runtime.memoryStats().reservedBytes();
+            GpuStream stream = runtime.openStream();
+            stream.allocate(100_000); // a size-class slot: the pool reserves a whole page for it
+            stream.allocate(3 << 20);              // above the size classes: an exact-fit allocation
+            stream.prepare();
+            stream.allocate(12_345);               // the persistent pool
+            stream.cancelCapture();
+            assertThat(told.get()).isEqualTo(runtime.memoryStats().reservedBytes() - before);
+        }
+    }
+
+    @Test
     void a_capture_its_replays_their_completion_and_pool_growth_are_told_in_order() {
         Journal journal = new Journal();
         try (CoreRuntime runtime = new CoreRuntime(new FakeBackend(), RuntimeOptions.defaults())) {
