@@ -144,6 +144,28 @@ class GraphCacheTest {
     }
 
     @Test
+    void a_fail_policy_cache_filled_beforehand_serves_the_captured_keys_and_refuses_the_others() {
+        try (GraphCache<Integer> cache = runtime.graphCache(stream,
+                GraphCacheOptions.defaults().missPolicy(MissPolicy.FAIL))) {
+            stream.write(out, KitKernels.poison(N));
+            cache.capture(1000, step(1000, 1000));
+            assertThat(stream.readInts(out)).as("the capture ran the step once").isEqualTo(expected(1000));
+            cache.capture(2000, step(2000, 2000));
+            assertThatThrownBy(() -> cache.capture(2000, step(2000, 2000))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("key:").hasMessageContaining("2000");
+
+            runAndCheck(cache, 1000);
+            runAndCheck(cache, 2000);
+            assertThatThrownBy(() -> cache.run(512, step(512, 512))).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("cache.capture");
+            GraphCacheStats stats = cache.stats();
+            assertThat(stats.captures()).isEqualTo(2);
+            assertThat(stats.hits()).isEqualTo(2);
+            assertThat(cache.size()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void bucketed_keys_let_one_graph_serve_every_size_up_to_its_bucket() {
         Buckets buckets = Buckets.powersOfTwo();
         try (GraphCache<Integer> cache = runtime.graphCache(stream, GraphCacheOptions.defaults())) {

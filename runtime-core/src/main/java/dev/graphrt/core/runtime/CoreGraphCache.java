@@ -70,7 +70,7 @@ final class CoreGraphCache<K> implements GraphCache<K> {
             case FAIL -> {
                 event(key, "miss refused");
                 throw new IllegalStateException("run: no graph is cached for key " + key + " and the miss policy is "
-                        + "FAIL; capture every key first (with policy CAPTURE) or bucket the keys");
+                        + "FAIL; capture every key first (cache.capture(key, step)) or bucket the keys");
             }
             case EAGER -> {
                 int ran = eagerRuns.getOrDefault(key, 0);
@@ -86,6 +86,20 @@ final class CoreGraphCache<K> implements GraphCache<K> {
             }
             case CAPTURE -> captureFor(key, step);
         }
+    }
+
+    @Override
+    public synchronized void capture(K key, Consumer<GpuStream> step) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(step, "step");
+        if (closed) {
+            throw new IllegalStateException("capture: the graph cache is closed");
+        }
+        if (graphs.containsKey(key)) {
+            throw new IllegalArgumentException("key: a graph is already cached for " + key + "; a cache keeps one "
+                    + "graph per key");
+        }
+        captureFor(key, step);
     }
 
     /** Captures {@code step} for {@code key} (its one warm-up is the call's run) and evicts beyond the bound. */
