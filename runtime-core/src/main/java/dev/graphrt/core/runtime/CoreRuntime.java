@@ -316,8 +316,8 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     @Override
     public void checkOpen(String operation) {
         if (scope.isClosed()) {
-            throw new IllegalStateException(operation + ": the " + backend.name() + " runtime (" + scope.device()
-                    + ") is closed; its streams, buffers, kernels and graphs closed with it: open a new runtime");
+            throw new IllegalStateException(operation + ": the " + backend.name() + " runtime is closed ("
+                    + scope.device() + "); its streams, buffers, kernels and graphs closed with it: open a new runtime");
         }
         if (lost != null) {
             throw lostError(operation);

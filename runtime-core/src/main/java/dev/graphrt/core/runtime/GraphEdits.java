@@ -66,7 +66,7 @@ final class GraphEdits {
     UpdateResult update(GpuStream stream, CoreGraph graph, CaptureOptions options, Consumer<GpuStream> step) {
         host.checkOpen("update");
         checkOwnGraph(graph, "update");
-        guard.run("update", "update of " + graph, () -> {
+        guard.run("update", graph, () -> {
             policy.checkGraphChange(membership.state(), "update of " + graph, id);
             checkChangeable(graph, "update");
         });
@@ -129,7 +129,7 @@ final class GraphEdits {
             throw new IllegalArgumentException("to: " + target + " differs in size from from: " + source
                     + "; a rebind keeps every launch's sizes");
         }
-        return guard.call("rebind", "rebind of " + graph, () -> {
+        return guard.call("rebind", graph, () -> {
             policy.checkGraphChange(membership.state(), "rebind of " + graph, id);
             checkChangeable(graph, "rebind");
             SealedWindow old = graph.window();
@@ -194,7 +194,7 @@ final class GraphEdits {
      * and (checked mode) a look at the guards of the graph's buffers; the first that fails is reported.
      */
     GraphDiagnosis diagnose(CoreGraph graph) {
-        return guard.call("diagnose", "diagnose of " + graph, () -> {
+        return guard.call("diagnose", graph, () -> {
             policy.checkHostSyncBesideCapture(host.anotherCaptureForbidsDeviceCalls(id), "diagnose", id);
             policy.checkDiagnose(membership.state(), id);
             if (graph.isClosed()) {

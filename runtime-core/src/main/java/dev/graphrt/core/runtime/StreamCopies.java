@@ -65,7 +65,7 @@ final class StreamCopies {
 
     /** A copy within this runtime: asynchronous, recorded by a hardware capture, through the host where it must. */
     private void copyWithin(CoreBuffer from, CoreBuffer to) {
-        guard.callJoined("copy", "copy on stream #" + id, origin -> {
+        guard.callJoined("copy", null, origin -> {
             if (origin != null) {
                 membership.rejectOnOrigin(origin, "copy of " + from + " to " + to);
                 return null;
@@ -114,7 +114,7 @@ final class StreamCopies {
     private void copyBetweenRuntimes(CoreBuffer from, CoreBuffer to, CoreBuffer foreign) {
         String foreignArgument = foreign == from ? "src" : "dst";
         CoreBuffer own = foreign == from ? to : from;
-        guard.run("copy", "copy on stream #" + id, () -> {
+        guard.run("copy", null, () -> {
             policy.checkCopyBetweenRuntimes(membership.state(), id);
             policy.checkHostSyncBesideCapture(host.anotherCaptureForbidsDeviceCalls(id), "copy", id);
             memory.hold(own, foreign == from ? "dst" : "src");

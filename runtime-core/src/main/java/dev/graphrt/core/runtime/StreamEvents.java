@@ -35,7 +35,7 @@ final class StreamEvents {
     }
 
     StreamEvent record() {
-        return guard.callJoined("record", "record on stream #" + self.id(), origin -> {
+        return guard.callJoined("record", null, origin -> {
             CaptureState state = membership.state();
             policy.checkEvent(state, "record() on stream #" + self.id());
             if (!policy.eventJoinsCapture(state)) {
@@ -60,7 +60,7 @@ final class StreamEvents {
             waitInCapture(other);
             return;
         }
-        boolean hostWait = guard.call("waitFor", "waitFor on stream #" + self.id(), () -> {
+        boolean hostWait = guard.call("waitFor", null, () -> {
             CaptureState state = membership.state();
             policy.checkEvent(state, "waitFor() on stream #" + self.id());
             policy.checkWaitForOutsideEvent(state, other.toString(), self.id());

@@ -63,38 +63,52 @@ final class StreamGuard {
         membership.recording().checkCaller(operation);
     }
 
-    /** Under this stream's lock: checks it is usable for {@code operation}, runs {@code body}. */
-    <T> T call(String operation, String failure, Supplier<T> body) {
+    /**
+     * Under this stream's lock: checks it is usable for {@code operation}, runs {@code body}. {@code subject} (the
+     * kernel, the graph; or null) names what the operation was about when it fails; the message is built only then,
+     * so the call itself allocates no text.
+     */
+    <T> T call(String operation, Object subject, Supplier<T> body) {
         lock.lock();
         try {
             checkUsable(operation);
             return body.get();
         } catch (RuntimeException raised) {
-            throw host.failed(failure, raised);
+            throw host.failed(describe(operation, subject), raised);
         } finally {
             lock.unlock();
         }
     }
 
-    void run(String operation, String failure, Runnable body) {
-        call(operation, failure, () -> {
+    void run(String operation, Object subject, Runnable body) {
+        lock.lock();
+        try {
+            checkUsable(operation);
             body.run();
-            return null;
-        });
+        } catch (RuntimeException raised) {
+            throw host.failed(describe(operation, subject), raised);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** "launch of kernel add_one on stream #3": what a failure of the call is reported as. */
+    String describe(String operation, Object subject) {
+        return operation + (subject == null ? "" : " of " + subject) + " on stream #" + streamId;
     }
 
     /**
      * As {@link #call}, also under the lock of the capture's origin while this stream takes part in another
      * stream's capture: {@code body} gets that origin, or null when the stream is on its own.
      */
-    <T> T callJoined(String operation, String failure, Function<StreamPeer, T> body) {
+    <T> T callJoined(String operation, Object subject, Function<StreamPeer, T> body) {
         lock.lock();
         StreamPeer origin = membership.lockOrigin();
         try {
             checkUsable(operation);
             return body.apply(origin);
         } catch (RuntimeException raised) {
-            throw host.failed(failure, raised);
+            throw host.failed(describe(operation, subject), raised);
         } finally {
             membership.unlockOrigin(origin);
             lock.unlock();

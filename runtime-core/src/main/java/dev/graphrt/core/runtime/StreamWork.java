@@ -61,7 +61,7 @@ final class StreamWork {
     Buffer allocate(long bytes) {
         host.checkOpen("allocate");
         host.checkAllocationSize(bytes, "bytes");
-        return guard.call("allocate", "allocate on stream #" + id, () -> {
+        return guard.call("allocate", null, () -> {
             boolean own = !membership.isMember();
             CoreBuffer view = own ? window.borrow(bytes, lifecycle.current(), checked.on()) : null;
             if (view != null) {
@@ -136,7 +136,7 @@ final class StreamWork {
         if (data.byteSize() == 0) {
             return;
         }
-        guard.callJoined("write", "write on stream #" + id, origin -> {
+        guard.callJoined("write", null, origin -> {
             DeviceSlice target = buffer.storage().prefix(data.byteSize());
             if (origin != null) {
                 membership.rejectOnOrigin(origin, "write of " + data.byteSize() + " bytes into " + buffer);
@@ -170,7 +170,7 @@ final class StreamWork {
             throw new IllegalArgumentException("dst has " + dst.byteSize() + " bytes but src " + buffer + " holds only "
                     + buffer.byteSize());
         }
-        guard.run("read", "read on stream #" + id, () -> {
+        guard.run("read", null, () -> {
             checkHostSync("read");
             memory.hold(buffer, "src");
             blame.hostSync(() -> {
@@ -208,7 +208,7 @@ final class StreamWork {
             slices[i] = used[i].storage();
         }
         LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
-        guard.callJoined("launch", "launch of " + compiled + " on stream #" + id, origin -> {
+        guard.callJoined("launch", compiled, origin -> {
             StreamMemory target = membership.recordingMemory();
             CaptureLifecycle recording = membership.recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
@@ -246,7 +246,7 @@ final class StreamWork {
             throw new IllegalArgumentException("graph: " + target + " was captured on stream #"
                     + target.owner().id() + "; replay it there, not on stream #" + id);
         }
-        guard.callJoined("replay", "replay of " + target, origin -> {
+        guard.callJoined("replay", target, origin -> {
             if (target.isClosed()) {
                 throw new IllegalStateException("graph: " + target + " is closed and cannot be replayed");
             }
@@ -297,7 +297,7 @@ final class StreamWork {
     }
 
     void flush() {
-        guard.run("flush", "flush of stream #" + id, () -> {
+        guard.run("flush", null, () -> {
             policy.checkHostSync(membership.state(), "flush", id);
             backend.flush();
             memory.flushPoint();
@@ -306,7 +306,7 @@ final class StreamWork {
 
     void synchronize() {
         try {
-            guard.run("synchronize", "synchronize of stream #" + id, () -> {
+            guard.run("synchronize", null, () -> {
                 checkHostSync("synchronize");
                 memory.flushPoint();
                 blame.hostSync(() -> {
