@@ -1,6 +1,8 @@
 package dev.graphrt.spi;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.GraphKind;
 import java.util.Set;
 
 /**

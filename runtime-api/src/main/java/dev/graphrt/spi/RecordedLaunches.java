@@ -1,5 +1,6 @@
 package dev.graphrt.spi;
 
+import dev.graphrt.api.GraphKind;
 import java.util.List;
 
 /**

@@ -1,13 +1,13 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.api.BackendUnavailableException;
+import dev.graphrt.api.Capability;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
 import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.BackendConfig;
-import dev.graphrt.spi.Capability;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;

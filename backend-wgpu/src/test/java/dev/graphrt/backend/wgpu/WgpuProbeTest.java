@@ -2,10 +2,10 @@ package dev.graphrt.backend.wgpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.graphrt.api.Capability;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.BackendProvider;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.DisplayNameGeneration;

@@ -1,6 +1,7 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.DeviceInfo;
@@ -9,6 +10,7 @@ import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphCache;
 import dev.graphrt.api.GraphCacheOptions;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphPool;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
@@ -24,8 +26,6 @@ import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolConfig;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.Backend;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;

@@ -7,13 +7,13 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import dev.graphrt.api.AvailableDevice;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

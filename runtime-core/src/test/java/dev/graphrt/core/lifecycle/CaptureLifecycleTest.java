@@ -15,10 +15,10 @@ import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphNotRelaunchableException;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.UnsupportedCapabilityException;
-import dev.graphrt.spi.GraphKind;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
@@ -182,7 +182,7 @@ class CaptureLifecycleTest {
         @Test
         void an_undeclared_capture_mode_is_refused_before_the_state_moves() {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
-            OperationPolicy strict = new OperationPolicy("mock", java.util.Set.of(dev.graphrt.spi.Capability.HARDWARE_GRAPH),
+            OperationPolicy strict = new OperationPolicy("mock", java.util.Set.of(dev.graphrt.api.Capability.HARDWARE_GRAPH),
                     GraphKind.HARDWARE);
             CaptureLifecycle lifecycle = new CaptureLifecycle(1L, f.backend, strict, f.memory, f.metadata, f.drops,
                     () -> 1L, () -> 2L, java.time.Duration.ofSeconds(5));

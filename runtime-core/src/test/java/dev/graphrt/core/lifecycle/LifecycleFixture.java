@@ -3,14 +3,14 @@ package dev.graphrt.core.lifecycle;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import dev.graphrt.api.Capability;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.core.memory.CaptureMemorySession;
 import dev.graphrt.core.memory.DropQueue;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;

@@ -8,8 +8,8 @@ import static org.mockito.Mockito.when;
 
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphStateException;
-import dev.graphrt.spi.GraphKind;
 import java.util.List;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;

@@ -1,7 +1,9 @@
 package dev.graphrt.core.runtime;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.Dialect;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.core.memory.CountingDeviceMemory;
@@ -12,12 +14,10 @@ import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendProvider;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

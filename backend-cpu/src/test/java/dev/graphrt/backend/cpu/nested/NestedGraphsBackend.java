@@ -1,15 +1,15 @@
 package dev.graphrt.backend.cpu.nested;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
 import dev.graphrt.core.runtime.CoreRuntime;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendStream;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.DeviceMemory;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.EnumSet;
 import java.util.Map;

@@ -1,7 +1,9 @@
 package dev.graphrt.backend.cpu.safety;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.DeviceLostException;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
 import dev.graphrt.spi.Backend;
@@ -9,13 +11,11 @@ import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,8 @@
 package dev.graphrt.backend.cpu.teeth;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.LaunchDims;
@@ -10,13 +12,11 @@ import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.Arena;

@@ -1,9 +1,10 @@
-package dev.graphrt.spi;
+package dev.graphrt.api;
 
 /**
- * What a backend can do beyond the contract every backend meets. Declared by {@link Backend#capabilities()}
+ * What a backend can do beyond the contract every backend meets. Declared by the backend
+ * ({@code Backend.capabilities()} in the SPI), asked of a runtime by users ({@link GraphRuntime#capabilities()}),
  * and verified both ways by the conformance kit: a declared capability must work, an undeclared one must
- * fail with {@code UnsupportedCapabilityException} or the documented rejection.
+ * fail with {@link UnsupportedCapabilityException} or the documented rejection.
  */
 public enum Capability {
     /** The driver records and replays the graph ({@link GraphKind#HARDWARE}). */

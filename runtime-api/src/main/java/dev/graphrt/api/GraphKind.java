@@ -1,4 +1,4 @@
-package dev.graphrt.spi;
+package dev.graphrt.api;
 
 /**
  * Who records a graph. HARDWARE: the driver (CUDA, HIP) records while the stream captures; the core must
