@@ -156,7 +156,7 @@ public abstract class DeviceSmokeKit {
         assertThat(backend.name()).isEqualTo(provider().name());
         assertThat(backend.graphKind()).isEqualTo(GraphKind.HARDWARE);
         assertThat(backend.capabilities()).contains(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
+                Capability.CAPTURE_MODE_RELAXED);
         assertThat(backend.device().computeUnits()).isPositive();
         assertThat(backend.device().memoryBytes()).isPositive();
         assertThat(backend.memory().alignment()).isEqualTo(256);

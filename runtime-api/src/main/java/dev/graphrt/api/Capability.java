@@ -18,9 +18,10 @@ public enum Capability {
      * (the driver clones the graph), a software one records the child's launches. Declared by cuda and hip.
      */
     NESTED_GRAPHS,
-    /** Capture mode THREAD_LOCAL is accepted. */
-    CAPTURE_MODE_THREAD_LOCAL,
-    /** Capture mode RELAXED is accepted (other threads may use the recording stream). */
+    /**
+     * Capture mode RELAXED is accepted (other threads may use the recording stream). GLOBAL and THREAD_LOCAL (the
+     * default mode) are part of the base contract, not capabilities.
+     */
     CAPTURE_MODE_RELAXED,
     /**
      * A live graph can be changed in place: {@code Graph.update} (a re-recorded step of the same shape) and

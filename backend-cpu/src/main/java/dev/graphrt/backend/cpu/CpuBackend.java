@@ -23,7 +23,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class CpuBackend implements Backend {
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
             Capability.MID_CAPTURE_ALLOCATION,
-            Capability.CAPTURE_MODE_THREAD_LOCAL,
             Capability.CAPTURE_MODE_RELAXED,
             Capability.GRAPH_UPDATE,
             Capability.MULTI_STREAM_CAPTURE));

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * <p>Capabilities, each because the driver really does it:
  * <ul>
  *   <li>{@link Capability#HARDWARE_GRAPH}: stream capture, {@code cuGraphInstantiateWithFlags}, {@code cuGraphLaunch};</li>
- *   <li>{@link Capability#CAPTURE_MODE_THREAD_LOCAL}, {@link Capability#CAPTURE_MODE_RELAXED}: passed to
- *       {@code cuStreamBeginCapture_v2} as they are;</li>
+ *   <li>{@link Capability#CAPTURE_MODE_RELAXED}: passed to {@code cuStreamBeginCapture_v2} as it is, like the
+ *       base contract's GLOBAL and THREAD_LOCAL;</li>
  *   <li>{@link Capability#DOT_EXPORT}: {@code cuGraphDebugDotPrint} of the graph's template, made when asked for;</li>
  *   <li>{@link Capability#GRAPH_UPDATE}: {@code cuGraphExecUpdate_v2} applies an update's capture to the live
  *       executable graph, {@code cuGraphExecKernelNodeSetParams_v2} a rebind (both affect later launches only);
@@ -50,7 +50,7 @@ final class CudaBackend {
     /** What this backend declares, given whether the driver has the graph update and the nesting calls. */
     static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs) {
         EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DOT_EXPORT,
+                Capability.CAPTURE_MODE_RELAXED, Capability.DOT_EXPORT,
                 Capability.MULTI_STREAM_CAPTURE);
         if (graphUpdate) {
             set.add(Capability.GRAPH_UPDATE);

@@ -14,9 +14,8 @@ import java.util.Set;
  * synchronous streams. Its graphs are software graphs: the core records the launches of a capture and the stream
  * replays them.
  *
- * <p>It declares one capability, {@link Capability#CAPTURE_MODE_THREAD_LOCAL}, because that is the default capture
- * mode and the core refuses a mode the backend does not declare. Every other capability is left out on purpose,
- * so the conformance kit checks that each is refused the documented way.
+ * <p>It declares no capability: the base contract (with the default capture mode, THREAD_LOCAL) is all it offers.
+ * Every capability is left out on purpose, so the conformance kit checks that each is refused the documented way.
  */
 final class TemplateBackend implements Backend {
     private final DeviceInfo device;
@@ -41,7 +40,7 @@ final class TemplateBackend implements Backend {
 
     @Override
     public Set<Capability> capabilities() {
-        return Set.of(Capability.CAPTURE_MODE_THREAD_LOCAL);
+        return Set.of();
     }
 
     @Override

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * one chunk while the host encodes the next.
  *
  * <p>Capabilities: {@link Capability#MID_CAPTURE_ALLOCATION} (creating a buffer has nothing to do with the
- * recording) and both capture modes the core enforces on its own ({@link Capability#CAPTURE_MODE_THREAD_LOCAL},
- * {@link Capability#CAPTURE_MODE_RELAXED}). Not {@link Capability#RECORDS_WRITES}: a recording hands the backend
+ * recording) and {@link Capability#CAPTURE_MODE_RELAXED}, which the core enforces on its own (as it does
+ * THREAD_LOCAL, the default mode, which every backend takes). Not {@link Capability#RECORDS_WRITES}: a recording hands the backend
  * launches only, so there is nothing to replay a write from. {@link Capability#DEVICE_LOSS_RECOVERY}: a lost
  * device loses only its runtime ({@code DeviceLostException}); the JVM's one WebGPU instance stays, and a new
  * runtime gets a new device from it. {@link Capability#GRAPH_UPDATE}: an update or a rebind seals the new
@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 final class WgpuBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuBackend.class);
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.MID_CAPTURE_ALLOCATION,
-            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY, Capability.GRAPH_UPDATE,
+            Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY, Capability.GRAPH_UPDATE,
             Capability.MULTI_STREAM_CAPTURE));
 
     private final WgpuDevice device;

@@ -27,7 +27,7 @@ final class LifecycleFixture {
     final CaptureLifecycle lifecycle;
 
     LifecycleFixture(GraphKind kind) {
-        EnumSet<Capability> caps = EnumSet.of(Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
+        EnumSet<Capability> caps = EnumSet.of(Capability.CAPTURE_MODE_RELAXED);
         if (kind == GraphKind.HARDWARE) {
             caps.add(Capability.HARDWARE_GRAPH);
         }

@@ -9,6 +9,7 @@ import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.GraphKind;
+import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.core.lifecycle.OperationPolicy.ReleaseAction;
 import dev.graphrt.core.lifecycle.OperationPolicy.ReplayAction;
 import java.util.Set;
@@ -38,6 +39,20 @@ class OperationPolicyTest {
         assertThat(SOFTWARE.replay(CaptureState.CAPTURE)).isEqualTo(ReplayAction.DEFER_REJECTION);
         assertThat(SOFTWARE_NESTED.replay(CaptureState.CAPTURE)).isEqualTo(ReplayAction.RECORD_IN_CORE);
         assertThat(HARDWARE_NESTED.replay(CaptureState.CAPTURE)).isEqualTo(ReplayAction.RECORD_IN_DRIVER);
+    }
+
+    @Test
+    void global_and_thread_local_are_the_base_contract_and_relaxed_needs_its_capability() {
+        OperationPolicy relaxed = new OperationPolicy("soft", Set.of(Capability.CAPTURE_MODE_RELAXED),
+                GraphKind.SOFTWARE);
+        for (OperationPolicy policy : new OperationPolicy[] {SOFTWARE, relaxed}) {
+            assertThatCode(() -> policy.checkMode(CaptureMode.GLOBAL)).doesNotThrowAnyException();
+            assertThatCode(() -> policy.checkMode(CaptureMode.THREAD_LOCAL)).doesNotThrowAnyException();
+        }
+        assertThatCode(() -> relaxed.checkMode(CaptureMode.RELAXED)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> SOFTWARE.checkMode(CaptureMode.RELAXED))
+                .isInstanceOf(UnsupportedCapabilityException.class)
+                .hasMessageEndingWith("does not support CAPTURE_MODE_RELAXED: beginCapture in RELAXED mode");
     }
 
     @Test

@@ -32,7 +32,7 @@ class CrossStreamCaptureTest {
     @Test
     void closing_another_streams_graph_buffer_and_stream_while_this_thread_records_touches_no_fence_until_it_ends() {
         FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH, Capability.CAPTURE_MODE_THREAD_LOCAL));
+                EnumSet.of(Capability.HARDWARE_GRAPH));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();
@@ -65,7 +65,7 @@ class CrossStreamCaptureTest {
     @Test
     void a_stream_closed_while_another_records_is_torn_down_by_the_runtime_close_if_the_capture_never_ends() {
         FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH, Capability.CAPTURE_MODE_THREAD_LOCAL));
+                EnumSet.of(Capability.HARDWARE_GRAPH));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();
@@ -82,7 +82,7 @@ class CrossStreamCaptureTest {
     void a_host_sync_of_another_stream_from_the_capturing_thread_is_refused_before_the_driver_invalidates_the_capture()
             throws Exception {
         FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH, Capability.CAPTURE_MODE_THREAD_LOCAL));
+                EnumSet.of(Capability.HARDWARE_GRAPH));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();

@@ -40,7 +40,7 @@ final class FakeBackend implements Backend {
 
     /** A software backend that may grow the pool mid-capture. */
     FakeBackend() {
-        this(GraphKind.SOFTWARE, Set.of(Capability.MID_CAPTURE_ALLOCATION, Capability.CAPTURE_MODE_THREAD_LOCAL));
+        this(GraphKind.SOFTWARE, Set.of(Capability.MID_CAPTURE_ALLOCATION));
     }
 
     /** A backend of {@code kind} declaring {@code capabilities}; a hardware one fakes the driver's capture. */

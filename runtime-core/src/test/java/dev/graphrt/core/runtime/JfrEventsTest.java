@@ -36,7 +36,7 @@ class JfrEventsTest {
             throws Exception {
         Path file = dir.resolve("graphrt.jfr");
         FakeBackend backend = new FakeBackend(GraphKind.SOFTWARE, Set.of(Capability.MID_CAPTURE_ALLOCATION,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.GRAPH_UPDATE));
+                Capability.GRAPH_UPDATE));
         long graphId;
         try (Recording recording = new Recording()) {
             for (String name : List.of("dev.graphrt.Capture", "dev.graphrt.Replay", "dev.graphrt.GraphUpdate",
