@@ -2,7 +2,6 @@ package dev.graphrt.driver;
 
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
-import dev.graphrt.api.GraphKind;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
@@ -68,11 +67,6 @@ public final class DriverBackend implements Backend {
     @Override
     public Set<Capability> capabilities() {
         return parts.capabilities();
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return GraphKind.HARDWARE;
     }
 
     @Override

@@ -7,8 +7,6 @@ package dev.graphrt.api;
  * fail with {@link UnsupportedCapabilityException} or the documented rejection.
  */
 public enum Capability {
-    /** The driver records and replays the graph ({@link GraphKind#HARDWARE}). */
-    HARDWARE_GRAPH,
     /** A capture window may grow the persistent pool; the new slice is pinned to the graph. */
     MID_CAPTURE_ALLOCATION,
     /** Host-to-device writes inside a capture are recorded and replayed from a graph-owned copy. */

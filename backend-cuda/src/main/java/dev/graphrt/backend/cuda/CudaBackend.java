@@ -18,11 +18,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Opens the CUDA backend on one device: its retained primary context, raw device memory, the NVRTC compiler
  * and non-blocking streams whose captures become hardware graphs, put together as the shared
- * {@link DriverBackend}.
+ * {@link DriverBackend}. Its streams' capture support is driver capture (hardware graphs): stream capture,
+ * {@code cuGraphInstantiateWithFlags}, {@code cuGraphLaunch}.
  *
  * <p>Capabilities, each because the driver really does it:
  * <ul>
- *   <li>{@link Capability#HARDWARE_GRAPH}: stream capture, {@code cuGraphInstantiateWithFlags}, {@code cuGraphLaunch};</li>
  *   <li>{@link Capability#CAPTURE_MODE_RELAXED}: passed to {@code cuStreamBeginCapture_v2} as it is, like the
  *       base contract's GLOBAL and THREAD_LOCAL;</li>
  *   <li>{@link Capability#DOT_EXPORT}: {@code cuGraphDebugDotPrint} of the graph's template, made when asked for;</li>
@@ -49,9 +49,8 @@ final class CudaBackend {
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
     /** What this backend declares, given whether the driver has the graph update and the nesting calls. */
     static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs) {
-        EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_RELAXED, Capability.DOT_EXPORT,
-                Capability.MULTI_STREAM_CAPTURE);
+        EnumSet<Capability> set = EnumSet.of(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED,
+                Capability.DOT_EXPORT, Capability.MULTI_STREAM_CAPTURE);
         if (graphUpdate) {
             set.add(Capability.GRAPH_UPDATE);
         }

@@ -2,7 +2,6 @@ package dev.graphrt.backend.template;
 
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
-import dev.graphrt.api.GraphKind;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
@@ -11,8 +10,8 @@ import java.util.Set;
 
 /**
  * The opened template backend: one "device" made of off-heap memory, a compiler of JAVA-dialect kernels and
- * synchronous streams. Its graphs are software graphs: the core records the launches of a capture and the stream
- * replays them.
+ * synchronous streams. Its graphs are software graphs (its streams offer {@code SoftwareGraphs}): the core records
+ * the launches of a capture and the stream replays them.
  *
  * <p>It declares no capability: the base contract (with the default capture mode, THREAD_LOCAL) is all it offers.
  * Every capability is left out on purpose, so the conformance kit checks that each is refused the documented way.
@@ -41,11 +40,6 @@ final class TemplateBackend implements Backend {
     @Override
     public Set<Capability> capabilities() {
         return Set.of();
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return GraphKind.SOFTWARE;
     }
 
     @Override

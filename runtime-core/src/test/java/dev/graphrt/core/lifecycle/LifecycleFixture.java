@@ -11,6 +11,8 @@ import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.metadata.MetadataCache;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.DriverCapture;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** A lifecycle whose every collaborator is a Mockito mock, for checking hook order and the abort path. */
 final class LifecycleFixture {
     final BackendStream backend = mock(BackendStream.class);
+    /** The stream's capture support: {@link #driver} for a HARDWARE fixture, {@link #graphs} for a SOFTWARE one. */
+    final DriverCapture driver = mock(DriverCapture.class);
+    final SoftwareGraphs graphs = mock(SoftwareGraphs.class);
     final MemoryManager memory = mock(MemoryManager.class);
     final CaptureMemorySession session = mock(CaptureMemorySession.class);
     final MetadataCache metadata = mock(MetadataCache.class);
@@ -28,14 +33,12 @@ final class LifecycleFixture {
 
     LifecycleFixture(GraphKind kind) {
         EnumSet<Capability> caps = EnumSet.of(Capability.CAPTURE_MODE_RELAXED);
-        if (kind == GraphKind.HARDWARE) {
-            caps.add(Capability.HARDWARE_GRAPH);
-        }
+        when(backend.capture()).thenReturn(kind == GraphKind.HARDWARE ? driver : graphs);
         when(backend.drainErrors()).thenReturn(List.of());
         when(memory.openSession(1L, false)).thenReturn(session);
         when(session.doomed()).thenReturn(Optional.empty());
-        when(backend.closeCapture()).thenReturn(graph);
-        when(backend.sealRecording(org.mockito.ArgumentMatchers.any())).thenReturn(graph);
+        when(driver.close()).thenReturn(graph);
+        when(graphs.seal(org.mockito.ArgumentMatchers.any())).thenReturn(graph);
         AtomicLong ids = new AtomicLong();
         lifecycle = new CaptureLifecycle(1L, backend, new OperationPolicy("mock", caps, kind), memory, metadata, drops,
                 ids::incrementAndGet, new AtomicLong(1L << 40)::incrementAndGet, java.time.Duration.ofSeconds(5));

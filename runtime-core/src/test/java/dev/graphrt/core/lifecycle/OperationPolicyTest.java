@@ -24,7 +24,7 @@ class OperationPolicyTest {
     private static final OperationPolicy SOFTWARE_NESTED = new OperationPolicy("soft",
             Set.of(Capability.NESTED_GRAPHS), GraphKind.SOFTWARE);
     private static final OperationPolicy HARDWARE_NESTED = new OperationPolicy("hard",
-            Set.of(Capability.HARDWARE_GRAPH, Capability.NESTED_GRAPHS), GraphKind.HARDWARE);
+            Set.of(Capability.NESTED_GRAPHS), GraphKind.HARDWARE);
 
     @Test
     void a_replay_runs_outside_a_recording_on_every_backend() {

@@ -32,7 +32,7 @@ class ConcurrentGlobalCapturesTest {
     private static final CaptureOptions GLOBAL = CaptureOptions.defaults().mode(CaptureMode.GLOBAL);
 
     private static FakeBackend hardware() {
-        return new FakeBackend(GraphKind.HARDWARE, EnumSet.of(Capability.HARDWARE_GRAPH));
+        return new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
     }
 
     /**

@@ -31,8 +31,7 @@ class CrossStreamCaptureTest {
 
     @Test
     void closing_another_streams_graph_buffer_and_stream_while_this_thread_records_touches_no_fence_until_it_ends() {
-        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH));
+        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();
@@ -64,8 +63,7 @@ class CrossStreamCaptureTest {
 
     @Test
     void a_stream_closed_while_another_records_is_torn_down_by_the_runtime_close_if_the_capture_never_ends() {
-        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH));
+        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();
@@ -81,8 +79,7 @@ class CrossStreamCaptureTest {
     @Test
     void a_host_sync_of_another_stream_from_the_capturing_thread_is_refused_before_the_driver_invalidates_the_capture()
             throws Exception {
-        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH));
+        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();

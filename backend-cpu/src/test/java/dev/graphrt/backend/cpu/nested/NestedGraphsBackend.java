@@ -2,7 +2,6 @@ package dev.graphrt.backend.cpu.nested;
 
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
-import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
 import dev.graphrt.core.runtime.CoreRuntime;
@@ -42,11 +41,6 @@ final class NestedGraphsBackend implements Backend {
         EnumSet<Capability> declared = EnumSet.copyOf(cpu.capabilities());
         declared.add(Capability.NESTED_GRAPHS);
         return declared;
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return cpu.graphKind();
     }
 
     @Override
