@@ -42,6 +42,9 @@ class HookOrderTest {
     private static final int N = 1000;
 
     private final List<String> calls = new CopyOnWriteArrayList<>();
+    /** What the core asked of the backend's streams while the runtime, then the first stream, opened. */
+    private List<String> atRuntimeOpen;
+    private List<String> atStreamOpen;
     private GraphRuntime runtime;
     private GpuStream stream;
     private Kernel addOne;
@@ -94,7 +97,9 @@ class HookOrderTest {
         };
         runtime = GraphRT.open(Modules.override(new GraphRTModule(RuntimeOptions.defaults()))
                 .with(binder -> binder.bind(ProviderSource.class).toInstance(() -> List.of(provider))));
+        atRuntimeOpen = hooks();
         stream = runtime.openStream();
+        atStreamOpen = hooks();
         addOne = runtime.compile(KitKernels.ADD_ONE);
         in = stream.upload(KitKernels.pattern(N, 1));
         out = stream.upload(KitKernels.poison(N));
@@ -115,6 +120,13 @@ class HookOrderTest {
 
     private void launch(GpuStream s) {
         s.launch(addOne, LaunchDims.linear(N, KitKernels.BLOCK), KernelArgs.of(in, out).info(N));
+    }
+
+    @Test
+    void opening_asks_a_stream_for_its_capture_support_once_when_it_opens() {
+        assertThat(atRuntimeOpen).as("the runtime learns the graph kind from a stream it opens and closes")
+                .containsExactly("capture", "close");
+        assertThat(atStreamOpen).as("each stream is asked once, when it opens").containsExactly("capture");
     }
 
     @Test
