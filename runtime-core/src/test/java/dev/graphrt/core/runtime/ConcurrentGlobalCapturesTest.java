@@ -158,9 +158,6 @@ class ConcurrentGlobalCapturesTest {
     }
 
     private static RuntimeOptions stagingBytes(long bytes) {
-        RuntimeOptions d = RuntimeOptions.defaults();
-        return new RuntimeOptions(d.backend(), d.deviceIndex(), d.pageBytes(), d.maxPooledBytes(),
-                d.metadataCacheEntries(), d.metadataMaxEntryBytes(), d.backendOptions(), d.waitTimeout(),
-                d.poolReserveBytes(), bytes, d.checked());
+        return RuntimeOptions.builder().stagingBytes(bytes).build();
     }
 }
