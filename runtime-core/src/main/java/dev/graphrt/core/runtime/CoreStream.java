@@ -32,6 +32,7 @@ import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.RecordedLaunch;
+import dev.graphrt.spi.internal.ApiAccess;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -612,7 +613,7 @@ final class CoreStream implements GpuStream, GraphOwner {
             CaptureLifecycle lifecycle = recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
             // are taken after it, so no fence can fall between them and the launch they protect.
-            int[] words = args.infoWordsUnsafe();
+            int[] words = ApiAccess.infoWords(args);
             DeviceSlice info = memory.info(words);
             for (int i = 0; i < used.length; i++) {
                 memory.hold(used[i], "args.buffers[" + i + "]");
