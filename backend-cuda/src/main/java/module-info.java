@@ -5,6 +5,7 @@
 module dev.graphrt.backend.cuda {
     requires dev.graphrt.api;
     requires dev.graphrt.driver;
+    requires org.slf4j;
 
     provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.cuda.CudaBackendProvider;
 }

@@ -8,6 +8,7 @@
  */
 module dev.graphrt.driver {
     requires transitive dev.graphrt.api;
+    requires transitive org.slf4j; // it logs, and GraphCapture's constructor takes the stream's Logger
 
     exports dev.graphrt.driver;
 }

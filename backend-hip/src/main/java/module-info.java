@@ -6,6 +6,7 @@
 module dev.graphrt.backend.hip {
     requires dev.graphrt.api;
     requires dev.graphrt.driver;
+    requires org.slf4j;
 
     provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.hip.HipBackendProvider;
 }

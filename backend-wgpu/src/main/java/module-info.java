@@ -5,5 +5,6 @@
  */
 module dev.graphrt.backend.wgpu {
     requires dev.graphrt.api;
+    requires org.slf4j;
     provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.wgpu.WgpuBackendProvider;
 }

@@ -1,10 +1,13 @@
 /**
  * GraphRT's user API ({@code dev.graphrt.api}) and the backend SPI ({@code dev.graphrt.spi}), nothing else:
- * the jar every user compiles against. Depends on nothing but SLF4J.
+ * the jar every user compiles against. Depends on nothing but the JDK: no file here logs, so each module that
+ * does (the core, the driver layer, the backends) requires SLF4J itself.
  */
+@SuppressWarnings("module") // the qualified export names dev.graphrt.core, which is built after this module
 module dev.graphrt.api {
-    requires transitive org.slf4j;
     exports dev.graphrt.api;
     exports dev.graphrt.spi;
+    // The core reads API objects' internals without a copy (KernelArgs' info words); nobody else may.
+    exports dev.graphrt.spi.internal to dev.graphrt.core;
     uses dev.graphrt.spi.BackendProvider;
 }

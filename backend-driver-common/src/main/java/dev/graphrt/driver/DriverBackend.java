@@ -1,11 +1,10 @@
 package dev.graphrt.driver;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendStream;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.DeviceMemory;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -68,11 +67,6 @@ public final class DriverBackend implements Backend {
     @Override
     public Set<Capability> capabilities() {
         return parts.capabilities();
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return GraphKind.HARDWARE;
     }
 
     @Override

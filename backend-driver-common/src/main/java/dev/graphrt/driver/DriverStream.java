@@ -8,6 +8,7 @@ import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.DriverCapture;
 import dev.graphrt.spi.Fence;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * bump-allocated into the {@link WriteStaging} ring; fences come from a pool of recycled events
  * ({@link EventFences}). While a capture is open, writes are staged into graph-owned pinned memory
  * ({@link CapturedHostCopies}) instead, so the recorded memcpy nodes replay the capture-time bytes for the
- * graph's whole life. The capture hooks are {@link GraphCapture}'s.
+ * graph's whole life. Its capture support is a {@link DriverCapture} ({@link #capture()}) whose steps are
+ * {@link GraphCapture}'s.
  *
  * <p>The core serialises calls per stream and never calls a host-synchronising method while this stream
  * records, so this class keeps no locks of its own; it makes the backend's context current on every entry
@@ -60,11 +62,12 @@ public final class DriverStream implements BackendStream {
     private final WriteStaging writes;
     private final WriteStaging.Copier asyncCopy;
     private final GraphCapture captures;
+    private final Capture capture = new Capture();
 
     private final PhaseMarkers markers;
     /** "graphrt cuda stream 3: replay", made once: a replay's range costs no string. */
     private final String[] rangeNames;
-    /** The open prepare range ({@link #onPrepare} to {@link #openCapture}) or capture range (to its close or abort). */
+    /** The open prepare range ({@link #onPrepare} to the capture's open) or capture range (to its close or abort). */
     private PhaseMarkers.Range phaseRange = PhaseMarkers.Range.NONE;
 
     private MemorySegment readBuffer;
@@ -281,20 +284,53 @@ public final class DriverStream implements BackendStream {
     }
 
     @Override
-    public void openCapture(CaptureMode mode) {
-        Objects.requireNonNull(mode, "mode");
-        ensureOpen();
-        endRange();
-        phaseRange = markers.range(rangeNames[CAPTURE]);
-        captures.open(mode); // a failure leaves the range open until the core's abort ends it
+    public DriverCapture capture() {
+        return capture;
     }
 
-    @Override
-    public BackendGraph closeCapture() {
-        try {
-            return captures.close();
-        } finally {
+    /**
+     * The stream's {@link DriverCapture}: {@link GraphCapture}'s sequence, with this stream's open check and its
+     * profiler ranges around it. (Not the stream itself: {@code DriverCapture.close()} ends a capture, while
+     * {@code BackendStream.close()} releases the stream.)
+     */
+    private final class Capture implements DriverCapture {
+        @Override
+        public void open(CaptureMode mode) {
+            Objects.requireNonNull(mode, "mode");
+            ensureOpen();
             endRange();
+            phaseRange = markers.range(rangeNames[CAPTURE]);
+            captures.open(mode); // a failure leaves the range open until the core's abort ends it
+        }
+
+        @Override
+        public BackendGraph close() {
+            try {
+                return captures.close();
+            } finally {
+                endRange();
+            }
+        }
+
+        @Override
+        public BackendGraph closeInto(BackendGraph target) {
+            try {
+                return captures.closeInto(target);
+            } finally {
+                endRange();
+            }
+        }
+
+        @Override
+        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
+                int[] changed) {
+            ensureOpen();
+            return captures.rebind(graph, before, after, changed, parameters);
+        }
+
+        @Override
+        public void abort() {
+            abortCapture();
         }
     }
 
@@ -324,23 +360,8 @@ public final class DriverStream implements BackendStream {
         return true;
     }
 
-    @Override
-    public BackendGraph closeCaptureInto(BackendGraph target) {
-        try {
-            return captures.closeInto(target);
-        } finally {
-            endRange();
-        }
-    }
-
-    @Override
-    public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
-        ensureOpen();
-        return captures.rebind(graph, before, after, changed, parameters);
-    }
-
-    @Override
-    public void abortCapture() {
+    /** Ends any open driver capture and drops what it made ({@link DriverCapture#abort}, and {@link #close}). */
+    private void abortCapture() {
         try {
             captures.abort(closed);
         } finally {

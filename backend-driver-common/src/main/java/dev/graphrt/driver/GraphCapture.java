@@ -26,7 +26,7 @@ import org.slf4j.Logger;
  * The capture hooks of one hardware stream (CUDA, HIP): opening a driver capture, sealing it into a
  * {@link DriverGraph}, aborting it, replaying and destroying the graphs, over the backend's
  * {@link StreamDriver} and its {@link GraphCalls}. {@link DriverStream} keeps the ordinary work and delegates
- * its {@code BackendStream} capture hooks here, after its own open check.
+ * its {@code DriverCapture} steps here, after its own open check.
  *
  * <p>Why one class: the sequence is where the hardware backends can go wrong, and it must be the same for
  * all of them. Closing a capture always ends the driver capture (a failure never leaves the stream
@@ -131,7 +131,7 @@ public final class GraphCapture {
     public void open(CaptureMode mode) {
         Objects.requireNonNull(mode, "mode");
         if (capture != null) {
-            throw new GraphStateException("openCapture: " + name + " is already capturing; end or cancel "
+            throw new GraphStateException("open: " + name + " is already capturing; end or cancel "
                     + "that capture before beginning another");
         }
         driver.makeCurrent();

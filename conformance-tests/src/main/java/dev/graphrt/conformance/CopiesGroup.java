@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.UnsupportedCapabilityException;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 

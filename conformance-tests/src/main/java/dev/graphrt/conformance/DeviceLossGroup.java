@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.KernelArgs;
-import dev.graphrt.spi.Capability;
 import org.junit.jupiter.api.Test;
 
 /**

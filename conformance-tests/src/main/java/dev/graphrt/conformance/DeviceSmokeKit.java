@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureInvalidatedException;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.GraphStateException;
@@ -17,12 +18,11 @@ import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendProvider;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.DriverCapture;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.GraphKind;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -70,6 +70,8 @@ public abstract class DeviceSmokeKit {
 
     /** A fresh stream per test, and {@link #N} floats of device data bound with an info word holding N. */
     protected BackendStream stream;
+    /** The stream's capture support: a hardware-graph backend's stream offers driver capture. */
+    protected DriverCapture capture;
     private DeviceAllocation dataBlock;
     private DeviceAllocation infoBlock;
     protected DeviceSlice data;
@@ -104,6 +106,7 @@ public abstract class DeviceSmokeKit {
         backend.memory().upload(info, MemorySegment.ofArray(new int[] {N}));
         bindings = new Bindings(List.of(data), info, 1);
         stream = backend.openStream();
+        capture = stream.capture() instanceof DriverCapture driver ? driver : null;
     }
 
     @AfterEach
@@ -154,9 +157,9 @@ public abstract class DeviceSmokeKit {
     @Test
     void the_backend_describes_a_hardware_graph_device_honestly() {
         assertThat(backend.name()).isEqualTo(provider().name());
-        assertThat(backend.graphKind()).isEqualTo(GraphKind.HARDWARE);
-        assertThat(backend.capabilities()).contains(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED);
+        assertThat(stream.capture()).as("a hardware-graph backend's stream offers driver capture")
+                .isInstanceOf(DriverCapture.class).isSameAs(stream.capture());
+        assertThat(backend.capabilities()).contains(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED);
         assertThat(backend.device().computeUnits()).isPositive();
         assertThat(backend.device().memoryBytes()).isPositive();
         assertThat(backend.memory().alignment()).isEqualTo(256);
@@ -178,11 +181,11 @@ public abstract class DeviceSmokeKit {
         stream.write(data, MemorySegment.ofArray(start));
         stream.onPrepare();
         launchAddOne(); // warm-up pass: runs
-        stream.openCapture(CaptureMode.THREAD_LOCAL);
+        capture.open(CaptureMode.THREAD_LOCAL);
         for (int i = 0; i < 150; i++) {
             launchAddOne(); // recorded, not run
         }
-        BackendGraph graph = stream.closeCapture();
+        BackendGraph graph = capture.close();
 
         assertThat(graph.nodeCount()).isEqualTo(150);
         assertThat(readData()).containsExactly(plus(start, 1));
@@ -199,11 +202,11 @@ public abstract class DeviceSmokeKit {
         assumeTrue(backend.capabilities().contains(Capability.DOT_EXPORT),
                 backend.name() + " declares no DOT_EXPORT here");
         stream.onPrepare();
-        stream.openCapture(CaptureMode.THREAD_LOCAL);
+        capture.open(CaptureMode.THREAD_LOCAL);
         for (int i = 0; i < 150; i++) {
             launchAddOne();
         }
-        BackendGraph graph = stream.closeCapture();
+        BackendGraph graph = capture.close();
 
         String dot = graph.driverDot().orElseThrow();
         Set<String> nodes = new HashSet<>();
@@ -223,11 +226,11 @@ public abstract class DeviceSmokeKit {
         stream.onPrepare();
         stream.write(data, MemorySegment.ofArray(captured)); // warm-up: runs, and sizes the reservation
         launchAddOne();
-        stream.openCapture(CaptureMode.THREAD_LOCAL);
+        capture.open(CaptureMode.THREAD_LOCAL);
         stream.write(data, MemorySegment.ofArray(captured));
         Arrays.fill(captured, -5f); // the graph owns its copy: this must not matter
         launchAddOne();
-        BackendGraph graph = stream.closeCapture();
+        BackendGraph graph = capture.close();
         stream.write(data, MemorySegment.ofArray(ramp()));
 
         stream.replay(graph);
@@ -243,14 +246,14 @@ public abstract class DeviceSmokeKit {
     @Test
     void an_aborted_capture_leaves_the_stream_able_to_capture_again() {
         stream.onPrepare();
-        stream.openCapture(CaptureMode.GLOBAL);
+        capture.open(CaptureMode.GLOBAL);
         launchAddOne();
-        stream.abortCapture();
+        capture.abort();
 
         stream.onPrepare();
-        stream.openCapture(CaptureMode.RELAXED);
+        capture.open(CaptureMode.RELAXED);
         launchAddOne();
-        BackendGraph graph = stream.closeCapture();
+        BackendGraph graph = capture.close();
 
         assertThat(graph.nodeCount()).isEqualTo(1);
         destroyAfterFence(graph);
@@ -259,21 +262,21 @@ public abstract class DeviceSmokeKit {
     @Test
     void a_capture_the_driver_invalidated_fails_to_close_and_the_stream_captures_again() {
         stream.onPrepare();
-        stream.openCapture(CaptureMode.THREAD_LOCAL);
+        capture.open(CaptureMode.THREAD_LOCAL);
         launchAddOne();
 
         // the core never lets this through while recording; here it provokes a real invalidation
         assertThatThrownBy(stream::synchronize).isInstanceOfSatisfying(CaptureInvalidatedException.class,
                 e -> assertThat(e.driverCode()).isEqualTo(900));
-        assertThatThrownBy(stream::closeCapture).isInstanceOfSatisfying(CaptureInvalidatedException.class,
+        assertThatThrownBy(capture::close).isInstanceOfSatisfying(CaptureInvalidatedException.class,
                 e -> assertThat(e.driverCode()).isEqualTo(901));
 
         float[] start = ramp();
         stream.write(data, MemorySegment.ofArray(start));
         stream.onPrepare();
-        stream.openCapture(CaptureMode.THREAD_LOCAL);
+        capture.open(CaptureMode.THREAD_LOCAL);
         launchAddOne();
-        BackendGraph graph = stream.closeCapture();
+        BackendGraph graph = capture.close();
         stream.replay(graph);
         assertThat(readData()).containsExactly(plus(start, 1));
         destroyAfterFence(graph);
@@ -282,10 +285,10 @@ public abstract class DeviceSmokeKit {
     @Test
     void aborting_an_invalidated_capture_ends_it_quietly() {
         stream.onPrepare();
-        stream.openCapture(CaptureMode.GLOBAL);
+        capture.open(CaptureMode.GLOBAL);
         assertThatThrownBy(stream::synchronize).isInstanceOf(CaptureInvalidatedException.class);
 
-        stream.abortCapture();
+        capture.abort();
 
         launchAddOne();
         stream.synchronize();
@@ -294,8 +297,8 @@ public abstract class DeviceSmokeKit {
     @Test
     void aborting_without_a_driver_capture_is_a_no_op() {
         stream.onPrepare();
-        stream.abortCapture();
-        stream.abortCapture();
+        capture.abort();
+        capture.abort();
 
         launchAddOne();
         stream.synchronize();
@@ -303,14 +306,14 @@ public abstract class DeviceSmokeKit {
 
     @Test
     void beginning_a_second_capture_on_a_capturing_stream_is_a_state_error_and_the_first_still_ends() {
-        stream.openCapture(CaptureMode.THREAD_LOCAL);
+        capture.open(CaptureMode.THREAD_LOCAL);
 
-        assertThatThrownBy(() -> stream.openCapture(CaptureMode.THREAD_LOCAL))
+        assertThatThrownBy(() -> capture.open(CaptureMode.THREAD_LOCAL))
                 .isInstanceOf(GraphStateException.class)
                 .hasMessageContaining("already capturing");
 
         launchAddOne();
-        BackendGraph graph = stream.closeCapture();
+        BackendGraph graph = capture.close();
         assertThat(graph.nodeCount()).isEqualTo(1);
         destroyAfterFence(graph);
     }

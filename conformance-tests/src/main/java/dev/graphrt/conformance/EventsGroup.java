@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.GpuStream;
@@ -14,7 +15,6 @@ import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.UnsupportedCapabilityException;
-import dev.graphrt.spi.Capability;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

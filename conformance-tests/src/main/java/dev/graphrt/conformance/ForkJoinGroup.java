@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.StreamEvent;
-import dev.graphrt.spi.Capability;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 

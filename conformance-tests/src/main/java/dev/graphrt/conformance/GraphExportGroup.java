@@ -3,8 +3,8 @@ package dev.graphrt.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.Graph;
-import dev.graphrt.spi.Capability;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
@@ -13,7 +14,6 @@ import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.api.UpdateResult;
-import dev.graphrt.spi.Capability;
 import org.junit.jupiter.api.Test;
 
 /**

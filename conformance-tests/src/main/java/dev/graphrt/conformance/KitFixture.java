@@ -4,6 +4,7 @@ import static dev.graphrt.conformance.KitKernels.BLOCK;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.GpuStream;
@@ -12,7 +13,6 @@ import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
-import dev.graphrt.spi.Capability;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.GpuStream;
@@ -17,7 +18,6 @@ import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.StreamEvent;
-import dev.graphrt.spi.Capability;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.UnsupportedCapabilityException;
-import dev.graphrt.spi.Capability;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 

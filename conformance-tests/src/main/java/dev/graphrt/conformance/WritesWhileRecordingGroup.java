@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.Graph;
-import dev.graphrt.spi.Capability;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -2,10 +2,10 @@ package dev.graphrt.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.GraphRT;
-import dev.graphrt.spi.Capability;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -66,9 +66,9 @@ class ModuleRulesTest {
     }
 
     @Test
-    void the_api_depends_on_nothing_but_the_jdk_and_slf4j() {
+    void the_api_depends_on_nothing_but_the_jdk() {
         noClasses().that().resideInAnyPackage("dev.graphrt.api..", "dev.graphrt.spi..")
-                .should().dependOnClassesThat().resideOutsideOfPackages("java..", "org.slf4j..", "dev.graphrt.api..",
+                .should().dependOnClassesThat().resideOutsideOfPackages("java..", "dev.graphrt.api..",
                         "dev.graphrt.spi..")
                 .check(classes);
     }

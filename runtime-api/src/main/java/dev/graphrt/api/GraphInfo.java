@@ -1,6 +1,5 @@
 package dev.graphrt.api;
 
-import dev.graphrt.spi.GraphKind;
 import java.time.Duration;
 
 /**

@@ -1,7 +1,5 @@
 package dev.graphrt.api;
 
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.Set;
 
 /**

@@ -1,5 +1,6 @@
 package dev.graphrt.api;
 
+import dev.graphrt.spi.internal.ApiAccess;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -10,6 +11,11 @@ import java.util.Objects;
  */
 public final class KernelArgs {
     private static final int[] NO_INFO = new int[0];
+
+    static {
+        ApiAccess.register(args -> args.info); // the core reads the words without a copy; users get infoWords()
+    }
+
     private final List<Buffer> buffers;
     private final int[] info;
 
@@ -47,11 +53,6 @@ public final class KernelArgs {
     /** A copy of the info words. */
     public int[] infoWords() {
         return info.clone();
-    }
-
-    /** The info words without a copy; callers must not modify the array. */
-    public int[] infoWordsUnsafe() {
-        return info;
     }
 
     public boolean hasInfo() {

@@ -10,7 +10,8 @@ import java.util.Optional;
  * How to open a runtime: which backend (empty = the best available, or {@code -Dgraphrt.backend} /
  * {@code GRAPHRT_BACKEND}), which device, the pool geometry and budget, the metadata cache limits, the bound
  * of every wait, the back-pressure on queued writes, plus free-form options passed to the backend (library
- * paths and the like). Immutable; use the withers.
+ * paths and the like). Immutable: build one with {@link #builder()} (or change some of a value's components with
+ * {@link #toBuilder()}, or with the withers, each a shorthand for that).
  *
  * @param backend                  backend name to force, or empty
  * @param deviceIndex              device ordinal within the backend
@@ -74,14 +75,21 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
      * {@code -Dgraphrt.checked} says (off unless set).
      */
     public static RuntimeOptions defaults() {
-        return new RuntimeOptions(Optional.empty(), 0, 8L << 20, 1L << 20, 1024, 1024, Map.of(),
-                Duration.ofSeconds(60), 256L << 20, 256L << 20, Boolean.getBoolean("graphrt.checked"));
+        return builder().build();
+    }
+
+    /** A builder holding {@link #defaults()}: set what differs, then {@link Builder#build()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     public RuntimeOptions backend(String name) {
-        Objects.requireNonNull(name, "name");
-        return new RuntimeOptions(Optional.of(name), deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
+        return toBuilder().backend(name).build();
     }
 
     /**
@@ -89,55 +97,156 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
      * {@code deviceIndex(ordinal)} together. An ordinal the backend does not have fails at open, naming the count.
      */
     public RuntimeOptions device(String backendName, int ordinal) {
-        return backend(backendName).deviceIndex(ordinal);
+        return toBuilder().backend(backendName).deviceIndex(ordinal).build();
     }
 
     /** The device ordinal within the backend; see {@link #device(String, int)}. */
     public RuntimeOptions deviceIndex(int index) {
-        return new RuntimeOptions(backend, index, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
+        return toBuilder().deviceIndex(index).build();
     }
 
     public RuntimeOptions pool(long newPageBytes, long newMaxPooledBytes) {
-        return new RuntimeOptions(backend, deviceIndex, newPageBytes, newMaxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
+        return toBuilder().pageBytes(newPageBytes).maxPooledBytes(newMaxPooledBytes).build();
     }
 
     public RuntimeOptions metadataCache(int entries, int maxEntryBytes) {
-        return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, entries, maxEntryBytes,
-                backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
+        return toBuilder().metadataCacheEntries(entries).metadataMaxEntryBytes(maxEntryBytes).build();
     }
 
     public RuntimeOptions backendOption(String key, String value) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        Map<String, String> copy = new HashMap<>(backendOptions);
-        copy.put(key, value);
-        return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, copy, waitTimeout, poolReserveBytes, stagingBytes, checked);
+        return toBuilder().backendOption(key, value).build();
     }
 
     /** The bound of every wait for the device; see {@link WaitTimeoutException}. */
     public RuntimeOptions waitTimeout(Duration timeout) {
-        return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, timeout, poolReserveBytes, stagingBytes, checked);
+        return toBuilder().waitTimeout(timeout).build();
     }
 
     /** How much free exact-fit memory the pools may keep before returning unused allocations to the device. */
     public RuntimeOptions poolReserve(long bytes) {
-        return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, bytes, stagingBytes, checked);
+        return toBuilder().poolReserveBytes(bytes).build();
     }
 
     /** Checked mode on or off (guard bytes with a canary around every buffer; a debugging aid). */
     public RuntimeOptions checked(boolean on) {
-        return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, on);
+        return toBuilder().checked(on).build();
     }
 
     /** How many bytes of host writes a stream may queue before a write waits for it to drain. */
     public RuntimeOptions stagingLimit(long bytes) {
-        return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, bytes, checked);
+        return toBuilder().stagingBytes(bytes).build();
+    }
+
+    /**
+     * Options under construction, one setter per component (named as the component). It starts from
+     * {@link #defaults()} ({@link RuntimeOptions#builder()}) or from given options ({@link #toBuilder()});
+     * {@link #build()} checks the values as the record's constructor does. Not thread-safe; reusable.
+     */
+    public static final class Builder {
+        private Optional<String> backend = Optional.empty();
+        private int deviceIndex;
+        private long pageBytes = 8L << 20;
+        private long maxPooledBytes = 1L << 20;
+        private int metadataCacheEntries = 1024;
+        private int metadataMaxEntryBytes = 1024;
+        private final Map<String, String> backendOptions = new HashMap<>();
+        private Duration waitTimeout = Duration.ofSeconds(60);
+        private long poolReserveBytes = 256L << 20;
+        private long stagingBytes = 256L << 20;
+        private boolean checked = Boolean.getBoolean("graphrt.checked");
+
+        private Builder() {
+        }
+
+        private Builder(RuntimeOptions from) {
+            backend = from.backend;
+            deviceIndex = from.deviceIndex;
+            pageBytes = from.pageBytes;
+            maxPooledBytes = from.maxPooledBytes;
+            metadataCacheEntries = from.metadataCacheEntries;
+            metadataMaxEntryBytes = from.metadataMaxEntryBytes;
+            backendOptions.putAll(from.backendOptions);
+            waitTimeout = from.waitTimeout;
+            poolReserveBytes = from.poolReserveBytes;
+            stagingBytes = from.stagingBytes;
+            checked = from.checked;
+        }
+
+        /** Forces the backend named {@code name}. */
+        public Builder backend(String name) {
+            backend = Optional.of(Objects.requireNonNull(name, "name"));
+            return this;
+        }
+
+        /** Lets discovery choose the backend again (the best available, or the system property or variable). */
+        public Builder anyBackend() {
+            backend = Optional.empty();
+            return this;
+        }
+
+        public Builder deviceIndex(int index) {
+            deviceIndex = index;
+            return this;
+        }
+
+        public Builder pageBytes(long bytes) {
+            pageBytes = bytes;
+            return this;
+        }
+
+        public Builder maxPooledBytes(long bytes) {
+            maxPooledBytes = bytes;
+            return this;
+        }
+
+        public Builder metadataCacheEntries(int entries) {
+            metadataCacheEntries = entries;
+            return this;
+        }
+
+        public Builder metadataMaxEntryBytes(int bytes) {
+            metadataMaxEntryBytes = bytes;
+            return this;
+        }
+
+        /** Adds (or replaces) one backend option. */
+        public Builder backendOption(String key, String value) {
+            backendOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** Replaces every backend option by {@code options}. */
+        public Builder backendOptions(Map<String, String> options) {
+            Objects.requireNonNull(options, "options");
+            backendOptions.clear();
+            options.forEach(this::backendOption);
+            return this;
+        }
+
+        public Builder waitTimeout(Duration timeout) {
+            waitTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        public Builder poolReserveBytes(long bytes) {
+            poolReserveBytes = bytes;
+            return this;
+        }
+
+        public Builder stagingBytes(long bytes) {
+            stagingBytes = bytes;
+            return this;
+        }
+
+        public Builder checked(boolean on) {
+            checked = on;
+            return this;
+        }
+
+        /** The options; an invalid value fails here, naming it. */
+        public RuntimeOptions build() {
+            return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
+                    metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.graphrt.spi;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import java.util.Set;
 
@@ -15,13 +16,14 @@ public interface Backend extends AutoCloseable {
     /** The honest list of what this backend can do beyond the base contract. */
     Set<Capability> capabilities();
 
-    GraphKind graphKind();
-
     DeviceMemory memory();
 
     KernelCompiler compiler();
 
-    /** A new stream that never synchronises implicitly with other streams (CUDA: non-blocking). */
+    /**
+     * A new stream that never synchronises implicitly with other streams (CUDA: non-blocking). Its
+     * {@link BackendStream#capture()} says how this backend's graphs are made, the same for every stream.
+     */
     BackendStream openStream();
 
     /** Releases the device. The core has already closed every stream and freed every allocation. */

@@ -1,5 +1,6 @@
 package dev.graphrt.spi;
 
+import dev.graphrt.api.Capability;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,5 @@
 package dev.graphrt.spi;
 
-import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.LaunchDims;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -8,16 +7,16 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One backend stream: ordered device work, plus the capture hooks. The core calls the hooks only in the
- * order of DESIGN.md section 2 and never calls a host-synchronising method ({@link #read},
- * {@link #synchronize}, {@link #await}, {@link #isComplete}, {@link #recordFence}) while this stream
- * records, so a backend cannot invalidate its own capture. The core serialises calls per stream.
+ * One backend stream: ordered device work, its capture support ({@link #capture()}), replays and graph destruction.
+ * The core calls the capture hooks only in the order of DESIGN.md section 2 and never calls a host-synchronising
+ * method ({@link #read}, {@link #synchronize}, {@link #await}, {@link #isComplete}, {@link #recordFence}) while this
+ * stream records, so a backend cannot invalidate its own capture. The core serialises calls per stream.
  */
 public interface BackendStream extends AutoCloseable {
 
     // ---- ordinary work ---------------------------------------------------------------------------
 
-    /** Enqueues a launch; while a hardware capture is open the driver records it instead. */
+    /** Enqueues a launch; while a {@link DriverCapture} is open the driver records it instead. */
     void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings);
 
     /**
@@ -103,77 +102,23 @@ public interface BackendStream extends AutoCloseable {
         return List.of();
     }
 
-    // ---- capture hooks (core only, DESIGN.md section 2) -------------------------------------------
+    // ---- capture (core only, DESIGN.md section 2) --------------------------------------------------
+
+    /**
+     * How this stream's captures become graphs: a {@link DriverCapture} (the driver records) or {@link SoftwareGraphs}
+     * (the core records, the backend seals), chosen once, when the stream opens: every call returns the same object,
+     * and every stream of a backend offers the same kind. The core asks once, when it opens the stream.
+     */
+    CaptureSupport capture();
 
     /** PREPARE entered: create what the warm-up and the capture will need (library handles, workspaces). */
     default void onPrepare() {
     }
 
-    /** HARDWARE only: start driver capture in {@code mode}. */
-    default void openCapture(CaptureMode mode) {
-        throw new UnsupportedOperationException("openCapture is for hardware-graph backends");
-    }
-
     /**
-     * HARDWARE only: end the driver capture, validate (no memory alloc/free nodes), instantiate, upload.
-     * Must end the driver capture on every path, also when it throws.
+     * Enqueues one replay of a graph this stream sealed; while a {@link DriverCapture} is open (with
+     * {@code NESTED_GRAPHS}) the driver records it as a child graph instead.
      */
-    default BackendGraph closeCapture() {
-        throw new UnsupportedOperationException("closeCapture is for hardware-graph backends");
-    }
-
-    /**
-     * SOFTWARE only: turn the core's recording into the form {@link #replay} runs, once, so replays do
-     * no per-launch lookups. The default keeps the recording as it is.
-     */
-    default BackendGraph sealRecording(RecordedLaunches recording) {
-        return recording;
-    }
-
-    /**
-     * Abandons a capture from PREPARE or CAPTURE: ends any open driver capture and drops what it made.
-     * Must be safe to call when no driver capture is open. Throwing here never wedges the stream: the core
-     * is already back in NO_CAPTURE and suppresses the error onto the primary one.
-     */
-    default void abortCapture() {
-    }
-
-    // ---- graph update (GRAPH_UPDATE) --------------------------------------------------------------
-
-    /**
-     * HARDWARE with {@code GRAPH_UPDATE}: ends the driver capture like {@link #closeCapture}, but applies it to
-     * {@code target} (a live graph this stream sealed, with the same shape) instead of instantiating a new one.
-     * Returns the graph to replay from now on, which takes over {@code target}'s executable graph; {@code target}
-     * is left a shell whose {@link #destroy} frees only what the old recording alone owned (the core destroys it
-     * after the replays that used it). Must end the driver capture on every path. Throws
-     * {@link UpdateRejectedException} when the driver refuses: {@code target} is then unchanged.
-     */
-    default BackendGraph closeCaptureInto(BackendGraph target) {
-        throw new UnsupportedOperationException("closeCaptureInto is for hardware-graph backends with GRAPH_UPDATE");
-    }
-
-    /**
-     * SOFTWARE with {@code GRAPH_UPDATE}: the graph to replay from now on instead of {@code target}, whose new
-     * recording is {@code recording} (same shape). The default seals it afresh; the core destroys {@code target}
-     * after the replays that used it, so a pending replay never sees a half-changed graph.
-     */
-    default BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
-        return sealRecording(recording);
-    }
-
-    /**
-     * {@code GRAPH_UPDATE}: the launches at {@code changed} (indices into the recording) of {@code graph}, which
-     * ran {@code before}, now bind other buffers, as {@code after} (same kernels and dims) says. Returns the graph
-     * to replay from now on: {@code graph} patched in place, where a driver applies that to later launches only
-     * (CUDA's and HIP's {@code GraphExecKernelNodeSetParams}), or a new graph, and the core destroys the old one
-     * after its replays. On failure, an in-place patch restores {@code before} where it already patched, then
-     * throws. The default seals {@code after} afresh (software graphs).
-     */
-    default BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
-        return sealRecording(after);
-    }
-
-    /** Enqueues one replay of a graph this stream sealed. */
     void replay(BackendGraph graph);
 
     /** Frees a graph. The core calls this only after a fence showed its replays finished. */

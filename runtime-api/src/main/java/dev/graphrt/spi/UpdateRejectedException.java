@@ -1,7 +1,7 @@
 package dev.graphrt.spi;
 
 /**
- * A backend could not apply a new recording to a live graph ({@link BackendStream#closeCaptureInto}); the graph
+ * A backend could not apply a new recording to a live graph ({@link DriverCapture#closeInto}); the graph
  * is unchanged. The core turns it into a rejected {@code UpdateResult}, so the user gets a result, not an error.
  */
 public final class UpdateRejectedException extends RuntimeException {

@@ -1,11 +1,10 @@
 package dev.graphrt.backend.cpu;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendStream;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.DeviceMemory;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.EnumSet;
 import java.util.Set;
@@ -15,15 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The pure-Java backend. Each stream runs its work asynchronously on its own worker thread, in order, as a
  * GPU stream would, so fences, deferred frees and replays behave as they do on a device; large kernels
- * spread over a fork-join pool. Graphs are software graphs recorded by the core; an update or a rebind seals
- * the new recording afresh (the SPI's default), and the old one is dropped after its queued replays ran. A
- * capture that spans streams (fork/join) is recorded by the core into one list in the order the calls were made,
- * which respects every wait, and replays serially.
+ * spread over a fork-join pool. Graphs are software graphs recorded by the core (each stream is its own
+ * {@code SoftwareGraphs}); an update or a rebind seals the new recording afresh (the SPI's default), and the old
+ * one is dropped after its queued replays ran. A capture that spans streams (fork/join) is recorded by the core
+ * into one list in the order the calls were made, which respects every wait, and replays serially.
  */
 public final class CpuBackend implements Backend {
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
             Capability.MID_CAPTURE_ALLOCATION,
-            Capability.CAPTURE_MODE_THREAD_LOCAL,
             Capability.CAPTURE_MODE_RELAXED,
             Capability.GRAPH_UPDATE,
             Capability.MULTI_STREAM_CAPTURE));
@@ -55,11 +53,6 @@ public final class CpuBackend implements Backend {
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return GraphKind.SOFTWARE;
     }
 
     @Override

@@ -5,11 +5,13 @@ import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -25,9 +27,10 @@ import java.util.concurrent.TimeUnit;
  * An asynchronous stream: operations collect in an open batch (like a command encoder) and a batch is
  * handed to the stream's worker thread when it fills, on flush, and before any fence or host read. The
  * worker runs operations strictly in order. A failing operation is kept and reported by the next
- * synchronising call; later operations still run, as on a device.
+ * synchronising call; later operations still run, as on a device. Its graphs are software graphs: the stream is
+ * its own {@link SoftwareGraphs}, sealing a recording into a {@link CpuGraph} of resolved launches.
  */
-final class CpuStream implements BackendStream {
+final class CpuStream implements BackendStream, SoftwareGraphs {
     private static final int BATCH_LIMIT = 256;
 
     /** A point in the stream: the number of operations enqueued before it. */
@@ -231,7 +234,12 @@ final class CpuStream implements BackendStream {
     }
 
     @Override
-    public BackendGraph sealRecording(RecordedLaunches recording) {
+    public CaptureSupport capture() {
+        return this;
+    }
+
+    @Override
+    public BackendGraph seal(RecordedLaunches recording) {
         List<PreparedLaunch> launches = new ArrayList<>(recording.launches().size());
         for (RecordedLaunch launch : recording.launches()) {
             launches.add(new PreparedLaunch((CpuCompiler.CpuKernel) launch.kernel(), launch.dims(), launch.bindings()));

@@ -1,13 +1,13 @@
 package dev.graphrt.backend.cuda;
 
 import dev.graphrt.api.BackendUnavailableException;
+import dev.graphrt.api.Capability;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
 import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.BackendConfig;
-import dev.graphrt.spi.Capability;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,13 +18,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Opens the CUDA backend on one device: its retained primary context, raw device memory, the NVRTC compiler
  * and non-blocking streams whose captures become hardware graphs, put together as the shared
- * {@link DriverBackend}.
+ * {@link DriverBackend}. Its streams' capture support is driver capture (hardware graphs): stream capture,
+ * {@code cuGraphInstantiateWithFlags}, {@code cuGraphLaunch}.
  *
  * <p>Capabilities, each because the driver really does it:
  * <ul>
- *   <li>{@link Capability#HARDWARE_GRAPH}: stream capture, {@code cuGraphInstantiateWithFlags}, {@code cuGraphLaunch};</li>
- *   <li>{@link Capability#CAPTURE_MODE_THREAD_LOCAL}, {@link Capability#CAPTURE_MODE_RELAXED}: passed to
- *       {@code cuStreamBeginCapture_v2} as they are;</li>
+ *   <li>{@link Capability#CAPTURE_MODE_RELAXED}: passed to {@code cuStreamBeginCapture_v2} as it is, like the
+ *       base contract's GLOBAL and THREAD_LOCAL;</li>
  *   <li>{@link Capability#DOT_EXPORT}: {@code cuGraphDebugDotPrint} of the graph's template, made when asked for;</li>
  *   <li>{@link Capability#GRAPH_UPDATE}: {@code cuGraphExecUpdate_v2} applies an update's capture to the live
  *       executable graph, {@code cuGraphExecKernelNodeSetParams_v2} a rebind (both affect later launches only);
@@ -49,9 +49,8 @@ final class CudaBackend {
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
     /** What this backend declares, given whether the driver has the graph update and the nesting calls. */
     static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs) {
-        EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DOT_EXPORT,
-                Capability.MULTI_STREAM_CAPTURE);
+        EnumSet<Capability> set = EnumSet.of(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED,
+                Capability.DOT_EXPORT, Capability.MULTI_STREAM_CAPTURE);
         if (graphUpdate) {
             set.add(Capability.GRAPH_UPDATE);
         }

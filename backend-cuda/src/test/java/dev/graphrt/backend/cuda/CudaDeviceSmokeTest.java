@@ -2,9 +2,9 @@ package dev.graphrt.backend.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.conformance.DeviceSmokeKit;
 import dev.graphrt.spi.BackendProvider;
-import dev.graphrt.spi.Capability;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,13 +1,13 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.api.BackendUnavailableException;
+import dev.graphrt.api.Capability;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
 import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.spi.BackendConfig;
-import dev.graphrt.spi.Capability;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,15 +18,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Opens the HIP backend on one device: raw device memory, the hiprtc compiler and non-blocking streams whose
  * captures become hardware graphs, put together as the shared {@link DriverBackend}. The same contract as the
- * cuda backend, over {@code libamdhip64}.
+ * cuda backend, over {@code libamdhip64}. Its streams' capture support is driver capture (hardware graphs): stream
+ * capture, {@code hipGraphInstantiateWithFlags} (flags 0), {@code hipGraphLaunch}; the graph is uploaded with
+ * {@code hipGraphUpload} only where the runtime has it (ROCm 5.3+; not Debian's 5.2, where the first replay uploads
+ * it; {@link DeviceInfo#driver()} says so).
  *
  * <p>Capabilities, each because the runtime really does it:
  * <ul>
- *   <li>{@link Capability#HARDWARE_GRAPH}: stream capture, {@code hipGraphInstantiateWithFlags} (flags 0),
- *       {@code hipGraphLaunch}; the graph is uploaded with {@code hipGraphUpload} only where the runtime has it
- *       (ROCm 5.3+; not Debian's 5.2, where the first replay uploads it; {@link DeviceInfo#driver()} says so);</li>
- *   <li>{@link Capability#CAPTURE_MODE_THREAD_LOCAL}, {@link Capability#CAPTURE_MODE_RELAXED}: passed to
- *       {@code hipStreamBeginCapture} as they are (HIP numbers the modes as CUDA does);</li>
+ *   <li>{@link Capability#CAPTURE_MODE_RELAXED}: passed to {@code hipStreamBeginCapture} as it is, like the base
+ *       contract's GLOBAL and THREAD_LOCAL (HIP numbers the modes as CUDA does);</li>
  *   <li>{@link Capability#RECORDS_WRITES}: a write while capturing is recorded as a memcpy node from a pinned
  *       copy that the graph owns and frees when it is destroyed, exactly as in the cuda backend (the same
  *       {@code dev.graphrt.driver} code);</li>
@@ -51,8 +51,8 @@ final class HipBackend {
 
     /** What this backend declares, given whether the runtime can dump graphs as DOT and update them. */
     static Set<Capability> capabilities(boolean dotExport, boolean graphUpdate, boolean nestedGraphs) {
-        EnumSet<Capability> set = EnumSet.of(Capability.HARDWARE_GRAPH, Capability.RECORDS_WRITES,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.MULTI_STREAM_CAPTURE);
+        EnumSet<Capability> set = EnumSet.of(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED,
+                Capability.MULTI_STREAM_CAPTURE);
         if (dotExport) {
             set.add(Capability.DOT_EXPORT);
         }

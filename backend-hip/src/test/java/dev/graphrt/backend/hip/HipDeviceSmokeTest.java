@@ -2,11 +2,11 @@ package dev.graphrt.backend.hip;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.conformance.DeviceSmokeKit;
 import dev.graphrt.spi.BackendProvider;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.CompiledKernel;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;

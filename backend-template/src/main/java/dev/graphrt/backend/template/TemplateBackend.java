@@ -1,22 +1,20 @@
 package dev.graphrt.backend.template;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendStream;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.DeviceMemory;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.Set;
 
 /**
  * The opened template backend: one "device" made of off-heap memory, a compiler of JAVA-dialect kernels and
- * synchronous streams. Its graphs are software graphs: the core records the launches of a capture and the stream
- * replays them.
+ * synchronous streams. Its graphs are software graphs (its streams offer {@code SoftwareGraphs}): the core records
+ * the launches of a capture and the stream replays them.
  *
- * <p>It declares one capability, {@link Capability#CAPTURE_MODE_THREAD_LOCAL}, because that is the default capture
- * mode and the core refuses a mode the backend does not declare. Every other capability is left out on purpose,
- * so the conformance kit checks that each is refused the documented way.
+ * <p>It declares no capability: the base contract (with the default capture mode, THREAD_LOCAL) is all it offers.
+ * Every capability is left out on purpose, so the conformance kit checks that each is refused the documented way.
  */
 final class TemplateBackend implements Backend {
     private final DeviceInfo device;
@@ -41,12 +39,7 @@ final class TemplateBackend implements Backend {
 
     @Override
     public Set<Capability> capabilities() {
-        return Set.of(Capability.CAPTURE_MODE_THREAD_LOCAL);
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return GraphKind.SOFTWARE;
+        return Set.of();
     }
 
     @Override

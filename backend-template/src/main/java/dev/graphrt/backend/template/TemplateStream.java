@@ -6,11 +6,13 @@ import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -22,16 +24,24 @@ import java.util.List;
  *
  * <p>What it must still do as a device would: a kernel that fails does not fail its launch or replay. Its error is
  * kept and thrown by the next {@link #synchronize} or {@link #read}, or handed to the core by {@link #drainErrors};
- * the core then names the replays it blames. It overrides no capture hook: for a software graph the core records
- * the launches, and the {@link RecordedLaunches} it seals (the SPI's default {@code sealRecording}) is the graph
- * that {@link #replay} runs. Not thread-safe: the core serialises the calls of one stream.
+ * the core then names the replays it blames.
+ *
+ * <p>Its graphs are software graphs: the stream is its own {@link SoftwareGraphs} ({@link #capture()}) and overrides
+ * none of its hooks. The core records the launches, and the {@link RecordedLaunches} it seals (the SPI's default
+ * {@code seal}) is the graph that {@link #replay} runs. Not thread-safe: the core serialises the calls of one stream.
  */
-final class TemplateStream implements BackendStream {
+final class TemplateStream implements BackendStream, SoftwareGraphs {
 
     /** The one fence: the work before it finished when it was recorded. */
     private enum Done implements Fence { DONE }
 
     private final List<Throwable> errors = new ArrayList<>();
+
+    /** Software graphs, the same for every call: the core records, the SPI's defaults seal. */
+    @Override
+    public CaptureSupport capture() {
+        return this;
+    }
 
     @Override
     public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {

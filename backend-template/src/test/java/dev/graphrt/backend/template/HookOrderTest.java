@@ -21,6 +21,8 @@ import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
 import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.CaptureSupport;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.List;
@@ -32,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The core calls a software backend's stream hooks in the order docs/writing-a-backend.md gives. The template runs
- * behind a proxy that notes every {@link BackendStream} call; fences and waits are left out of the comparison
+ * behind a proxy that notes every {@link BackendStream} and {@link SoftwareGraphs} call; fences and waits are left out of the comparison
  * (how many the core makes is its own business), the hooks and the work are not.
  */
 class HookOrderTest {
@@ -40,6 +42,9 @@ class HookOrderTest {
     private static final int N = 1000;
 
     private final List<String> calls = new CopyOnWriteArrayList<>();
+    /** What the core asked of the backend's streams while the runtime, then the first stream, opened. */
+    private List<String> atRuntimeOpen;
+    private List<String> atStreamOpen;
     private GraphRuntime runtime;
     private GpuStream stream;
     private Kernel addOne;
@@ -58,6 +63,9 @@ class HookOrderTest {
                 result = method.invoke(target, args);
             } catch (InvocationTargetException thrown) {
                 throw thrown.getCause();
+            }
+            if (method.getReturnType() == CaptureSupport.class) { // the stream's capture support (the template's: itself)
+                return noting(SoftwareGraphs.class, (SoftwareGraphs) result, true);
             }
             return result instanceof BackendStream opened ? noting(BackendStream.class, opened, true) : result;
         });
@@ -89,7 +97,9 @@ class HookOrderTest {
         };
         runtime = GraphRT.open(Modules.override(new GraphRTModule(RuntimeOptions.defaults()))
                 .with(binder -> binder.bind(ProviderSource.class).toInstance(() -> List.of(provider))));
+        atRuntimeOpen = hooks();
         stream = runtime.openStream();
+        atStreamOpen = hooks();
         addOne = runtime.compile(KitKernels.ADD_ONE);
         in = stream.upload(KitKernels.pattern(N, 1));
         out = stream.upload(KitKernels.poison(N));
@@ -113,10 +123,17 @@ class HookOrderTest {
     }
 
     @Test
+    void opening_asks_a_stream_for_its_capture_support_once_when_it_opens() {
+        assertThat(atRuntimeOpen).as("the runtime learns the graph kind from a stream it opens and closes")
+                .containsExactly("capture", "close");
+        assertThat(atStreamOpen).as("each stream is asked once, when it opens").containsExactly("capture");
+    }
+
+    @Test
     void capture_replay_and_close_call_the_hooks_in_the_documented_order() {
         Graph graph = stream.capture(CaptureOptions.defaults(), this::launch);
         assertThat(hooks()).as("prepare, one warm-up pass, begin, the recorded step, end")
-                .containsExactly("drainErrors", "onPrepare", "launch", "drainErrors", "sealRecording");
+                .containsExactly("drainErrors", "onPrepare", "launch", "drainErrors", "seal");
 
         graph.replay();
         stream.synchronize();
@@ -126,11 +143,11 @@ class HookOrderTest {
     }
 
     @Test
-    void a_cancelled_capture_calls_abort_capture_and_nothing_it_recorded_reaches_the_backend() {
+    void a_cancelled_capture_calls_no_hook_and_nothing_it_recorded_reaches_the_backend() {
         stream.prepare();
         stream.beginCapture();
         launch(stream);
         stream.cancelCapture();
-        assertThat(hooks()).containsExactly("drainErrors", "onPrepare", "abortCapture");
+        assertThat(hooks()).as("software graphs have nothing open to abort").containsExactly("drainErrors", "onPrepare");
     }
 }

@@ -1,11 +1,10 @@
 package dev.graphrt.backend.wgpu;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendStream;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.DeviceMemory;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.EnumSet;
 import java.util.Set;
@@ -15,14 +14,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The opened wgpu backend: one WebGPU device, its memory, its WGSL compiler and its streams. Graphs are
- * software graphs: the core records launches, {@link WgpuStream#sealRecording} resolves them once into a
+ * software graphs: the core records launches, {@link WgpuStream#seal} resolves them once into a
  * {@link SealedGraph}, and a replay encodes and submits it in chunks ({@link ReplayChunks}), so the device runs
  * one chunk while the host encodes the next.
  *
  * <p>Capabilities: {@link Capability#MID_CAPTURE_ALLOCATION} (creating a buffer has nothing to do with the
- * recording) and both capture modes the core enforces on its own ({@link Capability#CAPTURE_MODE_THREAD_LOCAL},
- * {@link Capability#CAPTURE_MODE_RELAXED}). Not {@link Capability#RECORDS_WRITES}: a recording hands the backend
- * launches only, so there is nothing to replay a write from. {@link Capability#DEVICE_LOSS_RECOVERY}: a lost
+ * recording) and {@link Capability#CAPTURE_MODE_RELAXED}, which the core enforces on its own (as it does
+ * THREAD_LOCAL, the default mode, which every backend takes). Not {@link Capability#RECORDS_WRITES}: a recording
+ * hands the backend launches only, so there is nothing to replay a write from. {@link Capability#DEVICE_LOSS_RECOVERY}: a lost
  * device loses only its runtime ({@code DeviceLostException}); the JVM's one WebGPU instance stays, and a new
  * runtime gets a new device from it. {@link Capability#GRAPH_UPDATE}: an update or a rebind seals the new
  * recording into a new {@link SealedGraph} (the SPI's default); the core destroys the old one after its replays.
@@ -32,7 +31,7 @@ import org.slf4j.LoggerFactory;
 final class WgpuBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuBackend.class);
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.MID_CAPTURE_ALLOCATION,
-            Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY, Capability.GRAPH_UPDATE,
+            Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY, Capability.GRAPH_UPDATE,
             Capability.MULTI_STREAM_CAPTURE));
 
     private final WgpuDevice device;
@@ -69,11 +68,6 @@ final class WgpuBackend implements Backend {
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return GraphKind.SOFTWARE;
     }
 
     @Override

@@ -5,10 +5,12 @@ import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
+import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,12 +26,13 @@ import org.slf4j.LoggerFactory;
  * setting the pipeline and bind group only when they change, and submitted every {@code batch} launches or when
  * something needs the work on the queue (a write, a read, a fence, a replay, {@link #flush()}).
  *
- * <p><b>Software graph.</b> {@link #sealRecording} resolves a recording once into a {@link SealedGraph};
- * {@link #replay} submits this stream's open work, then lets the graph encode and submit itself in chunks.
+ * <p><b>Software graph.</b> The stream is its own {@link SoftwareGraphs}: {@link #seal} resolves a recording once
+ * into a {@link SealedGraph}; {@link #replay} submits this stream's open work, then lets the graph encode and
+ * submit itself in chunks.
  *
  * <p>Every method takes the device lock; the core serialises calls per stream.
  */
-final class WgpuStream implements BackendStream {
+final class WgpuStream implements BackendStream, SoftwareGraphs {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuStream.class);
     private final WgpuDevice device;
     private final int batch;
@@ -229,11 +232,16 @@ final class WgpuStream implements BackendStream {
     // ---- software graph ------------------------------------------------------------------------------------
 
     @Override
-    public BackendGraph sealRecording(RecordedLaunches recording) {
+    public CaptureSupport capture() {
+        return this;
+    }
+
+    @Override
+    public BackendGraph seal(RecordedLaunches recording) {
         Objects.requireNonNull(recording, "recording");
         device.lock.lock();
         try {
-            enter("sealRecording");
+            enter("seal");
             return SealedGraph.seal(this, device, recording, chunks);
         } finally {
             leave();
@@ -244,7 +252,7 @@ final class WgpuStream implements BackendStream {
     public void replay(BackendGraph graph) {
         Objects.requireNonNull(graph, "graph");
         if (graph instanceof RecordedLaunches recording) {
-            SealedGraph sealed = (SealedGraph) sealRecording(recording);
+            SealedGraph sealed = (SealedGraph) seal(recording);
             try {
                 replay(sealed);
             } finally {

@@ -10,6 +10,7 @@ import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ class WgpuChunkedReplayTest {
             stream.write(b, WgpuTestSupport.ints(arena, new int[LENGTH]));
             backend.memory().upload(info0, WgpuTestSupport.ints(arena, LENGTH, CONSTANTS[0]));
             backend.memory().upload(info1, WgpuTestSupport.ints(arena, LENGTH, CONSTANTS[1]));
-            SealedGraph graph = (SealedGraph) stream.sealRecording(new RecordedLaunches(recorded));
+            SealedGraph graph = (SealedGraph) ((SoftwareGraphs) stream.capture()).seal(new RecordedLaunches(recorded));
             assertThat(graph.chunkCount()).isEqualTo(15);
 
             stream.replay(graph);

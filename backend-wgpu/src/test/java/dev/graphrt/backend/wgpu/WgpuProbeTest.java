@@ -2,10 +2,11 @@ package dev.graphrt.backend.wgpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.BackendProvider;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.DisplayNameGeneration;
@@ -69,9 +70,11 @@ class WgpuProbeTest {
             assertThat(backend.name()).isEqualTo("wgpu");
             assertThat(backend.device().backend()).isEqualTo("wgpu");
             assertThat(backend.device().name()).isNotBlank();
-            assertThat(backend.graphKind()).isEqualTo(GraphKind.SOFTWARE);
+            try (BackendStream stream = backend.openStream()) {
+                assertThat(stream.capture()).as("software graphs").isInstanceOf(SoftwareGraphs.class);
+            }
             assertThat(backend.capabilities()).contains(Capability.MID_CAPTURE_ALLOCATION)
-                    .doesNotContain(Capability.RECORDS_WRITES, Capability.HARDWARE_GRAPH, Capability.NESTED_GRAPHS);
+                    .doesNotContain(Capability.RECORDS_WRITES, Capability.NESTED_GRAPHS);
             assertThat(backend.memory().alignment()).isEqualTo(256);
         }
     }

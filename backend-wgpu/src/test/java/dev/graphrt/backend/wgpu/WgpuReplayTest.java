@@ -11,6 +11,7 @@ import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ class WgpuReplayTest {
             backend.memory().upload(info0, WgpuTestSupport.ints(arena, LENGTH, CONSTANTS[0]));
             backend.memory().upload(info1, WgpuTestSupport.ints(arena, LENGTH, CONSTANTS[1]));
 
-            BackendGraph graph = stream.sealRecording(new RecordedLaunches(recorded));
+            BackendGraph graph = ((SoftwareGraphs) stream.capture()).seal(new RecordedLaunches(recorded));
             assertThat(graph.nodeCount()).isEqualTo(LAUNCHES);
             stream.replay(graph);
             stream.replay(graph);
@@ -114,7 +115,7 @@ class WgpuReplayTest {
             backend.memory().upload(info, WgpuTestSupport.ints(arena, LENGTH, CONSTANTS[0]));
             Bindings forward = new Bindings(List.of(a, b), info, 2);
             Bindings backward = new Bindings(List.of(b, a), info, 2);
-            BackendGraph graph = stream.sealRecording(new RecordedLaunches(List.of(
+            BackendGraph graph = ((SoftwareGraphs) stream.capture()).seal(new RecordedLaunches(List.of(
                     new RecordedLaunch(step, LaunchDims.linear(LENGTH, 64), backward))));
 
             stream.launch(step, LaunchDims.linear(LENGTH, 64), forward); // still in the open encoder

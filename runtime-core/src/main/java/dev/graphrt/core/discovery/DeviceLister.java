@@ -1,6 +1,7 @@
 package dev.graphrt.core.discovery;
 
 import dev.graphrt.api.AvailableDevice;
+import dev.graphrt.core.lifecycle.GraphKinds;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
@@ -44,7 +45,7 @@ final class DeviceLister {
     private void describe(BackendProvider provider, int ordinal, List<AvailableDevice> into) {
         try (Backend backend = provider.open(new BackendConfig(ordinal, options))) {
             into.add(new AvailableDevice(provider.name(), ordinal, backend.device(), backend.capabilities(),
-                    backend.graphKind()));
+                    GraphKinds.of(backend)));
         } catch (RuntimeException | LinkageError failure) {
             LOG.warn("{} device {} probed available but could not be opened; it is not listed: {}",
                     provider.name(), ordinal, failure.toString());

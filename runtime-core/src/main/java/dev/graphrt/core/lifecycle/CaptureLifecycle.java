@@ -21,7 +21,6 @@ import dev.graphrt.core.recording.NodeLabels;
 import dev.graphrt.core.recording.RecordingDiff;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import dev.graphrt.spi.UpdateRejectedException;
@@ -35,11 +34,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives one stream's capture lifecycle: moves {@link StreamCaptureState} and calls the core's work and the
- * backend's hooks in the order of DESIGN.md section 2. Every failure after a transition runs the abort
- * path, which returns the stream to NO_CAPTURE able to capture again, keeps the first error as the primary
- * and suppresses later ones onto it. The stream reaches the open window only through the operations here
- * (allocate, record, hold, reject, check the caller), never through the window's session or recorder. Not
- * thread-safe: the owning stream serialises calls.
+ * backend's hooks in the order of DESIGN.md section 2. The hooks are those of the capture support the stream
+ * offered when it opened ({@link WindowCapture}: driver capture or software graphs), chosen once in the constructor,
+ * so no step here branches on the graph kind. Every failure after a transition runs the abort path, which returns
+ * the stream to NO_CAPTURE able to capture again, keeps the first error as the primary and suppresses later ones
+ * onto it. The stream reaches the open window only through the operations here (allocate, record, hold, reject,
+ * check the caller), never through the window's session or recorder. Not thread-safe: the owning stream
+ * serialises calls.
  */
 public final class CaptureLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(CaptureLifecycle.class);
@@ -53,6 +54,8 @@ public final class CaptureLifecycle {
     private final long streamId;
     private final StreamCaptureState state = new StreamCaptureState();
     private final BackendStream backend;
+    /** The stream's capture support, chosen when the stream opened. */
+    private final WindowCapture capture;
     private final OperationPolicy policy;
     private final MemoryManager memory;
     private final MetadataCache metadata;
@@ -77,6 +80,12 @@ public final class CaptureLifecycle {
                             Duration waitTimeout) {
         this.streamId = streamId;
         this.backend = backend;
+        this.capture = WindowCapture.of(backend.capture());
+        if (capture.kind() != policy.graphKind()) {
+            throw new IllegalStateException("backend " + policy.backend() + ": stream #" + streamId + " offers "
+                    + capture.kind() + " graphs, but the backend's first stream offered " + policy.graphKind()
+                    + "; every stream of a backend must offer the same capture support");
+        }
         this.policy = policy;
         this.memory = memory;
         this.metadata = metadata;
@@ -152,14 +161,12 @@ public final class CaptureLifecycle {
             beganNanos = System.nanoTime();
             lazyRejections.clear();
             recordedWrites = false;
-            recorder = new LaunchRecorder(policy.graphKind() == GraphKind.SOFTWARE);
+            recorder = capture.newRecorder();
             windowHolds = new ArrayList<>();
             windowStamp = stampIds.getAsLong();
             event = new CaptureEvent();
             event.begin();
-            if (policy.graphKind() == GraphKind.HARDWARE) {
-                backend.openCapture(mode);
-            }
+            capture.open(mode);
         } catch (RuntimeException | Error failure) {
             throw abort(failure);
         }
@@ -174,9 +181,7 @@ public final class CaptureLifecycle {
         SealedWindow sealed;
         try {
             RecordedLaunches recording = recorder.seal();
-            graph = policy.graphKind() == GraphKind.HARDWARE
-                    ? backend.closeCapture()
-                    : backend.sealRecording(recording);
+            graph = capture.close(recording);
             validate();
             sealed = seal(graph, recording, "sealed");
         } catch (RuntimeException | Error failure) {
@@ -197,7 +202,7 @@ public final class CaptureLifecycle {
      * CAPTURE to NO_CAPTURE for {@code Graph.update} of the live graph {@code userGraphId}, whose window is
      * {@code old}: the new recording must have old's shape ({@link RecordingDiff}); then the window is validated,
      * pinned under a new id, and only then handed to the backend, which applies it in place
-     * ({@link BackendStream#closeCaptureInto}) or seals it afresh ({@link BackendStream#updateRecording}). A
+     * ({@code DriverCapture.closeInto}) or seals it afresh ({@code SoftwareGraphs.update}). A
      * rejection, the core's or the driver's, undoes the window (pins, info buffers, holds) and leaves old as it
      * was. Old itself is the caller's to retire.
      */
@@ -222,9 +227,7 @@ public final class CaptureLifecycle {
             Pins pins = pinWindow();
             BackendGraph graph;
             try {
-                graph = policy.graphKind() == GraphKind.HARDWARE
-                        ? backend.closeCaptureInto(old.graph())
-                        : backend.updateRecording(old.graph(), recording);
+                graph = capture.closeInto(old.graph(), recording);
             } catch (UpdateRejectedException refused) {
                 unpinUnused(pins, null);
                 RuntimeException hookFailure = cleanUp(null, "update rejected by the driver");
@@ -256,6 +259,15 @@ public final class CaptureLifecycle {
         if (first != null && first != primary) {
             throw first instanceof RuntimeException r ? r : new IllegalStateException(first);
         }
+    }
+
+    /**
+     * {@code Graph.rebind} of {@code graph} (between captures): its launches at {@code changed} now bind other
+     * buffers, as {@code after} says. A driver patches its graph ({@code DriverCapture.rebind}); a software graph
+     * is updated with the patched recording ({@code SoftwareGraphs.update}). Returns the graph to replay from now on.
+     */
+    public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
+        return capture.rebind(graph, before, after, changed);
     }
 
     /** What {@link #endUpdate} did: the new window (applied), or why not (rejected; window is null). */
@@ -355,7 +367,7 @@ public final class CaptureLifecycle {
     private RuntimeException cleanUp(Throwable primary, String outcome) {
         state.abort();
         Throwable first = primary;
-        first = attempt(first, backend::abortCapture);
+        first = attempt(first, capture::abort);
         if (session != null) {
             first = attempt(first, session::abort);
             session = null;
@@ -438,8 +450,7 @@ public final class CaptureLifecycle {
      * its own thread; RELAXED forbids nothing. The driver refuses such a call and invalidates the capture.
      */
     public boolean blocksDeviceCallsFrom(Thread thread) {
-        return state.current() == CaptureState.CAPTURE && policy.graphKind() == GraphKind.HARDWARE
-                && (mode == CaptureMode.GLOBAL || (mode == CaptureMode.THREAD_LOCAL && owner == thread));
+        return state.current() == CaptureState.CAPTURE && capture.forbidsDeviceCallsFrom(thread, mode, owner);
     }
 
     public boolean isRecording() {

@@ -1,12 +1,12 @@
 package dev.graphrt.core.lifecycle;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.UnsupportedCapabilityException;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.Set;
 
 /**
@@ -282,15 +282,14 @@ public final class OperationPolicy {
         return state == CaptureState.NO_CAPTURE;
     }
 
-    /** Refuses a capture mode the backend does not declare; GLOBAL is part of the base contract. */
+    /**
+     * Refuses a capture mode the backend does not declare: RELAXED needs CAPTURE_MODE_RELAXED; GLOBAL and
+     * THREAD_LOCAL (the default) are part of the base contract.
+     */
     public void checkMode(CaptureMode mode) {
-        Capability needed = switch (mode) {
-            case GLOBAL -> null;
-            case THREAD_LOCAL -> Capability.CAPTURE_MODE_THREAD_LOCAL;
-            case RELAXED -> Capability.CAPTURE_MODE_RELAXED;
-        };
-        if (needed != null && !capabilities.contains(needed)) {
-            throw new UnsupportedCapabilityException(backend, needed, "beginCapture in " + mode + " mode");
+        if (mode == CaptureMode.RELAXED && !capabilities.contains(Capability.CAPTURE_MODE_RELAXED)) {
+            throw new UnsupportedCapabilityException(backend, Capability.CAPTURE_MODE_RELAXED,
+                    "beginCapture in " + mode + " mode");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DeviceOutOfMemoryException;
 import dev.graphrt.api.DeviceInfo;
@@ -9,6 +10,7 @@ import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphCache;
 import dev.graphrt.api.GraphCacheOptions;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphPool;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
@@ -19,13 +21,13 @@ import dev.graphrt.api.RuntimeObserver;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.core.events.DeviceLostEvent;
+import dev.graphrt.core.lifecycle.GraphKinds;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.core.memory.PoolConfig;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.Backend;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.BackendStream;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -85,11 +87,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         this.options = Objects.requireNonNull(options, "options");
         Set<Capability> declared = backend.capabilities();
         this.capabilities = declared.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(declared));
-        GraphKind kind = backend.graphKind();
-        if ((kind == GraphKind.HARDWARE) != capabilities.contains(Capability.HARDWARE_GRAPH)) {
-            throw new IllegalArgumentException("backend " + backend.name() + " declares graph kind " + kind
-                    + " but " + (capabilities.contains(Capability.HARDWARE_GRAPH) ? "" : "not ") + "HARDWARE_GRAPH");
-        }
+        GraphKind kind = GraphKinds.of(backend);
         if (kind == GraphKind.SOFTWARE && capabilities.contains(Capability.RECORDS_WRITES)) {
             throw new IllegalArgumentException("backend " + backend.name() + " declares RECORDS_WRITES, which the "
                     + "core's software recording does not implement yet");
@@ -122,7 +120,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
 
     @Override
     public GraphKind graphKind() {
-        return backend.graphKind();
+        return policy.graphKind();
     }
 
     @Override
@@ -131,7 +129,18 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         if (closing.get()) {
             throw new IllegalStateException("openStream: the " + backend.name() + " runtime is closing");
         }
-        CoreStream stream = new CoreStream(this, streamIds.incrementAndGet(), backend.openStream());
+        BackendStream opened = backend.openStream();
+        CoreStream stream;
+        try {
+            stream = new CoreStream(this, streamIds.incrementAndGet(), opened);
+        } catch (RuntimeException | Error failure) {
+            try {
+                opened.close(); // refused (a stream offering another graph kind): the core never used it
+            } catch (RuntimeException later) {
+                failure.addSuppressed(later);
+            }
+            throw failure;
+        }
         streams.add(stream);
         if (closing.get()) {
             // close() may have taken its list of streams before this one joined it: never hand it out.

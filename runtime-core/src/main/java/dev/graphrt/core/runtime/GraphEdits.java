@@ -143,7 +143,7 @@ final class GraphEdits {
             List<Retainable> holds = rebinding.holdsAfter(old, source, target);
             SealedWindow next;
             try {
-                next = old.rebound(backend.rebind(old.graph(), old.recording(), rebinding.patched(),
+                next = old.rebound(lifecycle.rebind(old.graph(), old.recording(), rebinding.patched(),
                         rebinding.changed()), rebinding.patched(), holds);
             } catch (RuntimeException | Error failure) {
                 // The backend may have patched some launches before failing (its rollback may fail too): the graph

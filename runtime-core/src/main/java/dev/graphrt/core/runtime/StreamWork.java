@@ -14,6 +14,7 @@ import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
+import dev.graphrt.spi.internal.ApiAccess;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -213,7 +214,7 @@ final class StreamWork {
             CaptureLifecycle recording = membership.recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
             // are taken after it, so no fence can fall between them and the launch they protect.
-            int[] words = args.infoWordsUnsafe();
+            int[] words = ApiAccess.infoWords(args);
             DeviceSlice info = target.info(words);
             for (int i = 0; i < used.length; i++) {
                 target.hold(used[i], "args.buffers[" + i + "]");

@@ -7,13 +7,15 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import dev.graphrt.api.AvailableDevice;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.DriverCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +64,9 @@ class DeviceListerTest {
             when(backend.device()).thenReturn(new DeviceInfo(name, name + " device " + config.deviceIndex(), "1.0",
                     (config.deviceIndex() + 1L) << 30, 4));
             when(backend.capabilities()).thenReturn(Set.of(Capability.GRAPH_UPDATE));
-            when(backend.graphKind()).thenReturn(GraphKind.HARDWARE);
+            BackendStream stream = mock(BackendStream.class); // offers driver capture: hardware graphs
+            when(stream.capture()).thenReturn(mock(DriverCapture.class));
+            when(backend.openStream()).thenReturn(stream);
             backends.add(backend);
             return backend;
         }

@@ -8,6 +8,7 @@ import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import dev.graphrt.api.CaptureInvalidatedException;
@@ -15,10 +16,11 @@ import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphNotRelaunchableException;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.UnsupportedCapabilityException;
-import dev.graphrt.spi.GraphKind;
+import dev.graphrt.spi.RecordedLaunches;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
@@ -54,10 +56,10 @@ class CaptureLifecycleTest {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults().mode(CaptureMode.RELAXED));
-            InOrder order = inOrder(f.drops, f.session, f.backend);
+            InOrder order = inOrder(f.drops, f.session, f.driver);
             order.verify(f.drops).flushAndWait(any(), any());
             order.verify(f.session).endPriming();
-            order.verify(f.backend).openCapture(CaptureMode.RELAXED);
+            order.verify(f.driver).open(CaptureMode.RELAXED);
         }
 
         @Test
@@ -66,8 +68,8 @@ class CaptureLifecycleTest {
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults());
             SealedWindow window = f.lifecycle.endCapture();
-            InOrder order = inOrder(f.backend, f.session, f.metadata, f.drops);
-            order.verify(f.backend).closeCapture();
+            InOrder order = inOrder(f.driver, f.session, f.metadata, f.drops);
+            order.verify(f.driver).close();
             order.verify(f.session).doomed();
             order.verify(f.session).pinTo(window.graphId());
             order.verify(f.metadata).commit(window.graphId());
@@ -81,9 +83,47 @@ class CaptureLifecycleTest {
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults());
             f.lifecycle.endCapture();
-            verify(f.backend, never()).openCapture(any());
-            verify(f.backend, never()).closeCapture();
-            verify(f.backend).sealRecording(any());
+            verify(f.driver, never()).open(any());
+            verify(f.driver, never()).close();
+            verify(f.graphs).seal(any());
+        }
+
+        @Test
+        void a_software_cancel_calls_no_backend_hook_and_discards_pins() {
+            LifecycleFixture f = new LifecycleFixture(GraphKind.SOFTWARE);
+            f.lifecycle.prepare();
+            f.lifecycle.beginCapture(CaptureOptions.defaults());
+            f.lifecycle.cancelCapture();
+            verify(f.session).abort();
+            verify(f.metadata).discard();
+            verifyNoInteractions(f.graphs, f.driver);
+            assertRecapturable(f);
+        }
+
+        @Test
+        void an_update_and_a_rebind_go_to_the_capture_support_the_stream_offered() {
+            RecordedLaunches before = new RecordedLaunches(List.of());
+            RecordedLaunches after = new RecordedLaunches(List.of());
+            int[] changed = {0};
+            LifecycleFixture hardware = new LifecycleFixture(GraphKind.HARDWARE);
+            when(hardware.driver.rebind(hardware.graph, before, after, changed)).thenReturn(hardware.graph);
+            assertThat(hardware.lifecycle.rebind(hardware.graph, before, after, changed)).isSameAs(hardware.graph);
+            verify(hardware.driver).rebind(hardware.graph, before, after, changed);
+
+            LifecycleFixture software = new LifecycleFixture(GraphKind.SOFTWARE);
+            when(software.graphs.update(software.graph, after)).thenReturn(software.graph);
+            assertThat(software.lifecycle.rebind(software.graph, before, after, changed)).isSameAs(software.graph);
+            verify(software.graphs).update(software.graph, after);
+        }
+
+        @Test
+        void a_stream_offering_another_graph_kind_than_the_runtime_is_refused_when_it_opens() {
+            LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
+            when(f.backend.capture()).thenReturn(f.graphs);
+            OperationPolicy hardware = new OperationPolicy("mock", java.util.Set.of(), GraphKind.HARDWARE);
+            assertThatThrownBy(() -> new CaptureLifecycle(2L, f.backend, hardware, f.memory, f.metadata, f.drops,
+                    () -> 1L, () -> 2L, java.time.Duration.ofSeconds(5))).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("stream #2 offers SOFTWARE graphs").hasMessageContaining("HARDWARE");
         }
 
         @Test
@@ -92,8 +132,8 @@ class CaptureLifecycleTest {
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults());
             f.lifecycle.cancelCapture();
-            InOrder order = inOrder(f.backend, f.session, f.metadata);
-            order.verify(f.backend).abortCapture();
+            InOrder order = inOrder(f.driver, f.session, f.metadata);
+            order.verify(f.driver).abort();
             order.verify(f.session).abort();
             order.verify(f.metadata).discard();
             verify(f.session, never()).pinTo(anyLong());
@@ -108,7 +148,7 @@ class CaptureLifecycleTest {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             doThrow(new IllegalStateException("no workspace")).doNothing().when(f.backend).onPrepare();
             assertThatThrownBy(f.lifecycle::prepare).hasMessage("no workspace");
-            verify(f.backend).abortCapture();
+            verify(f.driver).abort();
             verify(f.session).abort();
             verify(f.metadata).discard();
             assertRecapturable(f);
@@ -119,10 +159,10 @@ class CaptureLifecycleTest {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             f.lifecycle.prepare();
             doThrow(new CaptureInvalidatedException("begin failed", 900, null)).doNothing()
-                    .when(f.backend).openCapture(any());
+                    .when(f.driver).open(any());
             assertThatThrownBy(() -> f.lifecycle.beginCapture(CaptureOptions.defaults()))
                     .isInstanceOf(CaptureInvalidatedException.class);
-            verify(f.backend).abortCapture();
+            verify(f.driver).abort();
             assertRecapturable(f);
         }
 
@@ -132,9 +172,9 @@ class CaptureLifecycleTest {
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults());
             CaptureInvalidatedException driver = new CaptureInvalidatedException("invalidated", 901, null);
-            when(f.backend.closeCapture()).thenThrow(driver).thenReturn(f.graph);
+            when(f.driver.close()).thenThrow(driver).thenReturn(f.graph);
             IllegalStateException later = new IllegalStateException("abort also failed");
-            doThrow(later).doNothing().when(f.backend).abortCapture();
+            doThrow(later).doNothing().when(f.driver).abort();
             assertThatThrownBy(f.lifecycle::endCapture).isSameAs(driver);
             assertThat(driver.getSuppressed()).containsExactly(later);
             verify(f.session, never()).pinTo(anyLong());
@@ -182,8 +222,7 @@ class CaptureLifecycleTest {
         @Test
         void an_undeclared_capture_mode_is_refused_before_the_state_moves() {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
-            OperationPolicy strict = new OperationPolicy("mock", java.util.Set.of(dev.graphrt.spi.Capability.HARDWARE_GRAPH),
-                    GraphKind.HARDWARE);
+            OperationPolicy strict = new OperationPolicy("mock", java.util.Set.of(), GraphKind.HARDWARE);
             CaptureLifecycle lifecycle = new CaptureLifecycle(1L, f.backend, strict, f.memory, f.metadata, f.drops,
                     () -> 1L, () -> 2L, java.time.Duration.ofSeconds(5));
             lifecycle.prepare();
@@ -191,7 +230,7 @@ class CaptureLifecycleTest {
                     .isInstanceOf(UnsupportedCapabilityException.class)
                     .hasMessage("mock backend does not support CAPTURE_MODE_RELAXED: beginCapture in RELAXED mode");
             assertThat(lifecycle.current()).isEqualTo(CaptureState.PREPARE);
-            verify(f.backend, never()).openCapture(any());
+            verify(f.driver, never()).open(any());
         }
 
         @Test
@@ -199,7 +238,7 @@ class CaptureLifecycleTest {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults());
-            doThrow(new IllegalStateException("driver refused")).doNothing().when(f.backend).abortCapture();
+            doThrow(new IllegalStateException("driver refused")).doNothing().when(f.driver).abort();
             assertThatThrownBy(f.lifecycle::cancelCapture).hasMessage("driver refused");
             verify(f.session).abort();
             verify(f.metadata).discard();

@@ -8,8 +8,8 @@ import static org.mockito.Mockito.when;
 
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphStateException;
-import dev.graphrt.spi.GraphKind;
 import java.util.List;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;
@@ -99,20 +99,20 @@ class LifecyclePropertyTest {
         }
         switch (step.call()) {
             case PREPARE -> doThrow(new HookFailure()).when(f.backend).onPrepare();
-            case BEGIN -> doThrow(new HookFailure()).when(f.backend).openCapture(org.mockito.ArgumentMatchers.any());
+            case BEGIN -> doThrow(new HookFailure()).when(f.driver).open(org.mockito.ArgumentMatchers.any());
             case END -> {
-                when(f.backend.closeCapture()).thenThrow(new HookFailure());
-                when(f.backend.sealRecording(org.mockito.ArgumentMatchers.any())).thenThrow(new HookFailure());
+                when(f.driver.close()).thenThrow(new HookFailure());
+                when(f.graphs.seal(org.mockito.ArgumentMatchers.any())).thenThrow(new HookFailure());
             }
-            case CANCEL -> doThrow(new HookFailure()).when(f.backend).abortCapture();
+            case CANCEL -> doThrow(new HookFailure()).when(f.driver).abort(); // software graphs have no abort hook
         }
     }
 
     private static void disarmHooks(LifecycleFixture f) {
-        reset(f.backend);
+        reset(f.backend, f.driver, f.graphs);
         when(f.backend.drainErrors()).thenReturn(List.of());
-        when(f.backend.closeCapture()).thenReturn(f.graph);
-        when(f.backend.sealRecording(org.mockito.ArgumentMatchers.any())).thenReturn(f.graph);
+        when(f.driver.close()).thenReturn(f.graph);
+        when(f.graphs.seal(org.mockito.ArgumentMatchers.any())).thenReturn(f.graph);
     }
 
 }

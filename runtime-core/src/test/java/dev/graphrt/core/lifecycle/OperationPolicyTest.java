@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
+import dev.graphrt.api.GraphKind;
+import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.core.lifecycle.OperationPolicy.ReleaseAction;
 import dev.graphrt.core.lifecycle.OperationPolicy.ReplayAction;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -23,7 +24,7 @@ class OperationPolicyTest {
     private static final OperationPolicy SOFTWARE_NESTED = new OperationPolicy("soft",
             Set.of(Capability.NESTED_GRAPHS), GraphKind.SOFTWARE);
     private static final OperationPolicy HARDWARE_NESTED = new OperationPolicy("hard",
-            Set.of(Capability.HARDWARE_GRAPH, Capability.NESTED_GRAPHS), GraphKind.HARDWARE);
+            Set.of(Capability.NESTED_GRAPHS), GraphKind.HARDWARE);
 
     @Test
     void a_replay_runs_outside_a_recording_on_every_backend() {
@@ -38,6 +39,20 @@ class OperationPolicyTest {
         assertThat(SOFTWARE.replay(CaptureState.CAPTURE)).isEqualTo(ReplayAction.DEFER_REJECTION);
         assertThat(SOFTWARE_NESTED.replay(CaptureState.CAPTURE)).isEqualTo(ReplayAction.RECORD_IN_CORE);
         assertThat(HARDWARE_NESTED.replay(CaptureState.CAPTURE)).isEqualTo(ReplayAction.RECORD_IN_DRIVER);
+    }
+
+    @Test
+    void global_and_thread_local_are_the_base_contract_and_relaxed_needs_its_capability() {
+        OperationPolicy relaxed = new OperationPolicy("soft", Set.of(Capability.CAPTURE_MODE_RELAXED),
+                GraphKind.SOFTWARE);
+        for (OperationPolicy policy : new OperationPolicy[] {SOFTWARE, relaxed}) {
+            assertThatCode(() -> policy.checkMode(CaptureMode.GLOBAL)).doesNotThrowAnyException();
+            assertThatCode(() -> policy.checkMode(CaptureMode.THREAD_LOCAL)).doesNotThrowAnyException();
+        }
+        assertThatCode(() -> relaxed.checkMode(CaptureMode.RELAXED)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> SOFTWARE.checkMode(CaptureMode.RELAXED))
+                .isInstanceOf(UnsupportedCapabilityException.class)
+                .hasMessageEndingWith("does not support CAPTURE_MODE_RELAXED: beginCapture in RELAXED mode");
     }
 
     @Test

@@ -3,18 +3,18 @@ package dev.graphrt.core.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.EnumSet;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -32,7 +32,7 @@ class ConcurrentGlobalCapturesTest {
     private static final CaptureOptions GLOBAL = CaptureOptions.defaults().mode(CaptureMode.GLOBAL);
 
     private static FakeBackend hardware() {
-        return new FakeBackend(GraphKind.HARDWARE, EnumSet.of(Capability.HARDWARE_GRAPH));
+        return new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
     }
 
     /**
@@ -158,9 +158,6 @@ class ConcurrentGlobalCapturesTest {
     }
 
     private static RuntimeOptions stagingBytes(long bytes) {
-        RuntimeOptions d = RuntimeOptions.defaults();
-        return new RuntimeOptions(d.backend(), d.deviceIndex(), d.pageBytes(), d.maxPooledBytes(),
-                d.metadataCacheEntries(), d.metadataMaxEntryBytes(), d.backendOptions(), d.waitTimeout(),
-                d.poolReserveBytes(), bytes, d.checked());
+        return RuntimeOptions.builder().stagingBytes(bytes).build();
     }
 }

@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.EnumSet;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -31,8 +31,7 @@ class CrossStreamCaptureTest {
 
     @Test
     void closing_another_streams_graph_buffer_and_stream_while_this_thread_records_touches_no_fence_until_it_ends() {
-        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH, Capability.CAPTURE_MODE_THREAD_LOCAL));
+        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();
@@ -64,8 +63,7 @@ class CrossStreamCaptureTest {
 
     @Test
     void a_stream_closed_while_another_records_is_torn_down_by_the_runtime_close_if_the_capture_never_ends() {
-        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH, Capability.CAPTURE_MODE_THREAD_LOCAL));
+        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();
@@ -81,8 +79,7 @@ class CrossStreamCaptureTest {
     @Test
     void a_host_sync_of_another_stream_from_the_capturing_thread_is_refused_before_the_driver_invalidates_the_capture()
             throws Exception {
-        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE,
-                EnumSet.of(Capability.HARDWARE_GRAPH, Capability.CAPTURE_MODE_THREAD_LOCAL));
+        FakeBackend backend = new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
         CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
         GpuStream recording = runtime.openStream();
         GpuStream other = runtime.openStream();

@@ -1,7 +1,9 @@
 package dev.graphrt.core.runtime;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.Dialect;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.core.memory.CountingDeviceMemory;
@@ -12,13 +14,15 @@ import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendProvider;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.DriverCapture;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
+import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
@@ -40,7 +44,7 @@ final class FakeBackend implements Backend {
 
     /** A software backend that may grow the pool mid-capture. */
     FakeBackend() {
-        this(GraphKind.SOFTWARE, Set.of(Capability.MID_CAPTURE_ALLOCATION, Capability.CAPTURE_MODE_THREAD_LOCAL));
+        this(GraphKind.SOFTWARE, Set.of(Capability.MID_CAPTURE_ALLOCATION));
     }
 
     /** A backend of {@code kind} declaring {@code capabilities}; a hardware one fakes the driver's capture. */
@@ -99,11 +103,6 @@ final class FakeBackend implements Backend {
     }
 
     @Override
-    public GraphKind graphKind() {
-        return kind;
-    }
-
-    @Override
     public DeviceMemory memory() {
         return memory;
     }
@@ -129,6 +128,42 @@ final class FakeBackend implements Backend {
         openStreams.incrementAndGet();
         return new BackendStream() {
             private int captured = -1;
+            /** A hardware fake's driver capture counts what it records; a software one keeps the recording. */
+            private final CaptureSupport capture = kind == GraphKind.HARDWARE ? new DriverCapture() {
+                @Override
+                public void open(dev.graphrt.api.CaptureMode mode) {
+                    captured = 0;
+                }
+
+                @Override
+                public BackendGraph close() {
+                    BackendGraph graph = new DriverGraph(captured);
+                    captured = -1;
+                    return graph;
+                }
+
+                @Override
+                public BackendGraph closeInto(BackendGraph target) {
+                    return close();
+                }
+
+                @Override
+                public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
+                        int[] changed) {
+                    return graph;
+                }
+
+                @Override
+                public void abort() {
+                    captured = -1;
+                }
+            } : new SoftwareGraphs() {
+            };
+
+            @Override
+            public CaptureSupport capture() {
+                return capture;
+            }
 
             @Override
             public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
@@ -137,23 +172,6 @@ final class FakeBackend implements Backend {
                 } else {
                     launches.incrementAndGet();
                 }
-            }
-
-            @Override
-            public void openCapture(dev.graphrt.api.CaptureMode mode) {
-                captured = 0;
-            }
-
-            @Override
-            public BackendGraph closeCapture() {
-                BackendGraph graph = new DriverGraph(captured);
-                captured = -1;
-                return graph;
-            }
-
-            @Override
-            public void abortCapture() {
-                captured = -1;
             }
 
             @Override

@@ -3,17 +3,17 @@ package dev.graphrt.core.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -36,7 +36,7 @@ class JfrEventsTest {
             throws Exception {
         Path file = dir.resolve("graphrt.jfr");
         FakeBackend backend = new FakeBackend(GraphKind.SOFTWARE, Set.of(Capability.MID_CAPTURE_ALLOCATION,
-                Capability.CAPTURE_MODE_THREAD_LOCAL, Capability.GRAPH_UPDATE));
+                Capability.GRAPH_UPDATE));
         long graphId;
         try (Recording recording = new Recording()) {
             for (String name : List.of("dev.graphrt.Capture", "dev.graphrt.Replay", "dev.graphrt.GraphUpdate",

@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -27,8 +27,7 @@ class NestedReplayTest {
     private static final LaunchDims DIMS = LaunchDims.linear(64, 64);
 
     private static FakeBackend hardware(Capability... more) {
-        java.util.EnumSet<Capability> declared = java.util.EnumSet.of(Capability.HARDWARE_GRAPH,
-                Capability.CAPTURE_MODE_THREAD_LOCAL);
+        java.util.EnumSet<Capability> declared = java.util.EnumSet.noneOf(Capability.class);
         declared.addAll(Set.of(more));
         return new FakeBackend(GraphKind.HARDWARE, declared);
     }

@@ -1,5 +1,6 @@
 package dev.graphrt.backend.cpu.nested;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
@@ -7,9 +8,7 @@ import dev.graphrt.core.runtime.CoreRuntime;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendStream;
-import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.DeviceMemory;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.EnumSet;
 import java.util.Map;
@@ -42,11 +41,6 @@ final class NestedGraphsBackend implements Backend {
         EnumSet<Capability> declared = EnumSet.copyOf(cpu.capabilities());
         declared.add(Capability.NESTED_GRAPHS);
         return declared;
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return cpu.graphKind();
     }
 
     @Override

@@ -93,7 +93,7 @@ class FaultCampaignTest {
                 }
             }));
             step(captured && other[0] != null, () -> graph[0].rebind(in[0], other[0]));
-            step(buffers, () -> {
+            step(buffers && other[0] != null, () -> {
                 try (GpuStream side = rig.runtime.openStream()) {
                     Rig.launch(side, rig.addOne, in[0], other[0]);
                     stream.waitFor(side.record());
@@ -165,7 +165,7 @@ class FaultCampaignTest {
             streamSurvived = false; // only a fault in the stream's own close may take the stream away
         }
         assertThat(streamSurvived || hook == Hook.STREAM_CLOSE).as(context + ": the stream captures again").isTrue();
-        if (injected == 1 && hook != Hook.FREE) {
+        if (injected == 1 && hook != Hook.FREE && !loggedByAStreamClose(rig.backend.lastFault())) {
             assertThat(workload.failures).as(context + ": the fault surfaced as an error").isNotEmpty();
         }
         workload.closeEverything();
@@ -178,6 +178,16 @@ class FaultCampaignTest {
         // A free that failed may be tried again later (a pool keeps a block it could not free): at most it leaks.
         assertThat(rig.backend.frees()).as(context + ": every allocation freed, but at most the one whose free failed")
                 .isBetween(rig.backend.allocations() - failedFrees, rig.backend.allocations());
+    }
+
+    /**
+     * Whether {@code fault} was thrown inside a stream's close, which logs the failure of the stream's outstanding work
+     * instead of throwing it (its user has let go of the stream): the side stream's close in the workload.
+     */
+    private static boolean loggedByAStreamClose(Fault fault) {
+        return fault != null && java.util.Arrays.stream(fault.getStackTrace())
+                .anyMatch(frame -> frame.getClassName().equals("dev.graphrt.core.runtime.CoreStream")
+                        && frame.getMethodName().equals("close"));
     }
 
     @ParameterizedTest(name = "a fault in {0}")

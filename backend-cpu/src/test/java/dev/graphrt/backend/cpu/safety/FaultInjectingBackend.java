@@ -1,5 +1,6 @@
 package dev.graphrt.backend.cpu.safety;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.LaunchDims;
@@ -9,15 +10,15 @@ import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -36,9 +37,8 @@ final class FaultInjectingBackend implements Backend {
 
     /** Every SPI hook a fault can be injected into. */
     enum Hook {
-        ON_PREPARE, SEAL_RECORDING, ABORT_CAPTURE, LAUNCH, WRITE, READ, ALLOCATE, FREE, UPLOAD, RECORD_FENCE,
-        IS_COMPLETE, AWAIT, SYNCHRONIZE, REPLAY, DESTROY, STREAM_CLOSE, BACKEND_CLOSE, UPDATE_RECORDING, REBIND,
-        WAIT_FOR
+        ON_PREPARE, SEAL, LAUNCH, WRITE, READ, ALLOCATE, FREE, UPLOAD, RECORD_FENCE, IS_COMPLETE, AWAIT,
+        SYNCHRONIZE, REPLAY, DESTROY, STREAM_CLOSE, BACKEND_CLOSE, UPDATE, WAIT_FOR
     }
 
     /** The failure an injected fault throws. */
@@ -124,6 +124,13 @@ final class FaultInjectingBackend implements Backend {
     }
 
     private boolean lost;
+    /** The last fault thrown, for where it was thrown. */
+    private volatile Fault lastFault;
+
+    /** The fault thrown last, or null. */
+    Fault lastFault() {
+        return lastFault;
+    }
 
     private void enter(Hook hook) {
         int call = calls.get(hook).incrementAndGet();
@@ -138,7 +145,9 @@ final class FaultInjectingBackend implements Backend {
             Integer at = armed.get(hook);
             if (at != null && at == call) {
                 armed.remove(hook);
-                throw new Fault(hook);
+                Fault fault = new Fault(hook);
+                lastFault = fault;
+                throw fault;
             }
         }
     }
@@ -182,11 +191,6 @@ final class FaultInjectingBackend implements Backend {
     @Override
     public Set<Capability> capabilities() {
         return delegate.capabilities();
-    }
-
-    @Override
-    public GraphKind graphKind() {
-        return delegate.graphKind();
     }
 
     @Override
@@ -249,11 +253,19 @@ final class FaultInjectingBackend implements Backend {
         }
     }
 
-    private final class Stream implements BackendStream {
+    /** The cpu stream behind the hooks; like it, its own {@link SoftwareGraphs}. */
+    private final class Stream implements BackendStream, SoftwareGraphs {
         private final BackendStream real;
+        private final SoftwareGraphs realGraphs;
 
         Stream(BackendStream real) {
             this.real = real;
+            this.realGraphs = (SoftwareGraphs) real.capture();
+        }
+
+        @Override
+        public CaptureSupport capture() {
+            return this;
         }
 
         @Override
@@ -360,30 +372,18 @@ final class FaultInjectingBackend implements Backend {
         }
 
         @Override
-        public BackendGraph sealRecording(RecordedLaunches recording) {
-            enter(Hook.SEAL_RECORDING);
-            BackendGraph sealed = real.sealRecording(recording);
+        public BackendGraph seal(RecordedLaunches recording) {
+            enter(Hook.SEAL);
+            BackendGraph sealed = realGraphs.seal(recording);
             liveGraphs.incrementAndGet();
             return sealed;
         }
 
+        /** An update, and a rebind (a software graph's rebind is an update with the patched recording). */
         @Override
-        public BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
-            enter(Hook.UPDATE_RECORDING);
-            return counted(target, real.updateRecording(target, recording));
-        }
-
-        @Override
-        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
-                int[] changed) {
-            enter(Hook.REBIND);
-            return counted(graph, real.rebind(graph, before, after, changed));
-        }
-
-        @Override
-        public void abortCapture() {
-            enter(Hook.ABORT_CAPTURE);
-            real.abortCapture();
+        public BackendGraph update(BackendGraph target, RecordedLaunches recording) {
+            enter(Hook.UPDATE);
+            return counted(target, realGraphs.update(target, recording));
         }
 
         @Override

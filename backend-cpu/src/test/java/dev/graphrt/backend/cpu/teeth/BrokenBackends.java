@@ -1,5 +1,6 @@
 package dev.graphrt.backend.cpu.teeth;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.DriverException;
@@ -10,13 +11,13 @@ import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
+import dev.graphrt.spi.DriverCapture;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.Arena;
@@ -42,8 +43,8 @@ enum BrokenBackends {
         BackendStream wrap(BackendStream stream) {
             return new ForwardingStream(stream) {
                 @Override
-                public BackendGraph sealRecording(RecordedLaunches recording) {
-                    return delegate.sealRecording(new RecordedLaunches(recording.launches().subList(0,
+                public BackendGraph seal(RecordedLaunches recording) {
+                    return graphs.seal(new RecordedLaunches(recording.launches().subList(0,
                             Math.min(1, recording.launches().size()))));
                 }
             };
@@ -58,7 +59,7 @@ enum BrokenBackends {
                 private final Map<BackendGraph, Map<DeviceSlice, MemorySegment>> snapshots = new java.util.IdentityHashMap<>();
 
                 @Override
-                public BackendGraph sealRecording(RecordedLaunches recording) {
+                public BackendGraph seal(RecordedLaunches recording) {
                     Map<DeviceSlice, MemorySegment> copies = new LinkedHashMap<>();
                     for (RecordedLaunch launch : recording.launches()) {
                         for (DeviceSlice slice : launch.bindings().buffers()) {
@@ -67,7 +68,7 @@ enum BrokenBackends {
                             copies.putIfAbsent(slice, copy);
                         }
                     }
-                    BackendGraph graph = delegate.sealRecording(recording);
+                    BackendGraph graph = graphs.seal(recording);
                     snapshots.put(graph, copies);
                     return graph;
                 }
@@ -81,24 +82,51 @@ enum BrokenBackends {
         }
     }),
 
-    /** Claims a hardware graph but runs every launch while "capturing", then replays them too. */
+    /**
+     * Offers driver capture (a hardware graph) but runs every launch while "capturing", then replays them too. Its
+     * update and rebind work, so the defect is the one named.
+     */
     EXECUTES_LAUNCHES_DURING_CAPTURE(cpu -> new ForwardingBackend(cpu) {
-        @Override
-        public Set<Capability> capabilities() {
-            EnumSet<Capability> caps = EnumSet.copyOf(delegate.capabilities());
-            caps.add(Capability.HARDWARE_GRAPH);
-            return caps;
-        }
-
-        @Override
-        public GraphKind graphKind() {
-            return GraphKind.HARDWARE;
-        }
-
         @Override
         BackendStream wrap(BackendStream stream) {
             return new ForwardingStream(stream) {
                 private List<RecordedLaunch> seen;
+                private final DriverCapture driver = new DriverCapture() {
+                    @Override
+                    public void open(CaptureMode mode) {
+                        seen = new ArrayList<>();
+                    }
+
+                    @Override
+                    public BackendGraph close() {
+                        BackendGraph graph = graphs.seal(new RecordedLaunches(seen));
+                        seen = null;
+                        return graph;
+                    }
+
+                    @Override
+                    public BackendGraph closeInto(BackendGraph target) {
+                        BackendGraph graph = graphs.update(target, new RecordedLaunches(seen));
+                        seen = null;
+                        return graph;
+                    }
+
+                    @Override
+                    public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
+                            int[] changed) {
+                        return graphs.update(graph, after);
+                    }
+
+                    @Override
+                    public void abort() {
+                        seen = null;
+                    }
+                };
+
+                @Override
+                public CaptureSupport capture() {
+                    return driver;
+                }
 
                 @Override
                 public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
@@ -106,23 +134,6 @@ enum BrokenBackends {
                     if (seen != null) {
                         seen.add(new RecordedLaunch(kernel, dims, bindings));
                     }
-                }
-
-                @Override
-                public void openCapture(CaptureMode mode) {
-                    seen = new ArrayList<>();
-                }
-
-                @Override
-                public BackendGraph closeCapture() {
-                    BackendGraph graph = delegate.sealRecording(new RecordedLaunches(seen));
-                    seen = null;
-                    return graph;
-                }
-
-                @Override
-                public void abortCapture() {
-                    seen = null;
                 }
             };
         }
@@ -166,7 +177,10 @@ enum BrokenBackends {
         }
     }),
 
-    /** Declares MID_CAPTURE_ALLOCATION, but its device refuses to allocate from prepare() to the window's end. */
+    /**
+     * Declares MID_CAPTURE_ALLOCATION, but its device refuses to allocate from prepare() to the window's end (its seal;
+     * software graphs hear of no cancel, so after a cancelled window until the next host read or synchronize).
+     */
     DECLARES_MID_CAPTURE_ALLOCATION_BUT_CANNOT(cpu -> {
         AtomicBoolean windowOpen = new AtomicBoolean();
         DeviceMemory real = cpu.memory();
@@ -209,31 +223,25 @@ enum BrokenBackends {
                     }
 
                     @Override
-                    public BackendGraph sealRecording(RecordedLaunches recording) {
+                    public BackendGraph seal(RecordedLaunches recording) {
                         windowOpen.set(false);
-                        return delegate.sealRecording(recording);
+                        return graphs.seal(recording);
                     }
 
                     @Override
-                    public void abortCapture() {
+                    public void read(DeviceSlice src, MemorySegment dst) {
                         windowOpen.set(false);
+                        delegate.read(src, dst);
+                    }
+
+                    @Override
+                    public void synchronize() {
+                        windowOpen.set(false);
+                        delegate.synchronize();
                     }
                 };
             }
         };
-    }),
-
-    /** abortCapture throws, so cancelling a capture reports a failure. */
-    ABORT_CAPTURE_THROWS(cpu -> new ForwardingBackend(cpu) {
-        @Override
-        BackendStream wrap(BackendStream stream) {
-            return new ForwardingStream(stream) {
-                @Override
-                public void abortCapture() {
-                    throw new IllegalStateException("abortCapture is broken");
-                }
-            };
-        }
     }),
 
     /** Reports one parameter more than each kernel declares, so the core refuses every correct launch. */
@@ -258,10 +266,10 @@ enum BrokenBackends {
         BackendStream wrap(BackendStream stream) {
             return new ForwardingStream(stream) {
                 @Override
-                public BackendGraph sealRecording(RecordedLaunches recording) {
+                public BackendGraph seal(RecordedLaunches recording) {
                     List<RecordedLaunch> reversed = new ArrayList<>(recording.launches());
                     Collections.reverse(reversed);
-                    return delegate.sealRecording(new RecordedLaunches(reversed));
+                    return graphs.seal(new RecordedLaunches(reversed));
                 }
             };
         }
@@ -278,8 +286,8 @@ enum BrokenBackends {
         BackendStream wrap(BackendStream stream) {
             return new ForwardingStream(stream) {
                 @Override
-                public BackendGraph sealRecording(RecordedLaunches recording) {
-                    BackendGraph graph = delegate.sealRecording(recording);
+                public BackendGraph seal(RecordedLaunches recording) {
+                    BackendGraph graph = graphs.seal(recording);
                     recordings.put(graph, recording);
                     return graph;
                 }
@@ -337,15 +345,10 @@ enum BrokenBackends {
         @Override
         BackendStream wrap(BackendStream stream) {
             return new ForwardingStream(stream) {
+                /** Both an update and a rebind (a software graph's rebind is an update). */
                 @Override
-                public BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
+                public BackendGraph update(BackendGraph target, RecordedLaunches recording) {
                     return target;
-                }
-
-                @Override
-                public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
-                        int[] changed) {
-                    return graph;
                 }
             };
         }

@@ -86,13 +86,6 @@ final class BrokenKits {
         }
     }
 
-    static class AbortCaptureThrows extends CaptureConformanceKit {
-        @Override
-        protected GraphRuntime openRuntime() {
-            return open(BrokenBackends.ABORT_CAPTURE_THROWS);
-        }
-    }
-
     static class ReportsOneParameterTooMany extends CaptureConformanceKit {
         @Override
         protected GraphRuntime openRuntime() {

@@ -1,20 +1,20 @@
 package dev.graphrt.backend.cpu.teeth;
 
-import dev.graphrt.api.CaptureMode;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
-import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
-import dev.graphrt.spi.GraphKind;
 import dev.graphrt.spi.KernelCompiler;
 import dev.graphrt.spi.RecordedLaunches;
+import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
@@ -47,11 +47,6 @@ class ForwardingBackend implements Backend {
     }
 
     @Override
-    public GraphKind graphKind() {
-        return delegate.graphKind();
-    }
-
-    @Override
     public DeviceMemory memory() {
         return delegate.memory();
     }
@@ -71,12 +66,24 @@ class ForwardingBackend implements Backend {
         delegate.close();
     }
 
-    /** A stream forwarding to a real one. */
-    static class ForwardingStream implements BackendStream {
+    /**
+     * A stream forwarding to a real one. Like the cpu stream it wraps, it is its own {@link SoftwareGraphs}, forwarding
+     * to the real stream's ({@link #graphs}); a broken stream overrides {@link #seal}, {@link #update}, or
+     * {@link #capture()} itself.
+     */
+    static class ForwardingStream implements BackendStream, SoftwareGraphs {
         final BackendStream delegate;
+        /** The real stream's software graphs. */
+        final SoftwareGraphs graphs;
 
         ForwardingStream(BackendStream delegate) {
             this.delegate = delegate;
+            this.graphs = (SoftwareGraphs) delegate.capture();
+        }
+
+        @Override
+        public CaptureSupport capture() {
+            return this;
         }
 
         @Override
@@ -145,34 +152,13 @@ class ForwardingBackend implements Backend {
         }
 
         @Override
-        public void openCapture(CaptureMode mode) {
-            delegate.openCapture(mode);
+        public BackendGraph seal(RecordedLaunches recording) {
+            return graphs.seal(recording);
         }
 
         @Override
-        public BackendGraph closeCapture() {
-            return delegate.closeCapture();
-        }
-
-        @Override
-        public BackendGraph sealRecording(RecordedLaunches recording) {
-            return delegate.sealRecording(recording);
-        }
-
-        @Override
-        public BackendGraph updateRecording(BackendGraph target, RecordedLaunches recording) {
-            return delegate.updateRecording(target, recording);
-        }
-
-        @Override
-        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
-                int[] changed) {
-            return delegate.rebind(graph, before, after, changed);
-        }
-
-        @Override
-        public void abortCapture() {
-            delegate.abortCapture();
+        public BackendGraph update(BackendGraph target, RecordedLaunches recording) {
+            return graphs.update(target, recording);
         }
 
         @Override

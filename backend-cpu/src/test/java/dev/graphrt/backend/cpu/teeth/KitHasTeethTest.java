@@ -35,7 +35,6 @@ class KitHasTeethTest {
             case EXECUTES_LAUNCHES_DURING_CAPTURE -> BrokenKits.ExecutesLaunchesDuringCapture.class;
             case FENCE_RETURNS_BEFORE_THE_WORK_IS_DONE -> BrokenKits.FenceReturnsBeforeTheWorkIsDone.class;
             case DECLARES_MID_CAPTURE_ALLOCATION_BUT_CANNOT -> BrokenKits.DeclaresMidCaptureAllocationButCannot.class;
-            case ABORT_CAPTURE_THROWS -> BrokenKits.AbortCaptureThrows.class;
             case REPORTS_ONE_PARAMETER_TOO_MANY -> BrokenKits.ReportsOneParameterTooMany.class;
             case REPORTS_NO_PARAMETER_COUNT -> BrokenKits.ReportsNoParameterCount.class;
             case REPORTS_DEVICE_LOSS_AS_AN_ORDINARY_ERROR -> BrokenKits.ReportsDeviceLossAsAnOrdinaryError.class;

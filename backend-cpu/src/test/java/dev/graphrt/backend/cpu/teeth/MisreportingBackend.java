@@ -70,8 +70,8 @@ final class MisreportingBackend extends ForwardingBackend {
             }
 
             @Override
-            public BackendGraph sealRecording(RecordedLaunches recording) {
-                return delegate.sealRecording(new RecordedLaunches(recording.launches().stream()
+            public BackendGraph seal(RecordedLaunches recording) {
+                return graphs.seal(new RecordedLaunches(recording.launches().stream()
                         .map(l -> new RecordedLaunch(Misreported.unwrap(l.kernel()), l.dims(), l.bindings()))
                         .toList()));
             }

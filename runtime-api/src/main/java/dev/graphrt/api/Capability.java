@@ -1,13 +1,12 @@
-package dev.graphrt.spi;
+package dev.graphrt.api;
 
 /**
- * What a backend can do beyond the contract every backend meets. Declared by {@link Backend#capabilities()}
+ * What a backend can do beyond the contract every backend meets. Declared by the backend
+ * ({@code Backend.capabilities()} in the SPI), asked of a runtime by users ({@link GraphRuntime#capabilities()}),
  * and verified both ways by the conformance kit: a declared capability must work, an undeclared one must
- * fail with {@code UnsupportedCapabilityException} or the documented rejection.
+ * fail with {@link UnsupportedCapabilityException} or the documented rejection.
  */
 public enum Capability {
-    /** The driver records and replays the graph ({@link GraphKind#HARDWARE}). */
-    HARDWARE_GRAPH,
     /** A capture window may grow the persistent pool; the new slice is pinned to the graph. */
     MID_CAPTURE_ALLOCATION,
     /** Host-to-device writes inside a capture are recorded and replayed from a graph-owned copy. */
@@ -17,9 +16,10 @@ public enum Capability {
      * (the driver clones the graph), a software one records the child's launches. Declared by cuda and hip.
      */
     NESTED_GRAPHS,
-    /** Capture mode THREAD_LOCAL is accepted. */
-    CAPTURE_MODE_THREAD_LOCAL,
-    /** Capture mode RELAXED is accepted (other threads may use the recording stream). */
+    /**
+     * Capture mode RELAXED is accepted (other threads may use the recording stream). GLOBAL and THREAD_LOCAL (the
+     * default mode) are part of the base contract, not capabilities.
+     */
     CAPTURE_MODE_RELAXED,
     /**
      * A live graph can be changed in place: {@code Graph.update} (a re-recorded step of the same shape) and
