@@ -182,6 +182,22 @@ public final class OperationPolicy {
         }
     }
 
+    /** Refuses a declaration the core cannot honour: the core's software recording does not record writes. */
+    public void checkDeclared() {
+        if (graphKind == GraphKind.SOFTWARE && capabilities.contains(Capability.RECORDS_WRITES)) {
+            throw new IllegalArgumentException("backend " + backend + " declares RECORDS_WRITES, which the core's "
+                    + "software recording does not implement yet");
+        }
+    }
+
+    /**
+     * Whether the device may be asked to free memory while a capture window is open: a software recording never
+     * reaches the driver; a hardware capture could be invalidated by a free.
+     */
+    public boolean freesDuringCapture() {
+        return graphKind == GraphKind.SOFTWARE;
+    }
+
     /**
      * Whether a capture can forbid device calls on other streams (fence queries, frees): a hardware capture can (the
      * driver refuses them and invalidates it), the core's software recording never does.

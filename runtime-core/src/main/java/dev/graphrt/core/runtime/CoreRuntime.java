@@ -87,16 +87,12 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         this.options = Objects.requireNonNull(options, "options");
         Set<Capability> declared = backend.capabilities();
         this.capabilities = declared.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(declared));
-        GraphKind kind = GraphKinds.of(backend);
-        if (kind == GraphKind.SOFTWARE && capabilities.contains(Capability.RECORDS_WRITES)) {
-            throw new IllegalArgumentException("backend " + backend.name() + " declares RECORDS_WRITES, which the "
-                    + "core's software recording does not implement yet");
-        }
-        this.policy = new OperationPolicy(backend.name(), capabilities, kind);
+        this.policy = new OperationPolicy(backend.name(), capabilities, GraphKinds.of(backend));
+        policy.checkDeclared();
         long alignment = backend.memory().alignment();
         this.memory = new MemoryManager(backend.name(), backend.memory(),
                 new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment, options.poolReserveBytes(),
-                        kind == GraphKind.SOFTWARE), observers::poolGrew);
+                        policy.freesDuringCapture()), observers::poolGrew);
         this.guards = options.checked() ? new Guards(backend.memory(), alignment) : null;
         this.scope = new RuntimeScope(memory, backend.name(), backend.name() + ":" + options.deviceIndex() + " "
                 + backend.device().name());
