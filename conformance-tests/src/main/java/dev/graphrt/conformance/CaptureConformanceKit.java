@@ -25,6 +25,7 @@ import dev.graphrt.api.MemoryStats;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.api.UpdateResult;
+import dev.graphrt.conformance.model.SeamsModelGroup;
 import dev.graphrt.spi.Capability;
 import dev.graphrt.spi.GraphKind;
 import java.util.ArrayList;
@@ -112,6 +113,24 @@ public abstract class CaptureConformanceKit {
      */
     protected boolean copiesBetweenRuntimes() {
         return false;
+    }
+
+    /**
+     * Opens the runtime through {@link #openRuntime()} with checked mode on or off: {@code -Dgraphrt.checked} is set
+     * for the call (RuntimeOptions.defaults() reads it), then restored.
+     */
+    protected GraphRuntime openRuntime(boolean checked) {
+        String before = System.getProperty("graphrt.checked");
+        System.setProperty("graphrt.checked", String.valueOf(checked));
+        try {
+            return openRuntime();
+        } finally {
+            if (before == null) {
+                System.clearProperty("graphrt.checked");
+            } else {
+                System.setProperty("graphrt.checked", before);
+            }
+        }
     }
 
     protected boolean declares(Capability capability) {
@@ -1281,18 +1300,7 @@ public abstract class CaptureConformanceKit {
     class CheckedMode {
         @Test
         void a_kernel_writing_past_its_buffer_is_named_in_checked_mode_or_the_backend_keeps_it_inside() {
-            String before = System.getProperty("graphrt.checked");
-            GraphRuntime checked;
-            System.setProperty("graphrt.checked", "true");
-            try {
-                checked = openRuntime();
-            } finally {
-                if (before == null) {
-                    System.clearProperty("graphrt.checked");
-                } else {
-                    System.setProperty("graphrt.checked", before);
-                }
-            }
+            GraphRuntime checked = openRuntime(true);
             try (checked; GpuStream s = checked.openStream()) {
                 assertThat(checked.capabilities()).isNotNull();
                 Kernel overrun = checked.compile(KitKernels.OVERRUN);
@@ -1918,6 +1926,19 @@ public abstract class CaptureConformanceKit {
                 assertThat(read(smallOut)).isEqualTo(expected(x, SMALL));
                 assertThat(read(fresh)).as("no replay writes into a new buffer").isEqualTo(pattern);
             }
+        }
+    }
+
+    /**
+     * The model-based group (DESIGN.md section 12): random sequences of public calls against a plain-Java model of
+     * every buffer, refusal and statistic; a failure prints its seed and the shrunk sequence as Java calls.
+     */
+    @Nested
+    @DisplayName("28. Seams model")
+    class SeamsModel extends SeamsModelGroup {
+        @Override
+        protected GraphRuntime openRuntime(boolean checked) {
+            return CaptureConformanceKit.this.openRuntime(checked);
         }
     }
 
