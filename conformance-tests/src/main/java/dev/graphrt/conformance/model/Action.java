@@ -103,6 +103,26 @@ sealed interface Action {
         }
     }
 
+    /**
+     * A buffer the graph writes closed (the graph keeps it), a replay, the graph closed at once, then a few new buffers
+     * of that size allocated on the graph's stream and written by {@code writer}, a stream not ordered after the replay
+     * (then ordered back): the replay still in flight holds what it uses, so no new buffer receives that memory early
+     * (DESIGN.md section 4, Retention).
+     */
+    record ReplayAndClose(String stream, String graph, String closeFirst, String writer, String buffer, int words,
+            int seed) implements Action {
+        /** New buffers made: enough that one would receive the freed memory if it were freed early. */
+        static final int BUFFERS = 4;
+
+        @Override
+        public String toJava() {
+            return (closeFirst == null ? "" : closeFirst + ".close(); ") + graph + ".replay(); " + graph + ".close(); "
+                    + "for (int i = 0; i < " + BUFFERS + "; i++) { Buffer " + buffer + " = " + stream + ".allocate("
+                    + words * 4L + "); " + writer + ".write(" + buffer + ", KitKernels.pattern(" + words + ", " + seed
+                    + ")); }" + (writer.equals(stream) ? "" : " " + stream + ".waitFor(" + writer + ".record());");
+        }
+    }
+
     /** {@code graph.update(options, step)} on the graph's stream: applied when the shape is the same, else rejected. */
     record Update(String stream, String graph, int warmups, Step step) implements Action {
         @Override

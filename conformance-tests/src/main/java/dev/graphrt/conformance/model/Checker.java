@@ -36,14 +36,22 @@ final class Checker {
         }
     }
 
-    /** Reads back every open buffer and checks the statistics and the closed flags. */
+    /** Reads back every open buffer, and checks the streams' capture states, the closed flags and the statistics. */
     static void afterAction(World world, GpuStream reader) {
         if (reader != null) {
             for (Buf buf : world.all) {
                 if (buf.userOpen) {
                     int[] got = StepRun.get("readInts(" + buf + ") by the check", () -> reader.readInts(buf.real));
                     compare(buf, got, "the check after it");
+                    world.count("buffers read back by the checks");
                 }
+            }
+        }
+        for (Map.Entry<String, GpuStream> stream : world.streams.entrySet()) {
+            if (world.stream(stream.getKey()) != null
+                    && stream.getValue().captureState() != dev.graphrt.api.CaptureState.NO_CAPTURE) {
+                throw new ModelFailure("capture state", stream.getKey() + " is in " + stream.getValue().captureState()
+                        + " after the call; every exit path of a capture ends in NO_CAPTURE (DESIGN.md section 2)");
             }
         }
         for (Buf buf : world.all) {

@@ -4,6 +4,7 @@ import static dev.graphrt.conformance.model.StepRun.call;
 
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.UnsupportedCapabilityException;
+import dev.graphrt.conformance.KitKernels;
 import dev.graphrt.conformance.model.World.Buf;
 import dev.graphrt.conformance.model.World.C;
 import dev.graphrt.conformance.model.World.G;
@@ -128,6 +129,42 @@ final class Lifecycles {
             }
         }
         graph.ops = List.copyOf(ops);
+        return true;
+    }
+
+    /** Closes a buffer the graph writes, replays and closes the graph, and writes new buffers from another stream. */
+    static boolean replayAndClose(World world, Action.ReplayAndClose r, GpuStream s, Consumer<Runnable> joined) {
+        G graph = world.graph(r.graph());
+        if (graph == null) {
+            return false;
+        }
+        Buf first = r.closeFirst() == null ? null : world.open(r.closeFirst());
+        int[] data = KitKernels.pattern(r.words(), r.seed());
+        GpuStream writer = world.stream(r.writer()) != null ? world.stream(r.writer()) : s;
+        Buf[] fresh = new Buf[Action.ReplayAndClose.BUFFERS];
+        joined.accept(() -> {
+            if (first != null) {
+                call("close of " + first, first.real::close);
+                first.userOpen = false;
+                world.lazy.remove(r.closeFirst(), first);
+            }
+            call("replay", graph.real::replay);
+            call("close of " + graph.name, graph.real::close);
+            for (int i = 0; i < fresh.length; i++) {
+                Buf made = world.add(r.buffer(), "buffer", r.words(), StepRun.get("allocate",
+                        () -> s.allocate(r.words() * 4L)), true);
+                call("write", () -> writer.write(made.real, data));
+                fresh[i] = made;
+            }
+            if (writer != s) {
+                call("waitFor", () -> s.waitFor(writer.record()));
+            }
+        });
+        graph.replay();
+        graph.open = false;
+        for (Buf made : fresh) {
+            made.write(data);
+        }
         return true;
     }
 

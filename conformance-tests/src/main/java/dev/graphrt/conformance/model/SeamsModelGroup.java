@@ -64,8 +64,8 @@ public abstract class SeamsModelGroup {
             ModelFailure failure = counting.run(sequence);
             ran++;
             if (failure != null && sequencesPerKind.merge(failure.kind(), 1, Integer::sum) == 1) {
-                found.add(new Found(i + 1, sequence, new Shrinker(runner::run, shrinkRuns).shrink(sequence, failure),
-                        failure.kind()));
+                found.add(new Found(i + 1, sequence, failure, new Shrinker(runner::run, shrinkRuns).shrink(sequence,
+                        failure)));
             }
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
@@ -83,7 +83,10 @@ public abstract class SeamsModelGroup {
     }
 
     /** The first sequence that failed in a new way, and its shrunk form. */
-    private record Found(int nth, Sequence original, Shrinker.Shrunk shrunk, String kind) {
+    private record Found(int nth, Sequence original, ModelFailure first, Shrinker.Shrunk shrunk) {
+        String kind() {
+            return first.kind();
+        }
     }
 
     private static String describe(int number, Found found, int sequences) {
@@ -98,6 +101,12 @@ public abstract class SeamsModelGroup {
                 .append(" actions in ").append(shrunk.runs()).append(" runs\n");
         out.append("   ").append(failure.actionIndex() < 0 ? "at the teardown" : "at action "
                 + (failure.actionIndex() + 1)).append(": ").append(failure.getMessage()).append('\n');
+        int at = found.first().actionIndex();
+        if (at >= 0) {
+            out.append("   unshrunk, it failed at action ").append(at + 1).append(": ").append(found.first().getMessage())
+                    .append('\n');
+            original.actions().get(at).toJava().lines().forEach(line -> out.append("     ").append(line).append('\n'));
+        }
         Throwable cause = failure.getCause();
         for (int depth = 0; cause != null && depth < 4; depth++, cause = cause.getCause()) {
             out.append("   caused by ").append(cause).append('\n');

@@ -31,8 +31,11 @@ record Sequence(long seed, boolean checked, boolean twoStreams, List<Action> act
             out.append("GpuStream s1 = runtime.openStream();\n");
         }
         out.append("Map<String, Buffer> outputs = new HashMap<>();\n");
+        boolean s0Open = true;
         for (Action action : actions) {
-            boolean joined = "s1".equals(action.stream());
+            boolean joined = s0Open && "s1".equals(action.stream()) && !(action instanceof Action.Event)
+                    && !(action instanceof Action.OpenCache);
+            s0Open &= !action.equals(new Action.Close(Action.Kind.STREAM, "s0"));
             if (joined) {
                 out.append("s1.waitFor(s0.record()); ");
             }

@@ -111,7 +111,8 @@ final class SequenceGenerator {
             return runCache();
         } else if (roll < 73) {
             String g = pick(graphs.keySet());
-            return g == null ? null : new Action.Replay(graphStreams.get(g), g);
+            return g == null ? null : random.nextInt(streams.size() > 1 ? 3 : 6) != 0
+                    ? new Action.Replay(graphStreams.get(g), g) : replayAndClose(g);
         } else if (roll < 78) {
             return update();
         } else if (roll < 82) {
@@ -142,11 +143,10 @@ final class SequenceGenerator {
             String c = pick(caches.keySet());
             return c == null ? null : new Action.Close(Action.Kind.CACHE, c);
         }
-        // closing a stream ends its graphs and caches: mostly s1, and s0 only late in a sequence of two
-        String closing = streams.size() > 1 ? streams.get(1) : null;
-        if (closing == null) {
-            return null;
+        if (streams.size() < 2) {
+            return null; // the last stream stays open: nothing could run after it
         }
+        String closing = streams.get(random.nextInt(4) == 0 ? 0 : 1); // ends its graphs and caches; s1 mostly
         streams.remove(closing);
         graphStreams.forEach((g, stream) -> {
             if (stream.equals(closing)) {
@@ -187,6 +187,21 @@ final class SequenceGenerator {
         String key = KEYS[random.nextInt(KEYS.length)];
         Step step = cacheSteps.computeIfAbsent(c + key, k -> step(caches.get(c), true));
         return new Action.RunCache(caches.get(c), c, key, step);
+    }
+
+    private Action replayAndClose(String g) {
+        String written = null;
+        for (StepOp op : graphs.remove(g).ops()) { // a buffer made outside the steps that the replay writes, mostly
+            if (op instanceof StepOp.Launch l && l.dst().startsWith("b") && buffers.containsKey(l.dst())
+                    && (written == null || random.nextBoolean())) {
+                written = l.dst();
+            }
+        }
+        String b = name('b');
+        int words = written == null ? words() : buffers.remove(written);
+        buffers.put(b, words);
+        String on = graphStreams.get(g);
+        return new Action.ReplayAndClose(on, g, written, streams.size() > 1 ? Action.other(on) : on, b, words, seed());
     }
 
     private Action update() {
@@ -252,6 +267,7 @@ final class SequenceGenerator {
             int roll = random.nextInt(100);
             if (roll < 25) {
                 temps.add(produce(ops, local, new StepOp.Temp(name('t'), words())));
+
             } else if (roll < (forCache ? 35 : 50)) {
                 String o = produce(ops, local, new StepOp.Output(name('o'), words()));
                 buffers.put(o, local.get(o));
@@ -316,26 +332,14 @@ final class SequenceGenerator {
     }
 
     /** Adds an allocation and a launch that fills it from an existing buffer; returns the slot. */
-    private String produce(List<StepOp> ops, Map<String, Integer> local, StepOp allocation) {
-        String slot = switch (allocation) {
-            case StepOp.Temp t -> t.slot();
-            case StepOp.Output o -> o.slot();
-            case StepOp.Lazy l -> l.slot();
-            default -> throw new IllegalArgumentException(allocation.toString());
-        };
-        int words = switch (allocation) {
-            case StepOp.Temp t -> t.words();
-            case StepOp.Output o -> o.words();
-            case StepOp.Lazy l -> l.words();
-            default -> 0;
-        };
+    private String produce(List<StepOp> ops, Map<String, Integer> local, StepOp.Allocation allocation) {
         ops.add(allocation);
         String src = any(local);
-        local.put(slot, words);
-        if (src != null && !src.equals(slot)) {
-            ops.add(new StepOp.Launch(kern(), src, slot, n(src, slot, local)));
+        local.put(allocation.slot(), allocation.words());
+        if (src != null && !src.equals(allocation.slot())) {
+            ops.add(new StepOp.Launch(kern(), src, allocation.slot(), n(src, allocation.slot(), local)));
         }
-        return slot;
+        return allocation.slot();
     }
 
     private String[] pair(Map<String, Integer> local) {

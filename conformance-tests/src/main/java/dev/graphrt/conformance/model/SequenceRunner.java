@@ -182,6 +182,9 @@ final class SequenceRunner {
                 joined(world, r.stream(), () -> call("replay", graph.real::replay));
                 graph.replay();
             }
+            case Action.ReplayAndClose r -> {
+                return Lifecycles.replayAndClose(world, r, s, body -> joined(world, r.stream(), body));
+            }
             case Action.Update u -> {
                 return update(world, u);
             }

@@ -91,6 +91,39 @@ final class Shrinker {
         return failure != null && failure.kind().equals(kind) ? failure : null;
     }
 
+    /**
+     * The step with one op left out, for each op, a fork's branch included; never the close of a temporary the step
+     * allocates: left open it would be an output, which fails another way rather than in a smaller one.
+     */
+    private static List<Step> smaller(Step step) {
+        List<Step> smaller = new ArrayList<>();
+        for (int i = 0; i < step.ops().size(); i++) {
+            StepOp op = step.ops().get(i);
+            if (!closesATemporary(step, op)) {
+                List<StepOp> ops = new ArrayList<>(step.ops());
+                ops.remove(i);
+                smaller.add(new Step(ops));
+            }
+            if (op instanceof StepOp.Fork fork) {
+                for (int j = 0; j < fork.branch().size(); j++) {
+                    if (!closesATemporary(step, fork.branch().get(j))) {
+                        List<StepOp> branch = new ArrayList<>(fork.branch());
+                        branch.remove(j);
+                        List<StepOp> ops = new ArrayList<>(step.ops());
+                        ops.set(i, new StepOp.Fork(fork.event(), branch));
+                        smaller.add(new Step(ops));
+                    }
+                }
+            }
+        }
+        return smaller;
+    }
+
+    private static boolean closesATemporary(Step step, StepOp op) {
+        return op instanceof StepOp.Close close
+                && step.any(other -> other instanceof StepOp.Temp temp && temp.slot().equals(close.slot()));
+    }
+
     /** The action with one op of its step left out, for each op (none for actions without a step). */
     private static List<Action> smallerSteps(Action action) {
         Step step = switch (action) {
@@ -103,10 +136,7 @@ final class Shrinker {
         if (step == null) {
             return smaller;
         }
-        for (int i = 0; i < step.ops().size(); i++) {
-            List<StepOp> ops = new ArrayList<>(step.ops());
-            ops.remove(i);
-            Step fewer = new Step(ops);
+        for (Step fewer : smaller(step)) {
             smaller.add(switch (action) {
                 case Action.Capture c -> new Action.Capture(c.stream(), c.graph(), c.warmups(), c.pool(), fewer);
                 case Action.RunCache r -> new Action.RunCache(r.stream(), r.cache(), r.key(), fewer);

@@ -40,8 +40,15 @@ sealed interface StepOp {
         }
     }
 
+    /** An allocation of the step, into a slot of {@code words} words. */
+    sealed interface Allocation extends StepOp {
+        String slot();
+
+        int words();
+    }
+
     /** A temporary: allocated by every pass, closed later in the same pass (by {@link Close}). */
-    record Temp(String slot, int words) implements StepOp {
+    record Temp(String slot, int words) implements Allocation {
         @Override
         public String toJava(String stream) {
             return "Buffer " + slot + " = " + stream + ".allocate(" + words * 4L + ");";
@@ -49,7 +56,7 @@ sealed interface StepOp {
     }
 
     /** An output: allocated by every pass and kept open (PyTorch's {@code out = f(x)} inside a capture). */
-    record Output(String slot, int words) implements StepOp {
+    record Output(String slot, int words) implements Allocation {
         @Override
         public String toJava(String stream) {
             return "Buffer " + slot + " = keep(\"" + slot + "\", " + stream + ".allocate(" + words * 4L + "));";
@@ -57,7 +64,7 @@ sealed interface StepOp {
     }
 
     /** An output allocated on first use and reused by every later pass and step, as a GraphCache user would. */
-    record Lazy(String slot, int words) implements StepOp {
+    record Lazy(String slot, int words) implements Allocation {
         @Override
         public String toJava(String stream) {
             return "Buffer " + slot + " = outputs.computeIfAbsent(\"" + slot + "\", k -> " + stream + ".allocate("

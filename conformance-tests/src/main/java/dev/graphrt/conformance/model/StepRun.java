@@ -149,6 +149,7 @@ final class StepRun {
      */
     private Buf allocate(GpuStream s, String label, String role, int words, boolean recording, boolean latest) {
         long bytes = words * 4L;
+        String of = (role.startsWith("o") ? " of an " : " of a ") + role;
         boolean mayNotGrow = recording && warmups == 0 && !world.declares(Capability.MID_CAPTURE_ALLOCATION);
         boolean refused = mayNotGrow && !pooled && !world.windowSizes.contains(bytes);
         Buffer real;
@@ -156,17 +157,20 @@ final class StepRun {
             real = s.allocate(bytes);
         } catch (CaptureRejectedException rejected) {
             if (!mayNotGrow) {
-                throw ModelFailure.unpredictedRefusal("allocate(" + bytes + ") in the step", rejected);
+                throw ModelFailure.unpredictedRefusal("allocate(" + bytes + ")" + of + " in the step",
+                        rejected);
             }
             eagerRefusal = rejected;
             throw rejected;
         } catch (RuntimeException other) {
-            throw mayNotGrow ? ModelFailure.wrongRefusal("allocate in the step", CaptureRejectedException.class, other)
-                    : ModelFailure.unpredictedRefusal("allocate(" + bytes + ") in the step", other);
+            throw mayNotGrow ? ModelFailure.wrongRefusal("allocate" + of + " in the step",
+                    CaptureRejectedException.class, other)
+                    : ModelFailure.unpredictedRefusal("allocate(" + bytes + ")" + of + " in the step", other);
         }
         if (refused) {
             real.close();
-            throw ModelFailure.unpredictedSuccess("allocate(" + bytes + ") in the recorded pass", "no warm-up primed "
+            throw ModelFailure.unpredictedSuccess("allocate(" + bytes + ")" + of + " in the recorded pass",
+                    "no warm-up primed "
                     + "the pool, no earlier window allocated that size, and " + world.runtime.backendName()
                     + " lacks MID_CAPTURE_ALLOCATION (DESIGN.md section 3)");
         }
