@@ -115,9 +115,10 @@ sealed interface StepOp {
             branch = List.copyOf(branch);
         }
 
+        /** A one-line summary; {@link Step#toJava} prints the fork's calls, knowing both streams. */
         @Override
         public String toJava(String stream) {
-            throw new UnsupportedOperationException("a fork prints through Step.toJava, which knows both streams");
+            return "// " + stream + " forks " + event + " to the other stream: " + branch.size() + " call(s), joined back";
         }
     }
 
