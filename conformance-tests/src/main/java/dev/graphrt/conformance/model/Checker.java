@@ -19,8 +19,8 @@ final class Checker {
     /** Compares a read-back with the model's defined words. */
     static void compare(Buf buf, int[] got, String when) {
         if (got.length != buf.words) {
-            throw new ModelFailure("content of a " + buf.role, when + ": " + buf + " read back " + got.length + " words, the model "
-                    + "has " + buf.words);
+            throw new ModelFailure("content of " + article(buf.role), when + ": " + buf + " read back " + got.length
+                    + " words, the model has " + buf.words);
         }
         for (int i = 0; i < got.length; i++) {
             if (buf.defined[i] && got[i] != buf.values[i]) {
@@ -30,10 +30,15 @@ final class Checker {
                         differing++;
                     }
                 }
-                throw new ModelFailure("content of a " + buf.role, when + ": " + buf + " (" + buf.role + ") differs from the model at word " + i
+                throw new ModelFailure("content of " + article(buf.role), when + ": " + buf + " (" + buf.role
+                        + ") differs from the model at word " + i
                         + " (read " + got[i] + ", model " + buf.values[i] + "; " + differing + " word(s) differ)");
             }
         }
+    }
+
+    static String article(String noun) {
+        return ("aeiou".indexOf(noun.charAt(0)) >= 0 ? "an " : "a ") + noun;
     }
 
     /** Reads back every open buffer, and checks the streams' capture states, the closed flags and the statistics. */

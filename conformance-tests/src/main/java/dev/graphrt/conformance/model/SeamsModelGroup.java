@@ -103,8 +103,8 @@ public abstract class SeamsModelGroup {
                 + (failure.actionIndex() + 1)).append(": ").append(failure.getMessage()).append('\n');
         int at = found.first().actionIndex();
         if (at >= 0) {
-            out.append("   unshrunk, it failed at action ").append(at + 1).append(": ").append(found.first().getMessage())
-                    .append('\n');
+            out.append("   unshrunk, it failed at action ").append(at + 1).append(": ")
+                    .append(found.first().getMessage()).append('\n');
             original.actions().get(at).toJava().lines().forEach(line -> out.append("     ").append(line).append('\n'));
         }
         Throwable cause = failure.getCause();

@@ -118,7 +118,8 @@ sealed interface StepOp {
         /** A one-line summary; {@link Step#toJava} prints the fork's calls, knowing both streams. */
         @Override
         public String toJava(String stream) {
-            return "// " + stream + " forks " + event + " to the other stream: " + branch.size() + " call(s), joined back";
+            return "// " + stream + " forks " + event + " to the other stream: " + branch.size()
+                    + " call(s), joined back";
         }
     }
 

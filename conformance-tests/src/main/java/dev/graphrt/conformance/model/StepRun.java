@@ -149,7 +149,7 @@ final class StepRun {
      */
     private Buf allocate(GpuStream s, String label, String role, int words, boolean recording, boolean latest) {
         long bytes = words * 4L;
-        String of = (role.startsWith("o") ? " of an " : " of a ") + role;
+        String of = " of " + Checker.article(role);
         boolean mayNotGrow = recording && warmups == 0 && !world.declares(Capability.MID_CAPTURE_ALLOCATION);
         boolean refused = mayNotGrow && !pooled && !world.windowSizes.contains(bytes);
         Buffer real;
