@@ -9,5 +9,7 @@ module dev.graphrt.conformance {
     requires org.junit.platform.launcher;
 
     exports dev.graphrt.conformance;
+    exports dev.graphrt.conformance.model;
     opens dev.graphrt.conformance to org.junit.platform.commons;
+    opens dev.graphrt.conformance.model to org.junit.platform.commons;
 }

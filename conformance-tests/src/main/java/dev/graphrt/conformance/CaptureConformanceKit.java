@@ -1,6 +1,7 @@
 package dev.graphrt.conformance;
 
 import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.conformance.model.SeamsModelGroup;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -54,6 +55,24 @@ public abstract class CaptureConformanceKit {
      */
     protected boolean copiesBetweenRuntimes() {
         return false;
+    }
+
+    /**
+     * Opens the runtime through {@link #openRuntime()} with checked mode on or off: {@code -Dgraphrt.checked} is set
+     * for the call ({@code RuntimeOptions.defaults()} reads it), then restored. Groups 22, 28 and 29 use it.
+     */
+    protected GraphRuntime openRuntime(boolean checked) {
+        String before = System.getProperty("graphrt.checked");
+        System.setProperty("graphrt.checked", String.valueOf(checked));
+        try {
+            return openRuntime();
+        } finally {
+            if (before == null) {
+                System.clearProperty("graphrt.checked");
+            } else {
+                System.setProperty("graphrt.checked", before);
+            }
+        }
     }
 
     @Nested
@@ -305,6 +324,19 @@ public abstract class CaptureConformanceKit {
         @Override
         protected CaptureConformanceKit kit() {
             return CaptureConformanceKit.this;
+        }
+    }
+
+    /**
+     * The model-based group (DESIGN.md section 12): random sequences of public calls against a plain-Java model of
+     * every buffer, refusal and statistic; a failure prints its seed and the shrunk sequence as Java calls.
+     */
+    @Nested
+    @DisplayName("29. Seams model")
+    class SeamsModel extends SeamsModelGroup {
+        @Override
+        protected GraphRuntime openRuntime(boolean checked) {
+            return CaptureConformanceKit.this.openRuntime(checked);
         }
     }
 }

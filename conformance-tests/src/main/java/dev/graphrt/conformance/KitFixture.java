@@ -83,17 +83,7 @@ public abstract class KitFixture {
 
     /** The backend's runtime in checked mode: the hook, with {@code graphrt.checked} set while it opens. */
     protected GraphRuntime openCheckedRuntime() {
-        String before = System.getProperty("graphrt.checked");
-        System.setProperty("graphrt.checked", "true");
-        try {
-            return openRuntime();
-        } finally {
-            if (before == null) {
-                System.clearProperty("graphrt.checked");
-            } else {
-                System.setProperty("graphrt.checked", before);
-            }
-        }
+        return kit().openRuntime(true);
     }
 
     /** Loses the device of {@link #runtime} on purpose: {@link CaptureConformanceKit#loseDevice()}. */

@@ -1,0 +1,176 @@
+package dev.graphrt.conformance.model;
+
+import dev.graphrt.conformance.model.StepOp.Kern;
+import dev.graphrt.conformance.model.StepOp.Step;
+
+/**
+ * One action of a generated sequence: a public call, or a short fixed group of calls, outside every capture. Names
+ * refer to the sequence's streams ({@code s0}, {@code s1}), buffers, graphs, pools and caches; an action whose
+ * names do not exist (any more) when it runs is skipped, so a shrunk sequence stays runnable. {@link #toJava} prints
+ * it as the user's call.
+ */
+sealed interface Action {
+
+    /** The call as Java, one or more lines (without a trailing newline). */
+    String toJava();
+
+    /** The stream the action runs on, or null when it is not a stream call. */
+    default String stream() {
+        return null;
+    }
+
+    record Allocate(String stream, String buffer, int words) implements Action {
+        @Override
+        public String toJava() {
+            return "Buffer " + buffer + " = " + stream + ".allocate(" + words * 4L + ");";
+        }
+    }
+
+    record Upload(String stream, String buffer, int words, int seed) implements Action {
+        @Override
+        public String toJava() {
+            return "Buffer " + buffer + " = " + stream + ".upload(KitKernels.pattern(" + words + ", " + seed + "));";
+        }
+    }
+
+    record Write(String stream, String buffer, int words, int seed) implements Action {
+        @Override
+        public String toJava() {
+            return stream + ".write(" + buffer + ", KitKernels.pattern(" + words + ", " + seed + "));";
+        }
+    }
+
+    record Launch(String stream, Kern kernel, String src, String dst, int n) implements Action {
+        @Override
+        public String toJava() {
+            return StepOp.launchJava(stream, kernel, src, dst, n);
+        }
+    }
+
+    record Copy(String stream, String src, String dst) implements Action {
+        @Override
+        public String toJava() {
+            return stream + ".copy(" + src + ", " + dst + ");";
+        }
+    }
+
+    /** {@code to.waitFor(from.record())}, then the host awaits an event of {@code from}. */
+    record Event(String stream, String other) implements Action {
+        @Override
+        public String toJava() {
+            return other + ".waitFor(" + stream + ".record()); " + stream + ".record().await();";
+        }
+    }
+
+    /** A capture with {@code warmups} warm-ups, alone or into {@code pool} (null: none). */
+    record Capture(String stream, String graph, int warmups, String pool, Step step) implements Action {
+        @Override
+        public String toJava() {
+            String options = "CaptureOptions.defaults().warmups(" + warmups + ")" + (pool == null ? "" : ".pool(" + pool
+                    + ")");
+            return "Graph " + graph + " = " + stream + ".capture(" + options + ", s -> {\n"
+                    + step.toJava("    ", other(stream)) + "});";
+        }
+    }
+
+    record OpenPool(String pool) implements Action {
+        @Override
+        public String toJava() {
+            return "GraphPool " + pool + " = runtime.graphPool();";
+        }
+    }
+
+    record OpenCache(String stream, String cache, int maxGraphs) implements Action {
+        @Override
+        public String toJava() {
+            return "GraphCache<String> " + cache + " = runtime.graphCache(" + stream
+                    + ", GraphCacheOptions.defaults().maxGraphs(" + maxGraphs + "));";
+        }
+    }
+
+    /** {@code cache.run(key, step)}: a hit replays, a miss captures with the run as its one warm-up. */
+    record RunCache(String stream, String cache, String key, Step step) implements Action {
+        @Override
+        public String toJava() {
+            return cache + ".run(\"" + key + "\", s -> {\n" + step.toJava("    ", other(stream)) + "});";
+        }
+    }
+
+    record Replay(String stream, String graph) implements Action {
+        @Override
+        public String toJava() {
+            return graph + ".replay();";
+        }
+    }
+
+    /**
+     * A buffer the graph writes closed (the graph keeps it), a replay, the graph closed at once, then a few new buffers
+     * of that size allocated on the graph's stream and written by {@code writer}, a stream not ordered after the replay
+     * (then ordered back): the replay still in flight holds what it uses, so no new buffer receives that memory early
+     * (DESIGN.md section 4, Retention).
+     */
+    record ReplayAndClose(String stream, String graph, String closeFirst, String writer, String buffer, int words,
+            int seed) implements Action {
+        /** New buffers made: enough that one would receive the freed memory if it were freed early. */
+        static final int BUFFERS = 4;
+
+        @Override
+        public String toJava() {
+            return (closeFirst == null ? "" : closeFirst + ".close(); ") + graph + ".replay(); " + graph + ".close(); "
+                    + "for (int i = 0; i < " + BUFFERS + "; i++) { Buffer " + buffer + " = " + stream + ".allocate("
+                    + words * 4L + "); " + writer + ".write(" + buffer + ", KitKernels.pattern(" + words + ", " + seed
+                    + ")); }" + (writer.equals(stream) ? "" : " " + stream + ".waitFor(" + writer + ".record());");
+        }
+    }
+
+    /** {@code graph.update(options, step)} on the graph's stream: applied when the shape is the same, else rejected. */
+    record Update(String stream, String graph, int warmups, Step step) implements Action {
+        @Override
+        public String toJava() {
+            return "UpdateResult r = " + graph + ".update(CaptureOptions.defaults().warmups(" + warmups + "), s -> {\n"
+                    + step.toJava("    ", other(stream)) + "});";
+        }
+    }
+
+    record Rebind(String stream, String graph, String from, String to) implements Action {
+        @Override
+        public String toJava() {
+            return graph + ".rebind(" + from + ", " + to + ");";
+        }
+    }
+
+    /**
+     * Many allocate/close cycles of one size with no synchronize between them: reservedBytes must stay bounded
+     * (DESIGN.md section 4, Budget).
+     */
+    record Churn(String stream, int cycles, long bytes) implements Action {
+        @Override
+        public String toJava() {
+            return "for (int i = 0; i < " + cycles + "; i++) { " + stream + ".allocate(" + bytes + ").close(); } "
+                    + "// reservedBytes stays bounded";
+        }
+    }
+
+    record Trim() implements Action {
+        @Override
+        public String toJava() {
+            return "runtime.trim();";
+        }
+    }
+
+    /** What a {@link Close} closes. */
+    enum Kind { BUFFER, GRAPH, POOL, CACHE, STREAM }
+
+    record Close(Kind kind, String name) implements Action {
+        @Override
+        public String toJava() {
+            return kind == Kind.BUFFER && name.startsWith("l") ? "outputs.remove(\"" + name + "\").close();"
+                    : name + ".close();";
+        }
+    }
+
+    /** The other stream of the two. */
+    static String other(String stream) {
+        return "s0".equals(stream) ? "s1" : "s0";
+    }
+}

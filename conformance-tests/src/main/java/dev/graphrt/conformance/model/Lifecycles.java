@@ -1,0 +1,220 @@
+package dev.graphrt.conformance.model;
+
+import static dev.graphrt.conformance.model.StepRun.call;
+
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.UnsupportedCapabilityException;
+import dev.graphrt.conformance.KitKernels;
+import dev.graphrt.conformance.model.World.Buf;
+import dev.graphrt.conformance.model.World.C;
+import dev.graphrt.conformance.model.World.G;
+import dev.graphrt.conformance.model.World.GLaunch;
+import dev.graphrt.conformance.model.World.GOp;
+import dev.graphrt.spi.Capability;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/** The actions on graphs the user already has: a cache's run, a rebind, and closing any handle. */
+final class Lifecycles {
+    private Lifecycles() {
+    }
+
+    /**
+     * {@code cache.run(key, step)}: a closed cache refuses; a hit replays the key's graph without running the step;
+     * a miss captures with one warm-up into the cache's pool and evicts the least recently used beyond the bound.
+     */
+    static boolean runCache(World world, Action.RunCache r, Consumer<Runnable> joined) {
+        C cache = world.caches.get(r.cache());
+        if (cache == null || world.stream(cache.stream) == null) {
+            return false;
+        }
+        if (!cache.open) {
+            Throwable[] thrown = new Throwable[1];
+            joined.accept(() -> {
+                try {
+                    cache.real.run(r.key(), s -> {
+                        throw new ModelFailure("closed cache ran the step", cache.name + " is closed but ran a step");
+                    });
+                } catch (RuntimeException refused) {
+                    thrown[0] = refused;
+                }
+            });
+            ModelFailure.expectRefusal(cache.name + ".run", IllegalStateException.class, thrown[0],
+                    "the cache is closed");
+            return true;
+        }
+        G hit = cache.graphs.get(r.key());
+        if (hit != null) {
+            joined.accept(() -> call(cache.name + ".run (a hit)", () -> cache.real.run(r.key(), s -> {
+                throw new ModelFailure("a cache hit ran the step", cache.name + " ran the step of key " + r.key()
+                        + " although its graph is cached");
+            })));
+            hit.replay();
+            world.count("cache hit");
+            return true;
+        }
+        StepRun run = new StepRun(world, r.step(), 1, cache.stream, true);
+        Object[] captured = new Object[1];
+        joined.accept(() -> captured[0] = SequenceRunner.captured(world, cache.name + ".run (a miss)", run, 1, () -> {
+            cache.real.run(r.key(), run.consumer());
+            return Boolean.TRUE;
+        }, null, null));
+        if (captured[0] != null) {
+            cache.graphs.put(r.key(), new G(cache.name + "[" + r.key() + "]", cache.stream, null, run.recorded(),
+                    run.scratch()));
+            for (Iterator<Map.Entry<String, G>> it = cache.graphs.entrySet().iterator();
+                    cache.graphs.size() > cache.maxGraphs; ) {
+                G evicted = it.next().getValue();
+                it.remove();
+                evicted.open = false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code graph.rebind(from, to)}: every recorded launch passing {@code from} passes {@code to} instead. Skipped
+     * where the call would be refused for its arguments (a closed buffer, another size) or where it would make a
+     * launch pass one buffer twice; refused without GRAPH_UPDATE, and when no launch passes {@code from}.
+     */
+    static boolean rebind(World world, Action.Rebind r, Consumer<Runnable> joined) {
+        G graph = world.graph(r.graph());
+        Buf from = world.open(r.from());
+        Buf to = world.open(r.to());
+        if (graph == null || from == null || to == null || from == to || from.words != to.words) {
+            return false;
+        }
+        int patched = 0;
+        for (GOp op : graph.ops) {
+            if (op instanceof GLaunch launch && (launch.src() == from || launch.dst() == from)) {
+                if (launch.src() == to || launch.dst() == to) {
+                    return false;
+                }
+                patched++;
+            }
+        }
+        Class<? extends RuntimeException> refusal = !world.declares(Capability.GRAPH_UPDATE)
+                ? UnsupportedCapabilityException.class : patched == 0 ? IllegalArgumentException.class : null;
+        int[] got = new int[1];
+        Throwable[] thrown = new Throwable[1];
+        joined.accept(() -> {
+            try {
+                got[0] = graph.real.rebind(from.real, to.real);
+            } catch (RuntimeException refused) {
+                thrown[0] = refused;
+            }
+        });
+        String call = graph.name + ".rebind(" + from + ", " + to + ")";
+        if (refusal != null) {
+            ModelFailure.expectRefusal(call, refusal, thrown[0], refusal == IllegalArgumentException.class
+                    ? "no launch of the graph passes " + from : "GRAPH_UPDATE is not declared");
+            return true;
+        }
+        if (thrown[0] != null) {
+            throw ModelFailure.unpredictedRefusal(call, thrown[0]);
+        }
+        if (got[0] != patched) {
+            throw new ModelFailure("rebind count", call + " patched " + got[0] + " launches; " + patched
+                    + " pass " + from);
+        }
+        List<GOp> ops = new ArrayList<>();
+        for (GOp op : graph.ops) {
+            if (op instanceof GLaunch l && (l.src() == from || l.dst() == from)) {
+                ops.add(new GLaunch(l.kernel(), l.src() == from ? to : l.src(), l.dst() == from ? to : l.dst(), l.n()));
+            } else {
+                ops.add(op);
+            }
+        }
+        graph.ops = List.copyOf(ops);
+        return true;
+    }
+
+    /** Closes a buffer the graph writes, replays and closes the graph, and writes new buffers from another stream. */
+    static boolean replayAndClose(World world, Action.ReplayAndClose r, GpuStream s, Consumer<Runnable> joined) {
+        G graph = world.graph(r.graph());
+        if (graph == null) {
+            return false;
+        }
+        Buf first = r.closeFirst() == null ? null : world.open(r.closeFirst());
+        int[] data = KitKernels.pattern(r.words(), r.seed());
+        GpuStream writer = world.stream(r.writer()) != null ? world.stream(r.writer()) : s;
+        Buf[] fresh = new Buf[Action.ReplayAndClose.BUFFERS];
+        joined.accept(() -> {
+            if (first != null) {
+                call("close of " + first, first.real::close);
+                first.userOpen = false;
+                world.lazy.remove(r.closeFirst(), first);
+            }
+            call("replay", graph.real::replay);
+            call("close of " + graph.name, graph.real::close);
+            for (int i = 0; i < fresh.length; i++) {
+                Buf made = world.add(r.buffer(), "buffer", r.words(), StepRun.get("allocate",
+                        () -> s.allocate(r.words() * 4L)), true);
+                call("write", () -> writer.write(made.real, data));
+                fresh[i] = made;
+            }
+            if (writer != s) {
+                call("waitFor", () -> s.waitFor(writer.record()));
+            }
+        });
+        graph.replay();
+        graph.open = false;
+        for (Buf made : fresh) {
+            made.write(data);
+        }
+        return true;
+    }
+
+    /** Closes a buffer (a graph using it keeps it alive), a graph, a pool, a cache (and its graphs) or a stream. */
+    static boolean close(World world, Action.Close c) {
+        switch (c.kind()) {
+            case BUFFER -> {
+                Buf buf = world.open(c.name());
+                if (buf == null) {
+                    return false;
+                }
+                call("close of " + buf, buf.real::close);
+                buf.userOpen = false;
+                world.lazy.remove(c.name(), buf);
+            }
+            case GRAPH -> {
+                G graph = world.graphs.get(c.name());
+                if (graph == null || !graph.open) {
+                    return false;
+                }
+                call("close of " + graph.name, graph.real::close);
+                graph.open = false;
+            }
+            case POOL -> {
+                World.P pool = world.pools.get(c.name());
+                if (pool == null || !pool.open) {
+                    return false;
+                }
+                call("close of " + pool.name, pool.real::close);
+                pool.open = false;
+            }
+            case CACHE -> {
+                C cache = world.caches.get(c.name());
+                if (cache == null || !cache.open) {
+                    return false;
+                }
+                call("close of " + cache.name, cache.real::close);
+                cache.open = false;
+                cache.graphs.values().forEach(g -> g.open = false);
+                cache.graphs.clear();
+            }
+            case STREAM -> {
+                GpuStream stream = world.stream(c.name());
+                if (stream == null) {
+                    return false;
+                }
+                call("close of " + c.name(), stream::close);
+                world.streamClosed(c.name());
+            }
+        }
+        return true;
+    }
+}

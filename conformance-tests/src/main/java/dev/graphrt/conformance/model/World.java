@@ -1,0 +1,259 @@
+package dev.graphrt.conformance.model;
+
+import dev.graphrt.api.Buffer;
+import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
+import dev.graphrt.api.GraphCache;
+import dev.graphrt.api.GraphPool;
+import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.Kernel;
+import dev.graphrt.conformance.KitKernels;
+import dev.graphrt.conformance.model.StepOp.Kern;
+import dev.graphrt.spi.Capability;
+import dev.graphrt.spi.GraphKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One sequence's world: the real objects of the runtime under test, each paired with its plain-Java model. A
+ * buffer's model is its int words and which of them are defined (written from defined data); a graph's model is its
+ * recorded list of operations over model buffers, which a replay applies to their current contents.
+ */
+final class World {
+
+    /** A buffer and its model. {@code userOpen}: the user's handle is open (closed ones live on in graphs). */
+    static final class Buf {
+        final String name;
+        /** What made it: a buffer, an output (of a warm-up or of the recorded pass), a lazy output, a temporary. */
+        final String role;
+        final int words;
+        final Buffer real;
+        final int[] values;
+        final boolean[] defined;
+        boolean userOpen = true;
+
+        Buf(String name, String role, int words, Buffer real) {
+            this.name = name;
+            this.role = role;
+            this.words = words;
+            this.real = real;
+            this.values = new int[words];
+            this.defined = new boolean[words];
+        }
+
+        void write(int[] data) {
+            System.arraycopy(data, 0, values, 0, data.length);
+            Arrays.fill(defined, 0, data.length, true);
+        }
+
+        void undefine() {
+            Arrays.fill(defined, false);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** One recorded operation of a graph's model. */
+    sealed interface GOp {
+        void apply();
+    }
+
+    /** {@code dst[i] = kernel(src[i])} for {@code i < n}; a word is defined when its source word was. */
+    record GLaunch(Kern kernel, Buf src, Buf dst, int n) implements GOp {
+        @Override
+        public void apply() {
+            launch(kernel, src, dst, n);
+        }
+    }
+
+    record GWrite(Buf dst, int[] data) implements GOp {
+        @Override
+        public void apply() {
+            dst.write(data);
+        }
+    }
+
+    record GCopy(Buf src, Buf dst) implements GOp {
+        @Override
+        public void apply() {
+            copy(src, dst);
+        }
+    }
+
+    /** A graph and its model. A cache's graphs have no real handle the user sees ({@code real} is null). */
+    static final class G {
+        final String name;
+        final String stream;
+        Graph real;
+        List<GOp> ops;
+        /** Temporaries the step closed: their contents do not survive a replay (a pool may share them). */
+        List<Buf> scratch;
+        boolean open = true;
+
+        G(String name, String stream, Graph real, List<GOp> ops, List<Buf> scratch) {
+            this.name = name;
+            this.stream = stream;
+            this.real = real;
+            this.ops = List.copyOf(ops);
+            this.scratch = List.copyOf(scratch);
+        }
+
+        void replay() {
+            scratch.forEach(Buf::undefine);
+            ops.forEach(GOp::apply);
+        }
+
+        List<Kern> shape() {
+            return shape(ops);
+        }
+
+        static List<Kern> shape(List<GOp> ops) {
+            List<Kern> kernels = new ArrayList<>();
+            for (GOp op : ops) {
+                if (op instanceof GLaunch launch) {
+                    kernels.add(launch.kernel());
+                }
+            }
+            return kernels;
+        }
+    }
+
+    static final class P {
+        final String name;
+        final GraphPool real;
+        /** The stream its first capture bound it to, or null. */
+        String boundStream;
+        boolean open = true;
+
+        P(String name, GraphPool real) {
+            this.name = name;
+            this.real = real;
+        }
+    }
+
+    static final class C {
+        final String name;
+        final String stream;
+        final GraphCache<String> real;
+        final int maxGraphs;
+        /** Key to graph, least recently used first. */
+        final LinkedHashMap<String, G> graphs = new LinkedHashMap<>(8, 0.75f, true);
+        boolean open = true;
+
+        C(String name, String stream, GraphCache<String> real, int maxGraphs) {
+            this.name = name;
+            this.stream = stream;
+            this.real = real;
+            this.maxGraphs = maxGraphs;
+        }
+    }
+
+    final GraphRuntime runtime;
+    final Set<Capability> capabilities;
+    final GraphKind graphKind;
+    final boolean checked;
+    final Kernel addOne;
+    final Kernel mulTwo;
+    final Map<String, GpuStream> streams = new LinkedHashMap<>();
+    /** Name to the latest buffer of that name (an output slot names the last pass's). */
+    final Map<String, Buf> buffers = new HashMap<>();
+    /** Every buffer made, in order: what the checks read and the teardown closes. */
+    final List<Buf> all = new ArrayList<>();
+    final Map<String, G> graphs = new LinkedHashMap<>();
+    final Map<String, P> pools = new LinkedHashMap<>();
+    final Map<String, C> caches = new LinkedHashMap<>();
+    /** The user's map of lazily allocated outputs ({@code outputs.computeIfAbsent}). */
+    final Map<String, Buf> lazy = new HashMap<>();
+    /** Byte sizes some capture window allocated: the persistent pool may hold a free slice of each. */
+    final Set<Long> windowSizes = new java.util.HashSet<>();
+    /** Streams closed by an action. */
+    final Set<String> closedStreams = new java.util.HashSet<>();
+    private final Map<String, Integer> uses = new HashMap<>();
+    /** What the sequences exercised, by outcome: a report of the model's coverage (null: not counted). */
+    private final Map<String, Integer> coverage;
+
+    World(GraphRuntime runtime, boolean checked, Map<String, Integer> coverage) {
+        this.runtime = runtime;
+        this.coverage = coverage;
+        this.capabilities = runtime.capabilities();
+        this.graphKind = runtime.graphKind();
+        this.checked = checked;
+        this.addOne = runtime.compile(KitKernels.ADD_ONE);
+        this.mulTwo = runtime.compile(KitKernels.MUL_TWO);
+    }
+
+    void count(String what) {
+        if (coverage != null) {
+            coverage.merge(what, 1, Integer::sum);
+        }
+    }
+
+    boolean declares(Capability capability) {
+        return capabilities.contains(capability);
+    }
+
+    Kernel kernel(Kern kern) {
+        return kern == Kern.ADD_ONE ? addOne : mulTwo;
+    }
+
+    /** The open stream of that name, or null. */
+    GpuStream stream(String name) {
+        return closedStreams.contains(name) ? null : streams.get(name);
+    }
+
+    /** The buffer of that name whose user handle is open, or null. */
+    Buf open(String name) {
+        Buf buf = buffers.get(name);
+        return buf != null && buf.userOpen ? buf : null;
+    }
+
+    /** The open graph of that name on an open stream, or null. */
+    G graph(String name) {
+        G graph = graphs.get(name);
+        return graph != null && graph.open && stream(graph.stream) != null ? graph : null;
+    }
+
+    /**
+     * Registers a new buffer under {@code name} (the latest of that name); a name made again (a cache's step run
+     * twice, an output of each pass) gets a distinct label for messages.
+     */
+    Buf add(String name, String role, int words, Buffer real, boolean latest) {
+        int count = uses.merge(name, 1, Integer::sum);
+        Buf buf = new Buf(count == 1 ? name : name + "'" + (count - 1), role, words, real);
+        all.add(buf);
+        if (latest) {
+            buffers.put(name, buf);
+        }
+        return buf;
+    }
+
+    /** Closes every graph recorded on {@code stream} (a stream's close releases its graphs). */
+    void streamClosed(String stream) {
+        closedStreams.add(stream);
+        graphs.values().stream().filter(g -> g.stream.equals(stream)).forEach(g -> g.open = false);
+        for (C cache : caches.values()) {
+            if (cache.stream.equals(stream)) {
+                cache.graphs.values().forEach(g -> g.open = false);
+            }
+        }
+    }
+
+    static void launch(Kern kernel, Buf src, Buf dst, int n) {
+        int[] result = kernel.apply(Arrays.copyOf(src.values, n));
+        System.arraycopy(result, 0, dst.values, 0, n);
+        System.arraycopy(src.defined, 0, dst.defined, 0, n);
+    }
+
+    static void copy(Buf src, Buf dst) {
+        System.arraycopy(src.values, 0, dst.values, 0, src.words);
+        System.arraycopy(src.defined, 0, dst.defined, 0, src.words);
+    }
+}
