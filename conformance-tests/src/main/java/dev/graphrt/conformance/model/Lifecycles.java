@@ -2,6 +2,7 @@ package dev.graphrt.conformance.model;
 
 import static dev.graphrt.conformance.model.StepRun.call;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.conformance.KitKernels;
@@ -10,7 +11,6 @@ import dev.graphrt.conformance.model.World.C;
 import dev.graphrt.conformance.model.World.G;
 import dev.graphrt.conformance.model.World.GLaunch;
 import dev.graphrt.conformance.model.World.GOp;
-import dev.graphrt.spi.Capability;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

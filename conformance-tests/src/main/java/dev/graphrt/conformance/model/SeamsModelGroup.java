@@ -2,8 +2,8 @@ package dev.graphrt.conformance.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.GraphRuntime;
-import dev.graphrt.spi.Capability;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.graphrt.conformance.model;
 
+import dev.graphrt.api.Capability;
 import dev.graphrt.conformance.model.StepOp.Kern;
 import dev.graphrt.conformance.model.StepOp.Step;
-import dev.graphrt.spi.Capability;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,16 +1,16 @@
 package dev.graphrt.conformance.model;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.Capability;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphCache;
+import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphPool;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.conformance.KitKernels;
 import dev.graphrt.conformance.model.StepOp.Kern;
-import dev.graphrt.spi.Capability;
-import dev.graphrt.spi.GraphKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
