@@ -100,7 +100,7 @@ public abstract class BoundStreamDriver implements StreamDriver {
     }
 
     @Override
-    public final void synchronize(MemorySegment stream) {
+    public final void synchronizeStream(MemorySegment stream) {
         int rc;
         try { // hot: no lambda
             rc = rawSynchronize(stream);
@@ -111,12 +111,12 @@ public abstract class BoundStreamDriver implements StreamDriver {
     }
 
     @Override
-    public final int tryQuery(MemorySegment stream) {
+    public final int queryStream(MemorySegment stream) {
         return DriverCalls.raw(symbols.query().name(), () -> (int) query.invokeExact(stream));
     }
 
     @Override
-    public final void launch(MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) {
+    public final void launchKernel(MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) {
         int rc;
         try { // hot: no lambda
             rc = rawLaunch(function, dims, params, stream);
@@ -127,7 +127,7 @@ public abstract class BoundStreamDriver implements StreamDriver {
     }
 
     @Override
-    public final void copyToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream) {
+    public final void copyHostToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream) {
         int rc;
         try { // hot: no lambda
             rc = rawCopyToDevice(dst, src, bytes, stream);
@@ -149,7 +149,7 @@ public abstract class BoundStreamDriver implements StreamDriver {
     }
 
     @Override
-    public final void copyToHost(MemorySegment dst, long src, long bytes, MemorySegment stream) {
+    public final void copyDeviceToHost(MemorySegment dst, long src, long bytes, MemorySegment stream) {
         int rc;
         try {
             rc = rawCopyToHost(dst, src, bytes, stream);

@@ -48,7 +48,13 @@ public final class CaptureAwareReleases {
     public void captureEnded() {
         lock.lock();
         try {
-            activeCaptures = Math.max(0, activeCaptures - 1);
+            if (activeCaptures == 0) {
+                // More ends than starts: a caller's bookkeeping is wrong. Clamping would hide it and let a later
+                // release run inside a capture that is still going; report it instead, counting nothing.
+                throw new IllegalStateException("captureEnded without a matching captureStarting: the driver "
+                        + "layer's capture count went below zero");
+            }
+            activeCaptures--;
             if (activeCaptures == 0) {
                 drain();
             }

@@ -95,7 +95,7 @@ public final class DriverStream implements BackendStream {
         this.parameters = new KernelParameterBlock(arena, slice -> DriverAllocation.address(slice, backend));
         this.fences = new EventFences<>(new StreamEvents(driver, stream));
         this.writes = new WriteStaging(pinned, fences);
-        this.asyncCopy = (dst, staged) -> driver.copyToDevice(dst, staged, staged.byteSize(), stream);
+        this.asyncCopy = (dst, staged) -> driver.copyHostToDevice(dst, staged, staged.byteSize(), stream);
         this.captures = new GraphCapture(driver, stream, releases, pinned, LoggerFactory.getLogger(
                 DriverStream.class.getName() + "." + backend), id);
         LOG.debug("{}: created", name);
@@ -117,7 +117,7 @@ public final class DriverStream implements BackendStream {
                     + (bindings.hasInfo() ? " and an info buffer" : "") + " (docs/kernels.md)");
         }
         driver.makeCurrent();
-        driver.launch(own.function(), dims, parameters.pack(bindings), stream);
+        driver.launchKernel(own.function(), dims, parameters.pack(bindings), stream);
         captures.noteLaunch();
     }
 
@@ -134,7 +134,7 @@ public final class DriverStream implements BackendStream {
         long address = DriverAllocation.address(dst, names.backend());
         driver.makeCurrent();
         if (captures.isCapturing()) {
-            driver.copyToDevice(address, captures.stage(src), bytes, stream);
+            driver.copyHostToDevice(address, captures.stage(src), bytes, stream);
             return;
         }
         captures.noteWarmupWrite(bytes);
@@ -188,8 +188,8 @@ public final class DriverStream implements BackendStream {
         while (done < bytes) {
             long piece = Math.min(bytes - done, READ_CHUNK_BYTES);
             MemorySegment buffer = readBuffer(piece);
-            driver.copyToHost(buffer, address + done, piece, stream);
-            driver.synchronize(stream);
+            driver.copyDeviceToHost(buffer, address + done, piece, stream);
+            driver.synchronizeStream(stream);
             MemorySegment.copy(buffer, 0, dst, done, piece);
             done += piece;
         }
@@ -256,7 +256,7 @@ public final class DriverStream implements BackendStream {
         ensureOpen();
         driver.makeCurrent();
         try (PhaseMarkers.Range ignored = markers.range(rangeNames[SYNCHRONIZE])) {
-            driver.synchronize(stream);
+            driver.synchronizeStream(stream);
         }
         allWorkFinished();
     }
@@ -266,7 +266,7 @@ public final class DriverStream implements BackendStream {
     public List<Throwable> drainErrors() {
         ensureOpen();
         driver.makeCurrent();
-        int rc = driver.tryQuery(stream);
+        int rc = driver.queryStream(stream);
         if (rc == HardwareGraphErrors.SUCCESS || rc == HardwareGraphErrors.NOT_READY) {
             return List.of();
         }

@@ -131,7 +131,9 @@ public final class GraphCapture {
     public void open(CaptureMode mode) {
         Objects.requireNonNull(mode, "mode");
         if (capture != null) {
-            throw new GraphStateException("open: " + name + " is already capturing; end or cancel "
+            // The core's state machine never opens a second capture: this is an internal invariant, not the
+            // user's ordering error (which the core reports as GraphStateException before calling here).
+            throw new IllegalStateException("open: " + name + " is already capturing; end or cancel "
                     + "that capture before beginning another");
         }
         driver.makeCurrent();

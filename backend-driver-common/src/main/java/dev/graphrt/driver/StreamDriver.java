@@ -37,10 +37,10 @@ public interface StreamDriver extends DriverContext {
 
     void destroyStream(MemorySegment stream);
 
-    void synchronize(MemorySegment stream);
+    void synchronizeStream(MemorySegment stream);
 
     /** The stream's query: 0 idle, 600 busy, anything else an asynchronous error of earlier work. */
-    int tryQuery(MemorySegment stream);
+    int queryStream(MemorySegment stream);
 
     /**
      * Enqueues a device-to-device copy of {@code bytes}; with unified addressing either pointer may be another
@@ -58,13 +58,13 @@ public interface StreamDriver extends DriverContext {
     }
 
     /** Launches {@code function} with {@code params} ({@code void**}), no shared memory. */
-    void launch(MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream);
+    void launchKernel(MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream);
 
     /** Stream-ordered host-to-device copy; {@code src} must stay valid until the copy ran (pinned memory). */
-    void copyToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream);
+    void copyHostToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream);
 
     /** Stream-ordered device-to-host copy into pinned memory. */
-    void copyToHost(MemorySegment dst, long src, long bytes, MemorySegment stream);
+    void copyDeviceToHost(MemorySegment dst, long src, long bytes, MemorySegment stream);
 
     // ---- events --------------------------------------------------------------------------------------
 

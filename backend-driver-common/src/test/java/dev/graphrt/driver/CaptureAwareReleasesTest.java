@@ -1,6 +1,7 @@
 package dev.graphrt.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,17 @@ class CaptureAwareReleasesTest {
         releases.captureEnded();
         assertThat(ran).containsExactly("graph");
         assertThat(releases.pendingCount()).isZero();
+    }
+
+    @Test
+    void more_capture_ends_than_starts_are_reported_instead_of_clamped() {
+        releases.captureStarting();
+        releases.captureEnded();
+
+        assertThatThrownBy(releases::captureEnded).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("without a matching captureStarting");
+        releases.release(() -> ran.add("after"));
+        assertThat(ran).as("no capture runs: a release runs at once").containsExactly("after");
     }
 
     @Test
