@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
-# kernel in a process of its own per backend. Writes reports and
+# kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
 # logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
@@ -68,8 +68,29 @@ hip_env() { # the HIP-on-CUDA test library, built once per job: GraphRT's hip ba
   [ -f .gpu/hip-on-cuda/libamdhip64.so ] && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
 }
 
+model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences, each chunk a seed range of its own
+  local name=$1 cls=$2 chunk=${MODEL_CHUNK:-2000} deadline=$((SECONDS + ${MODEL_SECONDS:-480})) i=0 done=0
+  while [ $SECONDS -lt $deadline ] && [ $i -lt ${MODEL_MAX_CHUNKS:-5} ]; do
+    "$JAVA" "${JOPTS[@]}" -Dgraphrt.kit.modelSequences=$chunk -Dgraphrt.kit.modelSeed=$((20251201 + i * chunk)) \
+      -cp ".gpu/tests/$name:.gpu/lib/*" org.junit.platform.console.ConsoleLauncher execute --disable-banner \
+      --details=summary --details-theme=ascii \
+      --select-unique-id "[engine:junit-jupiter]/[class:$cls]/[nested-class:SeamsModel]" \
+      > "$OUT/$name-model-$i.log" 2>&1
+    if grep -q "1 tests successful" "$OUT/$name-model-$i.log"; then done=$((done + chunk)); else
+      echo "$name model chunk $i (seeds from $((20251201 + i * chunk))): FAILED"; grep -m3 -A12 "=>" "$OUT/$name-model-$i.log"; fi
+    i=$((i + 1))
+  done
+  echo "$name model: $done sequences passed in $i chunk(s) of $chunk"
+}
+
 for step in $steps; do
   case $step in
+    model) # issue 26: the seams model (kit group 29) on cuda, hip over cuda and wgpu at once, in chunks
+      hip_env; wgpu_env
+      model_chunks cuda dev.graphrt.backend.cuda.CudaConformanceTest > "$OUT/model-cuda.txt" 2>&1 &
+      model_chunks hip dev.graphrt.backend.hip.HipConformanceTest > "$OUT/model-hip.txt" 2>&1 &
+      model_chunks wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest > "$OUT/model-wgpu.txt" 2>&1 &
+      wait; cat "$OUT"/model-*.txt ;;
     cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest \
         dev.graphrt.backend.cuda.CudaSignaturesTest dev.graphrt.backend.cuda.CudaNvtxTest ;;
     wgpu)
