@@ -9,8 +9,13 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One backend stream: ordered device work, its capture support ({@link #capture()}), replays and graph destruction.
  * The core calls the capture hooks only in the order of DESIGN.md section 2 and never calls a host-synchronising
- * method ({@link #read}, {@link #synchronize}, {@link #await}, {@link #isComplete}, {@link #recordFence}) while this
- * stream records, so a backend cannot invalidate its own capture. The core serialises calls per stream.
+ * method ({@link #read}, {@link #synchronize}, {@link #await}, {@link #isComplete}) while this stream records, so a
+ * backend cannot invalidate its own capture. The core serialises calls per stream.
+ *
+ * <p>{@link #recordFence} is the exception, on purpose: inside a capture the core records events to fork and join
+ * streams ({@code GpuStream.record()}, and the join-back of a member before the capture ends or is abandoned), so
+ * on a {@link DriverCapture} stream a fence recorded while capturing must be an event node of the capture (the
+ * driver's event record, captured), never a pooled fence that the backend later queries or reuses.
  */
 public interface BackendStream extends AutoCloseable {
 
@@ -44,7 +49,10 @@ public interface BackendStream extends AutoCloseable {
     default void flush() {
     }
 
-    /** Marks the current end of the stream's work. */
+    /**
+     * Marks the current end of the stream's work. Also called while a driver capture records (fork/join): the fence
+     * is then an event recorded into the capture, which other streams of the capture wait for on the device.
+     */
     Fence recordFence();
 
     /** Whether the work before {@code fence} finished; never blocks. */
