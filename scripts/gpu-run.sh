@@ -71,7 +71,8 @@ hip_env() { # the HIP-on-CUDA test library, built once per job: GraphRT's hip ba
 model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences, each chunk a seed range of its own
   local name=$1 cls=$2 chunk=${MODEL_CHUNK:-2000} deadline=$((SECONDS + ${MODEL_SECONDS:-480})) i=0 done=0
   while [ $SECONDS -lt $deadline ] && [ $i -lt ${MODEL_MAX_CHUNKS:-5} ]; do
-    "$JAVA" "${JOPTS[@]}" -Dgraphrt.kit.modelSequences=$chunk -Dgraphrt.kit.modelSeed=$((20251201 + i * chunk)) \
+    "$JAVA" "${JOPTS[@]}" -Dgraphrt.conformance.dir="$OUT/model-reports/$name-$i" \
+      -Dgraphrt.kit.modelSequences=$chunk -Dgraphrt.kit.modelSeed=$((20251201 + i * chunk)) \
       -cp ".gpu/tests/$name:.gpu/lib/*" org.junit.platform.console.ConsoleLauncher execute --disable-banner \
       --details=summary --details-theme=ascii \
       --select-unique-id "[engine:junit-jupiter]/[class:$cls]/[nested-class:SeamsModel]" \
