@@ -6,10 +6,7 @@ import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
-import dev.graphrt.core.lifecycle.CaptureLifecycle;
-import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.lifecycle.SealedWindow;
-import dev.graphrt.spi.BackendStream;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,35 +23,12 @@ import java.util.function.Supplier;
 final class CaptureCalls {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CaptureCalls.class);
 
-    private final StreamPeer self;
-    private final long id;
     private final CoreGraph.Owner owner;
-    private final StreamHost host;
-    private final OperationPolicy policy;
-    private final BackendStream backend;
-    private final StreamGuard guard;
-    private final Membership membership;
-    private final PooledWindow window;
-    private final StreamMemory memory;
-    private final CaptureLifecycle lifecycle;
-    private final CheckedWork checked;
-    private final ReplayBlame blame;
+    private final StreamContext c;
 
-    CaptureCalls(StreamPeer self, CoreGraph.Owner owner, StreamHost host, StreamGuard guard, Membership membership,
-                 PooledWindow window, CheckedWork checked, ReplayBlame blame) {
-        this.self = self;
-        this.id = self.id();
+    CaptureCalls(StreamContext c, CoreGraph.Owner owner) {
+        this.c = c;
         this.owner = owner;
-        this.host = host;
-        this.policy = host.policy();
-        this.backend = self.backendStream();
-        this.guard = guard;
-        this.membership = membership;
-        this.window = window;
-        this.memory = self.memory();
-        this.lifecycle = self.lifecycle();
-        this.checked = checked;
-        this.blame = blame;
     }
 
     /** prepare(), the warm-ups, beginCapture(), the step, then {@code end}; any failure cancels the capture. */
@@ -71,7 +45,7 @@ final class CaptureCalls {
             step.accept(stream);
             return end.get();
         } catch (RuntimeException | Error failure) {
-            if (policy.windowOpen(lifecycle.current())) {
+            if (c.policy().windowOpen(c.lifecycle().current())) {
                 try {
                     cancelCapture();
                 } catch (RuntimeException | Error later) {
@@ -90,30 +64,30 @@ final class CaptureCalls {
     void prepare(CaptureOptions options) {
         Objects.requireNonNull(options, "options");
         transition("prepare", () -> {
-            CorePool pool = host.checkPool(options.pool());
-            if (blame.pending() && policy.waitsForReplaysAtPrepare(lifecycle.current())
-                    && !host.anotherCaptureForbidsDeviceCalls(id)) {
-                blame.hostSync(() -> {
-                    memory.awaitAll("the replays before prepare()");
-                    List<Throwable> failed = backend.drainErrors();
+            CorePool pool = c.host().checkPool(options.pool());
+            if (c.blame().pending() && c.policy().waitsForReplaysAtPrepare(c.lifecycle().current())
+                    && !c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
+                c.blame().hostSync(() -> {
+                    c.memory().awaitAll("the replays before prepare()");
+                    List<Throwable> failed = c.backend().drainErrors();
                     if (!failed.isEmpty()) {
                         RuntimeException first = failed.get(0) instanceof RuntimeException raw ? raw
-                                : new DriverException("stream #" + id + " replay", failed.get(0));
+                                : new DriverException("stream #" + c.id() + " replay", failed.get(0));
                         failed.stream().skip(1).forEach(first::addSuppressed);
                         throw first;
                     }
                 });
             }
-            lifecycle.prepare();
+            c.lifecycle().prepare();
             if (pool != null) {
                 try {
-                    pool.bind(id);
+                    pool.bind(c.id());
                 } catch (RuntimeException refused) {
-                    lifecycle.cancelCapture();
+                    c.lifecycle().cancelCapture();
                     throw refused;
                 }
             }
-            window.open(pool);
+            c.window().open(pool);
         });
     }
 
@@ -121,52 +95,52 @@ final class CaptureCalls {
         settleWarmupMembers();
         transition("endWarmupPass", () -> {
             checkWarmupGuards();
-            lifecycle.endWarmupPass();
-            window.endPass();
+            c.lifecycle().endWarmupPass();
+            c.window().endPass();
         });
     }
 
     void beginCapture(CaptureOptions options) {
         Objects.requireNonNull(options, "options");
-        boolean warmingUp = policy.joinsWarmup(lifecycle.current());
+        boolean warmingUp = c.policy().joinsWarmup(c.lifecycle().current());
         if (warmingUp) {
             settleWarmupMembers();
         }
         transition("beginCapture", () -> {
-            if (policy.joinsWarmup(lifecycle.current())) {
-                window.checkSamePool(options.pool());
+            if (c.policy().joinsWarmup(c.lifecycle().current())) {
+                c.window().checkSamePool(options.pool());
                 checkWarmupGuards();
             }
-            window.endPass();
-            membership.endWarmup();
-            lifecycle.beginCapture(options);
+            c.window().endPass();
+            c.membership().endWarmup();
+            c.lifecycle().beginCapture(options);
         });
     }
 
     Graph endCapture() {
-        return ending("endCapture on stream #" + id, () -> {
-            guard.checkOpen("endCapture");
-            membership.refuseIfMember("endCapture");
-            membership.checkJoinedBack("endCapture");
-            window.refuseOpenViews("endCapture");
-            SealedWindow sealed = lifecycle.endCapture();
+        return ending("endCapture on stream #" + c.id(), () -> {
+            c.guard().checkOpen("endCapture");
+            c.membership().refuseIfMember("endCapture");
+            c.membership().checkJoinedBack("endCapture");
+            c.window().refuseOpenViews("endCapture");
+            SealedWindow sealed = c.lifecycle().endCapture();
             if (sealed.nodeLabels().size() == 0) {
                 LOG.warn("stream #{}: the captured graph is empty (nothing was recorded between beginCapture and "
-                        + "endCapture); its replay does nothing", id);
+                        + "endCapture); its replay does nothing", c.id());
             }
-            window.registerIntermediates();
-            CoreGraph graph = new CoreGraph(owner, host.scope(), sealed, policy.graphKind());
-            memory.adopt(graph);
-            host.graphSealed(graph);
-            host.observers().captured(id, graph.id(), sealed.nodeLabels().size(), sealed.captureDuration());
+            c.window().registerIntermediates();
+            CoreGraph graph = new CoreGraph(owner, c.host().scope(), sealed, c.policy().graphKind());
+            c.memory().adopt(graph);
+            c.host().graphSealed(graph);
+            c.host().observers().captured(c.id(), graph.id(), sealed.nodeLabels().size(), sealed.captureDuration());
             return graph;
         });
     }
 
     void cancelCapture() {
         transition("cancelCapture", () -> {
-            membership.joinBackForAbort();
-            lifecycle.cancelCapture();
+            c.membership().joinBackForAbort();
+            c.lifecycle().cancelCapture();
         });
     }
 
@@ -175,55 +149,58 @@ final class CaptureCalls {
      * streams that joined it leave and the runtime hears that a capture ended.
      */
     <T> T ending(String operation, Supplier<T> end) {
-        guard.lock().lock();
+        c.guard().lock().lock();
         try {
             return end.get();
         } catch (RuntimeException failure) {
-            throw host.failed(operation, failure);
+            throw c.host().failed(operation, failure);
         } finally {
-            boolean ended = !lifecycle.isRecording();
-            if (ended) {
-                membership.dissolveGroup();
-            }
-            windowEnded();
-            guard.lock().unlock();
-            if (ended) {
-                host.captureEnded();
-            }
+            unlockAfterWindowCall(!c.lifecycle().isRecording());
         }
     }
 
     /** A lifecycle call of the stream's own (not of a member): under its lock, with the window's ends after it. */
     private void transition(String operation, Runnable action) {
-        guard.lock().lock();
+        c.guard().lock().lock();
         // Read under the lock: read before it, a cancel from another thread (RELAXED) racing a beginCapture would see
         // PREPARE, end the capture that began meanwhile, and leave the streams that joined it in a dissolved group.
-        boolean wasRecording = lifecycle.isRecording();
+        boolean wasRecording = c.lifecycle().isRecording();
         try {
-            guard.checkOpen(operation);
-            membership.refuseIfMember(operation);
+            c.guard().checkOpen(operation);
+            c.membership().refuseIfMember(operation);
             action.run();
         } catch (RuntimeException failure) {
-            throw host.failed(operation + " on stream #" + id, failure);
+            throw c.host().failed(operation + " on stream #" + c.id(), failure);
         } finally {
-            boolean ended = wasRecording && !lifecycle.isRecording();
+            unlockAfterWindowCall(wasRecording && !c.lifecycle().isRecording());
+        }
+    }
+
+    /**
+     * The end of every call that may end the window, under the stream's lock: once the capture {@code ended}, the
+     * streams that joined it leave; the pooled window and the warm-up end with the window; then the lock goes, and
+     * only after it the runtime hears that a capture ended (that may close deferred streams, taking their locks).
+     */
+    private void unlockAfterWindowCall(boolean ended) {
+        try {
             if (ended) {
-                membership.dissolveGroup();
+                c.membership().dissolveGroup();
             }
             windowEnded();
-            guard.lock().unlock();
-            if (ended) {
-                host.captureEnded();
-            }
+        } finally {
+            c.guard().lock().unlock();
+        }
+        if (ended) {
+            c.host().captureEnded();
         }
     }
 
     /** When the stream is back in NO_CAPTURE: the pooled window and the warm-up's members end with the window. */
     void windowEnded() {
-        CaptureState state = lifecycle.current();
-        window.endIfClosed(state);
-        if (!policy.windowOpen(state)) {
-            membership.endWarmup();
+        CaptureState state = c.lifecycle().current();
+        c.window().endIfClosed(state);
+        if (!c.policy().windowOpen(state)) {
+            c.membership().endWarmup();
         }
     }
 
@@ -234,26 +211,26 @@ final class CaptureCalls {
      * settles (its work waited for, its guards read). Called without this stream's lock (a member's comes first).
      */
     private void settleWarmupMembers() {
-        for (StreamPeer member : membership.warmupMembers()) {
-            member.settleForWarmup(self);
+        for (StreamPeer member : c.membership().warmupMembers()) {
+            member.settleForWarmup(c.self());
         }
     }
 
     /** This stream took part in {@code warmup}'s warm-up, whose pass ends: its work so far is waited for. */
     void settleForWarmup(StreamPeer warmup) {
-        guard.lock().lock();
+        c.guard().lock().lock();
         try {
-            if (guard.closed() || membership.warmupOrigin() != warmup || host.anotherCaptureForbidsDeviceCalls(id)) {
+            if (c.guard().closed() || c.membership().warmupOrigin() != warmup || c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
                 return;
             }
-            memory.awaitAll("its part of stream #" + warmup.id() + "'s warm-up pass");
-            Optional<BufferOverrunException> overrun = checked.check(backend);
-            memory.afterSync();
+            c.memory().awaitAll("its part of stream #" + warmup.id() + "'s warm-up pass");
+            Optional<BufferOverrunException> overrun = c.checked().check(c.backend());
+            c.memory().afterSync();
             overrun.ifPresent(failure -> {
                 throw failure;
             });
         } finally {
-            guard.lock().unlock();
+            c.guard().lock().unlock();
         }
     }
 
@@ -263,11 +240,11 @@ final class CaptureCalls {
      * slices free. An overrun in the warm-up is the step's own failure.
      */
     private void checkWarmupGuards() {
-        if (!checked.on() || host.anotherCaptureForbidsDeviceCalls(id)) {
+        if (!c.checked().on() || c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
             return;
         }
-        memory.awaitAll("the warm-up pass's work before its guards are read");
-        Optional<BufferOverrunException> overrun = checked.check(backend);
+        c.memory().awaitAll("the warm-up pass's work before its guards are read");
+        Optional<BufferOverrunException> overrun = c.checked().check(c.backend());
         overrun.ifPresent(failure -> {
             throw failure;
         });

@@ -19,7 +19,6 @@ import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.MemoryStats;
 import dev.graphrt.api.RuntimeObserver;
 import dev.graphrt.api.RuntimeOptions;
-import dev.graphrt.api.StreamEvent;
 import dev.graphrt.core.events.DeviceLostEvent;
 import dev.graphrt.core.lifecycle.GraphKinds;
 import dev.graphrt.core.lifecycle.OperationPolicy;

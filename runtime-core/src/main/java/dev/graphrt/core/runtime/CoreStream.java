@@ -59,12 +59,13 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
         CheckedWork checked = new CheckedWork(host.guards());
         ReplayBlame blame = new ReplayBlame(id);
         PooledWindow window = new PooledWindow(id, host, memory);
-        this.work = new StreamWork(this, host, guard, membership, window, checked, blame);
-        this.copies = new StreamCopies(this, host, guard, membership, blame, work);
-        this.events = new StreamEvents(this, host, guard, membership);
-        this.capture = new CaptureCalls(this, this, host, guard, membership, window, checked, blame);
-        this.edits = new GraphEdits(this, host, guard, membership, window, checked, capture);
-        this.closing = new StreamClosing(this, host, guard, membership, checked, capture);
+        StreamContext parts = new StreamContext(this, host, guard, membership, window, checked, blame);
+        this.work = new StreamWork(parts);
+        this.copies = new StreamCopies(parts, work);
+        this.events = new StreamEvents(parts);
+        this.capture = new CaptureCalls(parts, this);
+        this.edits = new GraphEdits(parts, capture);
+        this.closing = new StreamClosing(parts, capture);
     }
 
     @Override

@@ -9,11 +9,9 @@ import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.UpdateResult;
 import dev.graphrt.core.events.GraphUpdateEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
-import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.lifecycle.SealedWindow;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.recording.LaunchRecorder;
-import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.RecordedLaunch;
 import java.util.List;
 import java.util.function.Consumer;
@@ -29,32 +27,11 @@ import org.slf4j.LoggerFactory;
 final class GraphEdits {
     private static final Logger LOG = LoggerFactory.getLogger(GraphEdits.class);
 
-    private final StreamPeer self;
-    private final long id;
-    private final StreamHost host;
-    private final OperationPolicy policy;
-    private final BackendStream backend;
-    private final StreamGuard guard;
-    private final Membership membership;
-    private final PooledWindow window;
-    private final StreamMemory memory;
-    private final CaptureLifecycle lifecycle;
-    private final CheckedWork checked;
     private final CaptureCalls capture;
+    private final StreamContext c;
 
-    GraphEdits(StreamPeer self, StreamHost host, StreamGuard guard, Membership membership, PooledWindow window,
-               CheckedWork checked, CaptureCalls capture) {
-        this.self = self;
-        this.id = self.id();
-        this.host = host;
-        this.policy = host.policy();
-        this.backend = self.backendStream();
-        this.guard = guard;
-        this.membership = membership;
-        this.window = window;
-        this.memory = self.memory();
-        this.lifecycle = self.lifecycle();
-        this.checked = checked;
+    GraphEdits(StreamContext c, CaptureCalls capture) {
+        this.c = c;
         this.capture = capture;
     }
 
@@ -64,10 +41,10 @@ final class GraphEdits {
      * enqueued so far (prepare() already waited for them).
      */
     UpdateResult update(GpuStream stream, CoreGraph graph, CaptureOptions options, Consumer<GpuStream> step) {
-        host.checkOpen("update");
+        c.host().checkOpen("update");
         checkOwnGraph(graph, "update");
-        guard.run("update", graph, () -> {
-            policy.checkGraphChange(membership.state(), "update of " + graph, id);
+        c.guard().run("update", graph, () -> {
+            c.policy().checkGraphChange(c.membership().state(), "update of " + graph, c.id());
             checkChangeable(graph, "update");
         });
         GraphUpdateEvent event = new GraphUpdateEvent();
@@ -84,19 +61,19 @@ final class GraphEdits {
 
     private UpdateResult endUpdate(CoreGraph graph) {
         return capture.ending("update of " + graph, () -> {
-            guard.checkOpen("update");
+            c.guard().checkOpen("update");
             if (graph.isClosed()) {
                 throw new IllegalStateException("update: " + graph + " was closed while its update recorded");
             }
-            membership.checkJoinedBack("update");
-            window.refuseOpenViews("update");
-            CaptureLifecycle.UpdateOutcome outcome = lifecycle.endUpdate(graph.id(), graph.window());
+            c.membership().checkJoinedBack("update");
+            c.window().refuseOpenViews("update");
+            CaptureLifecycle.UpdateOutcome outcome = c.lifecycle().endUpdate(graph.id(), graph.window());
             if (outcome.window() != null) {
-                window.registerIntermediates();
+                c.window().registerIntermediates();
                 SealedWindow old = graph.swap(outcome.window());
-                memory.retire(graph, old, outcome.window());
+                c.memory().retire(graph, old, outcome.window());
             } else {
-                LOG.debug("stream #{}: update of {} rejected: {}", id, graph, outcome.result());
+                LOG.debug("stream #{}: update of {} rejected: {}", c.id(), graph, outcome.result());
             }
             return outcome.result();
         });
@@ -108,7 +85,7 @@ final class GraphEdits {
      * {@code from}'s) are released behind the replays enqueued so far.
      */
     int rebind(CoreGraph graph, Buffer from, Buffer to) {
-        host.checkOpen("rebind");
+        c.host().checkOpen("rebind");
         checkOwnGraph(graph, "rebind");
         GraphUpdateEvent event = new GraphUpdateEvent();
         event.begin();
@@ -123,14 +100,14 @@ final class GraphEdits {
     }
 
     private int rebindNow(CoreGraph graph, Buffer from, Buffer to) {
-        CoreBuffer source = host.checkBuffer(from, "from");
-        CoreBuffer target = host.checkBuffer(to, "to");
+        CoreBuffer source = c.host().checkBuffer(from, "from");
+        CoreBuffer target = c.host().checkBuffer(to, "to");
         if (source.byteSize() != target.byteSize()) {
             throw new IllegalArgumentException("to: " + target + " differs in size from from: " + source
                     + "; a rebind keeps every launch's sizes");
         }
-        return guard.call("rebind", graph, () -> {
-            policy.checkGraphChange(membership.state(), "rebind of " + graph, id);
+        return c.guard().call("rebind", graph, () -> {
+            c.policy().checkGraphChange(c.membership().state(), "rebind of " + graph, c.id());
             checkChangeable(graph, "rebind");
             SealedWindow old = graph.window();
             GraphRebinding rebinding = GraphRebinding.of(old.recording(), source.storage(), target.storage());
@@ -143,7 +120,7 @@ final class GraphEdits {
             List<Retainable> holds = rebinding.holdsAfter(old, source, target);
             SealedWindow next;
             try {
-                next = old.rebound(lifecycle.rebind(old.graph(), old.recording(), rebinding.patched(),
+                next = old.rebound(c.lifecycle().rebind(old.graph(), old.recording(), rebinding.patched(),
                         rebinding.changed()), rebinding.patched(), holds);
             } catch (RuntimeException | Error failure) {
                 // The backend may have patched some launches before failing (its rollback may fail too): the graph
@@ -153,11 +130,11 @@ final class GraphEdits {
                 }
                 SealedWindow kept = old.rebound(old.graph(), old.recording(), holds);
                 graph.swap(kept);
-                memory.retire(graph, old, kept);
+                c.memory().retire(graph, old, kept);
                 throw failure;
             }
             graph.swap(next);
-            memory.retire(graph, old, next);
+            c.memory().retire(graph, old, next);
             return rebinding.changed().length;
         });
     }
@@ -174,7 +151,7 @@ final class GraphEdits {
     }
 
     private void checkOwnGraph(CoreGraph graph, String operation) {
-        if (graph.owner() != self) {
+        if (graph.owner() != c.self()) {
             throw new IllegalArgumentException(operation + ": " + graph + " belongs to stream #" + graph.owner().id());
         }
     }
@@ -194,14 +171,14 @@ final class GraphEdits {
      * and (checked mode) a look at the guards of the graph's buffers; the first that fails is reported.
      */
     GraphDiagnosis diagnose(CoreGraph graph) {
-        return guard.call("diagnose", graph, () -> {
-            policy.checkHostSyncBesideCapture(host.anotherCaptureForbidsDeviceCalls(id), "diagnose", id);
-            policy.checkDiagnose(membership.state(), id);
+        return c.guard().call("diagnose", graph, () -> {
+            c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(c.id()), "diagnose", c.id());
+            c.policy().checkDiagnose(c.membership().state(), c.id());
             if (graph.isClosed()) {
                 throw new IllegalStateException("diagnose: " + graph + " is closed");
             }
-            memory.awaitAll("the work before a diagnosis");
-            backend.synchronize();
+            c.memory().awaitAll("the work before a diagnosis");
+            c.backend().synchronize();
             List<RecordedLaunch> launches = graph.window().recording().launches();
             for (int i = 0; i < launches.size(); i++) {
                 RecordedLaunch step = launches.get(i);
@@ -216,13 +193,13 @@ final class GraphEdits {
 
     private GraphRTException diagnoseStep(CoreGraph graph, RecordedLaunch step, int index) {
         try {
-            backend.launch(step.kernel(), step.dims(), step.bindings());
-            memory.awaitAll("diagnosis step " + index + " of " + graph);
-            backend.synchronize();
-            return checked.checkGraph(graph, "diagnosis step " + index + ": " + LaunchRecorder.label(step), backend)
+            c.backend().launch(step.kernel(), step.dims(), step.bindings());
+            c.memory().awaitAll("diagnosis step " + index + " of " + graph);
+            c.backend().synchronize();
+            return c.checked().checkGraph(graph, "diagnosis step " + index + ": " + LaunchRecorder.label(step), c.backend())
                     .orElse(null);
         } catch (GraphRTException failure) {
-            host.failed("diagnosis step " + index + " of " + graph, failure);
+            c.host().failed("diagnosis step " + index + " of " + graph, failure);
             return failure;
         } catch (RuntimeException raw) {
             return new DriverException("diagnosis step " + index + " of " + graph, raw);

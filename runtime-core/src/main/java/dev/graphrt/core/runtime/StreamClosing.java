@@ -3,9 +3,6 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.WaitTimeoutException;
-import dev.graphrt.core.lifecycle.CaptureLifecycle;
-import dev.graphrt.core.lifecycle.OperationPolicy;
-import dev.graphrt.spi.BackendStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,49 +19,28 @@ import org.slf4j.LoggerFactory;
 final class StreamClosing {
     private static final Logger LOG = LoggerFactory.getLogger(StreamClosing.class);
 
-    private final StreamPeer self;
-    private final long id;
-    private final StreamHost host;
-    private final OperationPolicy policy;
-    private final BackendStream backend;
-    private final StreamGuard guard;
-    private final Membership membership;
-    private final StreamMemory memory;
-    private final CaptureLifecycle lifecycle;
-    private final CheckedWork checked;
     private final CaptureCalls capture;
-    private final Duration waitTimeout;
+    private final StreamContext c;
 
-    StreamClosing(StreamPeer self, StreamHost host, StreamGuard guard, Membership membership, CheckedWork checked,
-                  CaptureCalls capture) {
-        this.self = self;
-        this.id = self.id();
-        this.host = host;
-        this.policy = host.policy();
-        this.backend = self.backendStream();
-        this.guard = guard;
-        this.membership = membership;
-        this.memory = self.memory();
-        this.lifecycle = self.lifecycle();
-        this.checked = checked;
+    StreamClosing(StreamContext c, CaptureCalls capture) {
+        this.c = c;
         this.capture = capture;
-        this.waitTimeout = host.options().waitTimeout();
     }
 
     void close() {
-        if (!guard.closed() && membership.isMember()) {
+        if (!c.guard().closed() && c.membership().isMember()) {
             // Its driver stream is part of another stream's capture: closed to its user now, torn down when that
             // capture ends (its work is then joined back or the capture cancelled).
             deferClose();
             return;
         }
-        if (!guard.closed() && !guard.closeDeferred() && policy.abandonsOnDeferredClose(lifecycle.current())
-                && host.anotherCaptureForbidsDeviceCalls(id)) {
+        if (!c.guard().closed() && !c.guard().closeDeferred() && c.policy().abandonsOnDeferredClose(c.lifecycle().current())
+                && c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
             // Its own capture ends now: deferred, it could never end (endCapture refuses a closed stream), and
             // two streams closed while both record would each wait for the other forever.
             abandonCapture("the stream is closing", true);
         }
-        if (!guard.closed() && host.anotherCaptureForbidsDeviceCalls(id)) {
+        if (!c.guard().closed() && c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
             // Waiting for this stream's work or freeing now would be refused by the driver and would invalidate
             // the other capture: the stream is closed to its user at once and torn down when that capture ends.
             deferClose();
@@ -79,50 +55,50 @@ final class StreamClosing {
      * defers again instead of being forgotten (it used to stay open, with its worker, until the runtime closed).
      */
     private void deferClose() {
-        boolean first = guard.deferClose();
-        host.closeLater(id, self::close);
+        boolean first = c.guard().deferClose();
+        c.host().closeLater(c.id(), c.self()::close);
         if (first) {
-            host.captureEnded(); // the capture may have ended since the check: then this close runs now
+            c.host().captureEnded(); // the capture may have ended since the check: then this close runs now
         }
     }
 
     private void closeNow() {
         boolean abandoned = false;
-        guard.lock().lock();
+        c.guard().lock().lock();
         try {
-            if (guard.closed()) {
+            if (c.guard().closed()) {
                 return;
             }
             List<RuntimeException> failures = new ArrayList<>();
             abandoned = abandonCapture("the stream is closing", false);
-            Duration drainBound = waitTimeout;
+            Duration drainBound = c.waitTimeout();
             try {
-                memory.awaitAll("its work before closing");
-                backend.synchronize();
+                c.memory().awaitAll("its work before closing");
+                c.backend().synchronize();
             } catch (WaitTimeoutException stuck) {
                 failures.add(stuck);
                 drainBound = Duration.ofNanos(1);
             } catch (RuntimeException failure) {
-                if (host.failed("close of stream #" + id, failure) instanceof DeviceLostException) {
+                if (c.host().failed("close of stream #" + c.id(), failure) instanceof DeviceLostException) {
                     drainBound = Duration.ofNanos(1);
                 }
-                LOG.warn("stream #{}: outstanding work failed while closing: {}", id, failure.toString());
+                LOG.warn("stream #{}: outstanding work failed while closing: {}", c.id(), failure.toString());
             }
-            attempt(failures, checked::forget);
-            failures.addAll(memory.releaseEverything(drainBound));
-            guard.markClosed();
-            attempt(failures, backend::close);
-            host.streamClosed(id);
-            memory.takeFailures().ifPresent(failures::add);
-            if (host.isLost()) {
-                failures.forEach(f -> LOG.warn("stream #{} of a lost runtime closed: {}", id, f.toString()));
+            attempt(failures, c.checked()::forget);
+            failures.addAll(c.memory().releaseEverything(drainBound));
+            c.guard().markClosed();
+            attempt(failures, c.backend()::close);
+            c.host().streamClosed(c.id());
+            c.memory().takeFailures().ifPresent(failures::add);
+            if (c.host().isLost()) {
+                failures.forEach(f -> LOG.warn("stream #{} of a lost runtime closed: {}", c.id(), f.toString()));
                 return;
             }
             Failures.throwFirst(failures);
         } finally {
-            guard.lock().unlock();
+            c.guard().lock().unlock();
             if (abandoned) {
-                host.captureEnded(); // after this stream's lock: it may close deferred streams
+                c.host().captureEnded(); // after this stream's lock: it may close deferred streams
             }
         }
     }
@@ -133,24 +109,24 @@ final class StreamClosing {
      * releasing this stream's lock, so that no other stream's lock is ever taken under it. Never throws for it.
      */
     boolean abandonCapture(String why, boolean announce) {
-        guard.lock().lock();
+        c.guard().lock().lock();
         try {
-            CaptureState was = lifecycle.current();
-            if (guard.closed() || !policy.windowOpen(was)) {
+            CaptureState was = c.lifecycle().current();
+            if (c.guard().closed() || !c.policy().windowOpen(was)) {
                 return false;
             }
-            membership.joinBackForAbort();
-            RuntimeException failure = lifecycle.abort(new IllegalStateException("stream #" + id
+            c.membership().joinBackForAbort();
+            RuntimeException failure = c.lifecycle().abort(new IllegalStateException("stream #" + c.id()
                     + " left its capture window: " + why));
-            membership.dissolveGroup();
+            c.membership().dissolveGroup();
             capture.windowEnded();
-            LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", id, was,
+            LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", c.id(), was,
                     failure.getSuppressed().length == 0 ? "cleanly" : "with suppressed errors");
         } finally {
-            guard.lock().unlock();
+            c.guard().lock().unlock();
         }
         if (announce) {
-            host.captureEnded();
+            c.host().captureEnded();
         }
         return true;
     }
@@ -162,16 +138,16 @@ final class StreamClosing {
      * point. A no-op once the stream is closed (closing released every graph).
      */
     void unused(CoreGraph graph) {
-        memory.queueRelease(graph);
-        if (guard.lock().isHeldByCurrentThread() || !guard.lock().tryLock()) {
+        c.memory().queueRelease(graph);
+        if (c.guard().lock().isHeldByCurrentThread() || !c.guard().lock().tryLock()) {
             return;
         }
         try {
-            if (!guard.closed() && !host.isLost()) {
-                memory.flushPoint();
+            if (!c.guard().closed() && !c.host().isLost()) {
+                c.memory().flushPoint();
             }
         } finally {
-            guard.lock().unlock();
+            c.guard().lock().unlock();
         }
     }
 
@@ -181,15 +157,15 @@ final class StreamClosing {
      * own next flush point reclaims.
      */
     void reclaim() {
-        if (!guard.lock().tryLock()) {
+        if (!c.guard().lock().tryLock()) {
             return;
         }
         try {
-            if (!guard.closed()) {
-                memory.flushPoint();
+            if (!c.guard().closed()) {
+                c.memory().flushPoint();
             }
         } finally {
-            guard.lock().unlock();
+            c.guard().lock().unlock();
         }
     }
 

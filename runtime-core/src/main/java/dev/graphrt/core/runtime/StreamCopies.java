@@ -1,10 +1,7 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
-import dev.graphrt.core.lifecycle.CaptureLifecycle;
-import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.Retainable;
-import dev.graphrt.spi.BackendStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -14,37 +11,20 @@ import java.lang.foreign.MemorySegment;
  * reach it, returning once the copy completed, with the other runtime's memory on loan until then.
  */
 final class StreamCopies {
-    private final long id;
-    private final StreamHost host;
-    private final OperationPolicy policy;
-    private final BackendStream backend;
-    private final StreamGuard guard;
-    private final Membership membership;
-    private final StreamMemory memory;
-    private final CaptureLifecycle lifecycle;
-    private final ReplayBlame blame;
     private final StreamWork work;
+    private final StreamContext c;
 
-    StreamCopies(StreamPeer self, StreamHost host, StreamGuard guard, Membership membership, ReplayBlame blame,
-                 StreamWork work) {
-        this.id = self.id();
-        this.host = host;
-        this.policy = host.policy();
-        this.backend = self.backendStream();
-        this.guard = guard;
-        this.membership = membership;
-        this.memory = self.memory();
-        this.lifecycle = self.lifecycle();
-        this.blame = blame;
+    StreamCopies(StreamContext c, StreamWork work) {
+        this.c = c;
         this.work = work;
     }
 
     void copy(Buffer src, Buffer dst) {
-        host.checkOpen("copy");
-        CoreBuffer from = host.checkCopyBuffer(src, "src");
-        CoreBuffer to = host.checkCopyBuffer(dst, "dst");
-        boolean ownSource = host.owns(from);
-        boolean ownTarget = host.owns(to);
+        c.host().checkOpen("copy");
+        CoreBuffer from = c.host().checkCopyBuffer(src, "src");
+        CoreBuffer to = c.host().checkCopyBuffer(dst, "dst");
+        boolean ownSource = c.host().owns(from);
+        boolean ownTarget = c.host().owns(to);
         if (!ownSource && !ownTarget) {
             throw new IllegalArgumentException("src and dst: neither " + from + " nor " + to + " belongs to this "
                     + "stream's runtime; copy on a stream of the runtime of one of them");
@@ -65,32 +45,32 @@ final class StreamCopies {
 
     /** A copy within this runtime: asynchronous, recorded by a hardware capture, through the host where it must. */
     private void copyWithin(CoreBuffer from, CoreBuffer to) {
-        guard.callJoined("copy", null, origin -> {
+        c.guard().callJoined("copy", null, origin -> {
             if (origin != null) {
-                membership.rejectOnOrigin(origin, "copy of " + from + " to " + to);
+                c.membership().rejectOnOrigin(origin, "copy of " + from + " to " + to);
                 return null;
             }
-            switch (policy.copy(lifecycle.current())) {
+            switch (c.policy().copy(c.lifecycle().current())) {
                 case RUN -> {
-                    memory.hold(from, "src");
-                    memory.hold(to, "dst");
-                    if (!backend.copy(from.storage().prefix(from.byteSize()), to.storage())) {
+                    c.memory().hold(from, "src");
+                    c.memory().hold(to, "dst");
+                    if (!c.backend().copy(from.storage().prefix(from.byteSize()), to.storage())) {
                         copyThroughHost(from, to);
                     }
                 }
                 case RECORD_IN_DRIVER -> {
-                    memory.hold(from, "src");
-                    memory.hold(to, "dst");
-                    if (backend.copy(from.storage().prefix(from.byteSize()), to.storage())) {
+                    c.memory().hold(from, "src");
+                    c.memory().hold(to, "dst");
+                    if (c.backend().copy(from.storage().prefix(from.byteSize()), to.storage())) {
                         // a node the core's recording does not hold: a rebind leaves it, and its buffers, as they are
-                        lifecycle.noteRecordedWrite();
+                        c.lifecycle().noteRecordedWrite();
                     } else {
-                        lifecycle.rejectLazily("copy of " + from + " to " + to + " (the " + policy.backend()
+                        c.lifecycle().rejectLazily("copy of " + from + " to " + to + " (the " + c.policy().backend()
                                 + " backend cannot copy device to device, so the copy cannot be recorded)");
                     }
                 }
-                case DEFER_REJECTION -> lifecycle.rejectLazily("copy of " + from + " to " + to + " (the "
-                        + policy.backend() + " backend's software graphs hold launches only: copy before prepare() "
+                case DEFER_REJECTION -> c.lifecycle().rejectLazily("copy of " + from + " to " + to + " (the "
+                        + c.policy().backend() + " backend's software graphs hold launches only: copy before prepare() "
                         + "or between replays)");
             }
             return null;
@@ -114,27 +94,27 @@ final class StreamCopies {
     private void copyBetweenRuntimes(CoreBuffer from, CoreBuffer to, CoreBuffer foreign) {
         String foreignArgument = foreign == from ? "src" : "dst";
         CoreBuffer own = foreign == from ? to : from;
-        guard.run("copy", null, () -> {
-            policy.checkCopyBetweenRuntimes(membership.state(), id);
-            policy.checkHostSyncBesideCapture(host.anotherCaptureForbidsDeviceCalls(id), "copy", id);
-            memory.hold(own, foreign == from ? "dst" : "src");
+        c.guard().run("copy", null, () -> {
+            c.policy().checkCopyBetweenRuntimes(c.membership().state(), c.id());
+            c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(c.id()), "copy", c.id());
+            c.memory().hold(own, foreign == from ? "dst" : "src");
             Loan loan = Loan.take(foreign, foreignArgument);
             boolean copied;
             try {
-                copied = backend.copy(from.storage().prefix(from.byteSize()), to.storage());
+                copied = c.backend().copy(from.storage().prefix(from.byteSize()), to.storage());
             } catch (RuntimeException failure) {
-                memory.holdUntilDone(loan); // the driver may have enqueued it: keep the memory until the stream is done
+                c.memory().holdUntilDone(loan); // the driver may have enqueued it: keep the memory until the stream is done
                 throw failure;
             }
             if (!copied) {
                 loan.release();
-                throw new IllegalArgumentException(foreignArgument + ": the " + policy.backend() + " backend "
+                throw new IllegalArgumentException(foreignArgument + ": the " + c.policy().backend() + " backend "
                         + "cannot copy between its runtimes (" + foreign.scope().device() + " and this stream's); "
                         + "read and upload through the host");
             }
-            memory.holdUntilDone(loan); // let go only once the copy is done, even if the wait below fails
-            blame.hostSync(() -> memory.awaitAll("a copy between runtimes of " + from + " to " + to));
-            memory.afterSync();
+            c.memory().holdUntilDone(loan); // let go only once the copy is done, even if the wait below fails
+            c.blame().hostSync(() -> c.memory().awaitAll("a copy between runtimes of " + from + " to " + to));
+            c.memory().afterSync();
         });
     }
 

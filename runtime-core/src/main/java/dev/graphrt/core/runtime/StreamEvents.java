@@ -4,9 +4,7 @@ import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.WaitTimeoutException;
-import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.spi.Fence;
-import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -17,33 +15,22 @@ import java.util.concurrent.locks.LockSupport;
 final class StreamEvents {
     /** No stream: {@code anotherCaptureForbidsDeviceCalls(NO_STREAM)} asks about every stream's capture. */
     private static final long NO_STREAM = -1;
+    private final StreamContext c;
 
-    private final StreamPeer self;
-    private final StreamHost host;
-    private final OperationPolicy policy;
-    private final StreamGuard guard;
-    private final Membership membership;
-    private final Duration waitTimeout;
-
-    StreamEvents(StreamPeer self, StreamHost host, StreamGuard guard, Membership membership) {
-        this.self = self;
-        this.host = host;
-        this.policy = host.policy();
-        this.guard = guard;
-        this.membership = membership;
-        this.waitTimeout = host.options().waitTimeout();
+    StreamEvents(StreamContext c) {
+        this.c = c;
     }
 
     StreamEvent record() {
-        return guard.callJoined("record", null, origin -> {
-            CaptureState state = membership.state();
-            policy.checkEvent(state, "record() on stream #" + self.id());
-            if (!policy.eventJoinsCapture(state)) {
-                return new CoreEvent(self, self.backendStream().recordFence(),
-                        membership.warmupOf(policy.joinsWarmup(self.lifecycle().current())));
+        return c.guard().callJoined("record", null, origin -> {
+            CaptureState state = c.membership().state();
+            c.policy().checkEvent(state, "record() on stream #" + c.self().id());
+            if (!c.policy().eventJoinsCapture(state)) {
+                return new CoreEvent(c.self(), c.self().backendStream().recordFence(),
+                        c.membership().warmupOf(c.policy().joinsWarmup(c.self().lifecycle().current())));
             }
-            CaptureGroup group = origin != null ? membership.group() : membership.ownGroup();
-            return new CoreEvent(self, membership.captureEventFence(self), group, group.operations(self));
+            CaptureGroup group = origin != null ? c.membership().group() : c.membership().ownGroup();
+            return new CoreEvent(c.self(), c.membership().captureEventFence(c.self()), group, group.operations(c.self()));
         });
     }
 
@@ -54,23 +41,23 @@ final class StreamEvents {
      * capture makes this stream join that capture (fork), or, for a stream already in it, orders it (join).
      */
     void waitFor(StreamEvent event) {
-        host.checkOpen("waitFor");
+        c.host().checkOpen("waitFor");
         CoreEvent other = checkEvent(event);
         if (other.group() != null) {
             waitInCapture(other);
             return;
         }
-        boolean hostWait = guard.call("waitFor", null, () -> {
-            CaptureState state = membership.state();
-            policy.checkEvent(state, "waitFor() on stream #" + self.id());
-            policy.checkWaitForOutsideEvent(state, other.toString(), self.id());
+        boolean hostWait = c.guard().call("waitFor", null, () -> {
+            CaptureState state = c.membership().state();
+            c.policy().checkEvent(state, "waitFor() on stream #" + c.self().id());
+            c.policy().checkWaitForOutsideEvent(state, other.toString(), c.self().id());
             StreamPeer source = other.stream();
-            boolean ordered = source == self || source.isClosed()
-                    || self.backendStream().waitFor(source.backendStream(), other.fence());
-            membership.joinWarmup(other.warmup());
+            boolean ordered = source == c.self() || source.isClosed()
+                    || c.self().backendStream().waitFor(source.backendStream(), other.fence());
+            c.membership().joinWarmup(other.warmup());
             if (!ordered) {
-                policy.checkHostSyncBesideCapture(host.anotherCaptureForbidsDeviceCalls(self.id()), "waitFor",
-                        self.id());
+                c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(c.self().id()), "waitFor",
+                        c.self().id());
             }
             return !ordered; // stream order already; a closed stream's work is done; or the device waits
         });
@@ -82,7 +69,7 @@ final class StreamEvents {
     /** An event of a stream of this runtime; another runtime's is refused, naming the argument. */
     private CoreEvent checkEvent(StreamEvent event) {
         java.util.Objects.requireNonNull(event, "event");
-        if (!(event instanceof CoreEvent core) || core.stream().scope() != host.scope()) {
+        if (!(event instanceof CoreEvent core) || core.stream().scope() != c.host().scope()) {
             throw new IllegalArgumentException("event: " + event + " belongs to another runtime");
         }
         return core;
@@ -96,66 +83,66 @@ final class StreamEvents {
     private void waitInCapture(CoreEvent event) {
         CaptureGroup target = event.group();
         StreamPeer origin = target.origin();
-        guard.lock().lock();
+        c.guard().lock().lock();
         try {
-            guard.checkOpen("waitFor");
-            boolean inside = membership.group() == target || origin == self;
-            if (!inside && (membership.group() != null
-                    || !policy.mayJoinAnotherCapture(self.lifecycle().current()))) {
-                throw new CaptureRejectedException("waitFor: stream #" + self.id() + " is in " + membership.state()
+            c.guard().checkOpen("waitFor");
+            boolean inside = c.membership().group() == target || origin == c.self();
+            if (!inside && (c.membership().group() != null
+                    || !c.policy().mayJoinAnotherCapture(c.self().lifecycle().current()))) {
+                throw new CaptureRejectedException("waitFor: stream #" + c.self().id() + " is in " + c.membership().state()
                         + " of another capture and cannot join stream #" + origin.id() + "'s; a stream joins a "
                         + "capture from NO_CAPTURE");
             }
-            if (origin != self) {
+            if (origin != c.self()) {
                 origin.lock().lock();
             }
             try {
                 if (target.ended()) {
                     throw new IllegalStateException("waitFor: " + event + " belongs to a capture that has ended");
                 }
-                origin.lifecycle().checkCaller("waitFor on stream #" + self.id());
-                policy.checkEvent(CaptureState.CAPTURE, "waitFor() on stream #" + self.id());
-                if (event.stream() != self && event.fence() != null
-                        && !self.backendStream().waitFor(event.stream().backendStream(), event.fence())) {
-                    throw new UnsupportedOperationException("the " + policy.backend() + " backend declares "
+                origin.lifecycle().checkCaller("waitFor on stream #" + c.self().id());
+                c.policy().checkEvent(CaptureState.CAPTURE, "waitFor() on stream #" + c.self().id());
+                if (event.stream() != c.self() && event.fence() != null
+                        && !c.self().backendStream().waitFor(event.stream().backendStream(), event.fence())) {
+                    throw new UnsupportedOperationException("the " + c.policy().backend() + " backend declares "
                             + "MULTI_STREAM_CAPTURE but its stream could not wait for a capture event");
                 }
                 if (!inside) {
-                    membership.join(target);
+                    c.membership().join(target);
                 }
-                target.waited(self, event.stream(), event.position());
+                target.waited(c.self(), event.stream(), event.position());
             } finally {
-                if (origin != self) {
+                if (origin != c.self()) {
                     origin.lock().unlock();
                 }
             }
         } catch (RuntimeException failure) {
-            throw host.failed("waitFor on stream #" + self.id(), failure);
+            throw c.host().failed("waitFor on stream #" + c.self().id(), failure);
         } finally {
-            guard.lock().unlock();
+            c.guard().lock().unlock();
         }
     }
 
     /** Whether the work before {@code fence} (of this stream) finished; a closed stream's work has. */
     boolean eventComplete(Fence fence) {
-        policy.checkHostSyncBesideCapture(host.anotherCaptureForbidsDeviceCalls(NO_STREAM), "isComplete", self.id());
-        guard.lock().lock();
+        c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(NO_STREAM), "isComplete", c.self().id());
+        c.guard().lock().lock();
         try {
-            return guard.closed() || self.backendStream().isComplete(fence);
+            return c.guard().closed() || c.self().backendStream().isComplete(fence);
         } finally {
-            guard.lock().unlock();
+            c.guard().lock().unlock();
         }
     }
 
     /** Waits, at most the wait timeout, for the work before {@code fence}; polls, so the lock is held briefly. */
     void awaitEvent(Fence fence) {
-        long deadline = System.nanoTime() + waitTimeout.toNanos();
+        long deadline = System.nanoTime() + c.waitTimeout().toNanos();
         long pause = 20_000;
         while (!eventComplete(fence)) {
             if (System.nanoTime() - deadline >= 0) {
-                throw new WaitTimeoutException("await: the work before an event of stream #" + self.id()
-                        + " did not finish within " + waitTimeout + " (RuntimeOptions.waitTimeout); the device may "
-                        + "be stuck", waitTimeout);
+                throw new WaitTimeoutException("await: the work before an event of stream #" + c.self().id()
+                        + " did not finish within " + c.waitTimeout() + " (RuntimeOptions.waitTimeout); the device may "
+                        + "be stuck", c.waitTimeout());
             }
             LockSupport.parkNanos(pause);
             pause = Math.min(pause * 2, 1_000_000);

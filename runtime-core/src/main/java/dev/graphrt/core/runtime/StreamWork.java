@@ -10,7 +10,6 @@ import dev.graphrt.core.events.ReplayEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.PoolSlice;
-import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
@@ -27,57 +26,34 @@ import java.util.Optional;
  * is recorded by that origin's lifecycle.
  */
 final class StreamWork {
-    private final StreamPeer self;
-    private final long id;
-    private final StreamHost host;
-    private final OperationPolicy policy;
-    private final BackendStream backend;
-    private final StreamGuard guard;
-    private final Membership membership;
-    private final PooledWindow window;
-    private final StreamMemory memory;
-    private final CaptureLifecycle lifecycle;
-    private final CheckedWork checked;
-    private final ReplayBlame blame;
     private final ReplayClock replayClock = new ReplayClock();
+    private final StreamContext c;
 
-    StreamWork(StreamPeer self, StreamHost host, StreamGuard guard, Membership membership, PooledWindow window,
-               CheckedWork checked, ReplayBlame blame) {
-        this.self = self;
-        this.id = self.id();
-        this.host = host;
-        this.policy = host.policy();
-        this.backend = self.backendStream();
-        this.guard = guard;
-        this.membership = membership;
-        this.window = window;
-        this.memory = self.memory();
-        this.lifecycle = self.lifecycle();
-        this.checked = checked;
-        this.blame = blame;
+    StreamWork(StreamContext c) {
+        this.c = c;
     }
 
     // ---- memory ------------------------------------------------------------------------------------
 
     Buffer allocate(long bytes) {
-        host.checkOpen("allocate");
-        host.checkAllocationSize(bytes, "bytes");
-        return guard.call("allocate", null, () -> {
-            boolean own = !membership.isMember();
-            CoreBuffer view = own ? window.borrow(bytes, lifecycle.current(), checked.on()) : null;
+        c.host().checkOpen("allocate");
+        c.host().checkAllocationSize(bytes, "bytes");
+        return c.guard().call("allocate", null, () -> {
+            boolean own = !c.membership().isMember();
+            CoreBuffer view = own ? c.window().borrow(bytes, c.lifecycle().current(), c.checked().on()) : null;
             if (view != null) {
                 return view;
             }
-            PoolSlice slice = allocateSlice(bytes + checked.extraBytes());
+            PoolSlice slice = allocateSlice(bytes + c.checked().extraBytes());
             CoreBuffer buffer;
             try {
-                buffer = checked.buffer(host.scope(), host.nextBufferId(), slice, bytes);
+                buffer = c.checked().buffer(c.host().scope(), c.host().nextBufferId(), slice, bytes);
             } catch (RuntimeException failure) {
-                host.memory().release(slice);
+                c.host().memory().release(slice);
                 throw failure;
             }
             if (own) {
-                window.allocated(buffer, lifecycle.current());
+                c.window().allocated(buffer, c.lifecycle().current());
             }
             return buffer;
         });
@@ -88,27 +64,27 @@ final class StreamWork {
      * origin's window while taking part in its warm-up, else this stream's own.
      */
     private PoolSlice allocateSlice(long bytes) {
-        StreamPeer origin = membership.lockOrigin();
+        StreamPeer origin = c.membership().lockOrigin();
         try {
             if (origin != null) {
                 return origin.memory().allocate(bytes);
             }
         } finally {
-            membership.unlockOrigin(origin);
+            c.membership().unlockOrigin(origin);
         }
-        StreamPeer warmup = membership.warmupOrigin();
+        StreamPeer warmup = c.membership().warmupOrigin();
         if (warmup != null) {
             warmup.lock().lock(); // this stream's lock, then the origin's: the fork/join order
             try {
-                if (membership.warmupOrigin() == warmup
-                        && policy.primesInWarmup(lifecycle.current(), warmup.lifecycle().current())) {
+                if (c.membership().warmupOrigin() == warmup
+                        && c.policy().primesInWarmup(c.lifecycle().current(), warmup.lifecycle().current())) {
                     return warmup.memory().allocate(bytes); // primed in the warm-up's window
                 }
             } finally {
                 warmup.lock().unlock();
             }
         }
-        return memory.allocate(bytes);
+        return c.memory().allocate(bytes);
     }
 
     Buffer upload(MemorySegment data) {
@@ -126,10 +102,10 @@ final class StreamWork {
     }
 
     void write(Buffer dst, MemorySegment data) {
-        host.checkOpen("write");
+        c.host().checkOpen("write");
         Objects.requireNonNull(data, "data");
         HostSegments.checkReadable(data, "data");
-        CoreBuffer buffer = host.checkBuffer(dst, "dst");
+        CoreBuffer buffer = c.host().checkBuffer(dst, "dst");
         if (data.byteSize() > buffer.byteSize()) {
             throw new IllegalArgumentException("data has " + data.byteSize() + " bytes but dst " + buffer
                     + " holds only " + buffer.byteSize());
@@ -137,25 +113,25 @@ final class StreamWork {
         if (data.byteSize() == 0) {
             return;
         }
-        guard.callJoined("write", null, origin -> {
+        c.guard().callJoined("write", null, origin -> {
             DeviceSlice target = buffer.storage().prefix(data.byteSize());
             if (origin != null) {
-                membership.rejectOnOrigin(origin, "write of " + data.byteSize() + " bytes into " + buffer);
+                c.membership().rejectOnOrigin(origin, "write of " + data.byteSize() + " bytes into " + buffer);
                 return null;
             }
-            switch (policy.write(lifecycle.current())) {
+            switch (c.policy().write(c.lifecycle().current())) {
                 case RUN -> {
-                    memory.beforeStagedWrite(data.byteSize());
-                    memory.hold(buffer, "dst");
-                    memory.stagedWrite(target, data);
+                    c.memory().beforeStagedWrite(data.byteSize());
+                    c.memory().hold(buffer, "dst");
+                    c.memory().stagedWrite(target, data);
                 }
                 case RECORD -> {
-                    memory.hold(buffer, "dst");
-                    memory.stagedWrite(target, data);
-                    lifecycle.noteRecordedWrite();
+                    c.memory().hold(buffer, "dst");
+                    c.memory().stagedWrite(target, data);
+                    c.lifecycle().noteRecordedWrite();
                 }
-                case DEFER_REJECTION -> lifecycle.rejectLazily("write of " + data.byteSize() + " bytes into " + buffer
-                        + " (the " + policy.backend() + " backend lacks RECORDS_WRITES: write before prepare() or "
+                case DEFER_REJECTION -> c.lifecycle().rejectLazily("write of " + data.byteSize() + " bytes into " + buffer
+                        + " (the " + c.policy().backend() + " backend lacks RECORDS_WRITES: write before prepare() or "
                         + "between replays)");
             }
             return null;
@@ -163,25 +139,25 @@ final class StreamWork {
     }
 
     void read(Buffer src, MemorySegment dst) {
-        host.checkOpen("read");
+        c.host().checkOpen("read");
         Objects.requireNonNull(dst, "dst");
         HostSegments.checkWritable(dst, "dst");
-        CoreBuffer buffer = host.checkBuffer(src, "src");
+        CoreBuffer buffer = c.host().checkBuffer(src, "src");
         if (dst.byteSize() > buffer.byteSize()) {
             throw new IllegalArgumentException("dst has " + dst.byteSize() + " bytes but src " + buffer + " holds only "
                     + buffer.byteSize());
         }
-        guard.run("read", null, () -> {
+        c.guard().run("read", null, () -> {
             checkHostSync("read");
-            memory.hold(buffer, "src");
-            blame.hostSync(() -> {
-                memory.awaitAll("the work before a read of " + buffer);
+            c.memory().hold(buffer, "src");
+            c.blame().hostSync(() -> {
+                c.memory().awaitAll("the work before a read of " + buffer);
                 if (dst.byteSize() > 0) {
-                    backend.read(buffer.storage().prefix(dst.byteSize()), dst);
+                    c.backend().read(buffer.storage().prefix(dst.byteSize()), dst);
                 }
             });
-            Optional<BufferOverrunException> overrun = checked.check(backend);
-            memory.afterSync();
+            Optional<BufferOverrunException> overrun = c.checked().check(c.backend());
+            c.memory().afterSync();
             overrun.ifPresent(failure -> {
                 throw failure;
             });
@@ -190,28 +166,28 @@ final class StreamWork {
 
     /** The two host-sync rules, always asked together: not while this stream records, nor beside a capture that forbids it. */
     void checkHostSync(String operation) {
-        policy.checkHostSync(membership.state(), operation, id);
-        policy.checkHostSyncBesideCapture(host.anotherCaptureForbidsDeviceCalls(id), operation, id);
+        c.policy().checkHostSync(c.membership().state(), operation, c.id());
+        c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(c.id()), operation, c.id());
     }
 
     // ---- work --------------------------------------------------------------------------------------
 
     void launch(Kernel kernel, LaunchDims dims, KernelArgs args) {
-        host.checkOpen("launch");
-        CoreKernel compiled = host.checkKernel(kernel);
+        c.host().checkOpen("launch");
+        CoreKernel compiled = c.host().checkKernel(kernel);
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(args, "args");
         List<Buffer> buffers = args.buffers();
         CoreBuffer[] used = new CoreBuffer[buffers.size()];
         DeviceSlice[] slices = new DeviceSlice[used.length];
         for (int i = 0; i < used.length; i++) {
-            used[i] = host.checkBuffer(buffers.get(i), "args.buffers[" + i + "]");
+            used[i] = c.host().checkBuffer(buffers.get(i), "args.buffers[" + i + "]");
             slices[i] = used[i].storage();
         }
         LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
-        guard.callJoined("launch", compiled, origin -> {
-            StreamMemory target = membership.recordingMemory();
-            CaptureLifecycle recording = membership.recording();
+        c.guard().callJoined("launch", compiled, origin -> {
+            StreamMemory target = c.membership().recordingMemory();
+            CaptureLifecycle recording = c.membership().recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
             // are taken after it, so no fence can fall between them and the launch they protect.
             int[] words = ApiAccess.infoWords(args);
@@ -219,19 +195,19 @@ final class StreamWork {
             for (int i = 0; i < used.length; i++) {
                 target.hold(used[i], "args.buffers[" + i + "]");
             }
-            if (checked.on()) {
-                checked.launched(compiled.compiled().entryPoint() + " " + dims, used);
+            if (c.checked().on()) {
+                c.checked().launched(compiled.compiled().entryPoint() + " " + dims, used);
             }
             Bindings bindings = new Bindings(List.of(slices), info, words.length);
-            switch (policy.launch(recording.current())) {
-                case RUN -> backend.launch(compiled.compiled(), dims, bindings);
+            switch (c.policy().launch(recording.current())) {
+                case RUN -> c.backend().launch(compiled.compiled(), dims, bindings);
                 case RECORD_IN_DRIVER -> {
-                    backend.launch(compiled.compiled(), dims, bindings);
+                    c.backend().launch(compiled.compiled(), dims, bindings);
                     recording.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
                 }
                 case RECORD_IN_CORE -> recording.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
             }
-            membership.countOperation();
+            c.membership().countOperation();
             return null;
         });
     }
@@ -241,40 +217,40 @@ final class StreamWork {
      * new graph (which then holds the child and its buffers), or is rejected lazily.
      */
     void replay(Graph graph) {
-        host.checkOpen("replay");
-        CoreGraph target = host.checkGraph(graph, "graph");
-        if (target.owner() != self) {
+        c.host().checkOpen("replay");
+        CoreGraph target = c.host().checkGraph(graph, "graph");
+        if (target.owner() != c.self()) {
             throw new IllegalArgumentException("graph: " + target + " was captured on stream #"
-                    + target.owner().id() + "; replay it there, not on stream #" + id);
+                    + target.owner().id() + "; replay it there, not on stream #" + c.id());
         }
-        guard.callJoined("replay", target, origin -> {
+        c.guard().callJoined("replay", target, origin -> {
             if (target.isClosed()) {
                 throw new IllegalStateException("graph: " + target + " is closed and cannot be replayed");
             }
             if (origin != null) {
-                membership.rejectOnOrigin(origin, "replay of " + target);
+                c.membership().rejectOnOrigin(origin, "replay of " + target);
                 return null;
             }
-            window.checkReplay(target, lifecycle.current());
-            switch (policy.replay(lifecycle.current())) {
+            c.window().checkReplay(target, c.lifecycle().current());
+            switch (c.policy().replay(c.lifecycle().current())) {
                 case RUN -> {
                     replayNow(target);
-                    checked.replayed(target);
+                    c.checked().replayed(target);
                 }
                 case RECORD_IN_DRIVER -> {
-                    memory.holdChild(target);
-                    backend.replay(target.backendGraph());
-                    lifecycle.recordChild(target.window());
+                    c.memory().holdChild(target);
+                    c.backend().replay(target.backendGraph());
+                    c.lifecycle().recordChild(target.window());
                 }
                 case RECORD_IN_CORE -> {
-                    memory.holdChild(target);
-                    lifecycle.recordChild(target.window());
+                    c.memory().holdChild(target);
+                    c.lifecycle().recordChild(target.window());
                 }
-                case DEFER_REJECTION -> lifecycle.rejectLazily("replay of " + target + " (the " + policy.backend()
+                case DEFER_REJECTION -> c.lifecycle().rejectLazily("replay of " + target + " (the " + c.policy().backend()
                         + " backend lacks NESTED_GRAPHS: replay it before prepare() or after endCapture())");
             }
-            if (policy.countsAsRecorded(lifecycle.current())) {
-                membership.countOperation();
+            if (c.policy().countsAsRecorded(c.lifecycle().current())) {
+                c.membership().countOperation();
             }
             return null;
         });
@@ -283,12 +259,12 @@ final class StreamWork {
     private void replayNow(CoreGraph target) {
         ReplayEvent event = new ReplayEvent();
         event.begin();
-        backend.replay(target.backendGraph());
+        c.backend().replay(target.backendGraph());
         target.countReplay();
-        blame.replayed(target.id());
-        Observers observers = host.observers();
+        c.blame().replayed(target.id());
+        Observers observers = c.host().observers();
         if (observers.active()) {
-            observers.replayed(id, target.id());
+            observers.replayed(c.id(), target.id());
             replayClock.enqueued(target.id());
         }
         if (event.shouldCommit()) {
@@ -298,31 +274,31 @@ final class StreamWork {
     }
 
     void flush() {
-        guard.run("flush", null, () -> {
-            policy.checkHostSync(membership.state(), "flush", id);
-            backend.flush();
-            memory.flushPoint();
+        c.guard().run("flush", null, () -> {
+            c.policy().checkHostSync(c.membership().state(), "flush", c.id());
+            c.backend().flush();
+            c.memory().flushPoint();
         });
     }
 
     void synchronize() {
         try {
-            guard.run("synchronize", null, () -> {
+            c.guard().run("synchronize", null, () -> {
                 checkHostSync("synchronize");
-                memory.flushPoint();
-                blame.hostSync(() -> {
-                    memory.awaitAll("synchronize");
-                    backend.synchronize();
+                c.memory().flushPoint();
+                c.blame().hostSync(() -> {
+                    c.memory().awaitAll("synchronize");
+                    c.backend().synchronize();
                 });
-                Optional<BufferOverrunException> overrun = checked.check(backend);
-                memory.afterSync();
+                Optional<BufferOverrunException> overrun = c.checked().check(c.backend());
+                c.memory().afterSync();
                 overrun.ifPresent(failure -> {
                     throw failure;
                 });
-                memory.takeFailures().ifPresent(failure -> {
+                c.memory().takeFailures().ifPresent(failure -> {
                     throw failure;
                 });
-                replayClock.completed(id, host.observers());
+                replayClock.completed(c.id(), c.host().observers());
             });
         } catch (RuntimeException failure) {
             replayClock.clear();
