@@ -7,7 +7,5 @@
 module dev.graphrt.api {
     exports dev.graphrt.api;
     exports dev.graphrt.spi;
-    // The core reads API objects' internals without a copy (KernelArgs' info words); nobody else may.
-    exports dev.graphrt.spi.internal to dev.graphrt.core;
     uses dev.graphrt.spi.BackendProvider;
 }

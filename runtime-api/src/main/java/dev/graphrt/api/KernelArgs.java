@@ -1,6 +1,5 @@
 package dev.graphrt.api;
 
-import dev.graphrt.spi.internal.ApiAccess;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -11,10 +10,6 @@ import java.util.Objects;
  */
 public final class KernelArgs {
     private static final int[] NO_INFO = new int[0];
-
-    static {
-        ApiAccess.register(args -> args.info); // the core reads the words without a copy; users get infoWords()
-    }
 
     private final List<Buffer> buffers;
     private final int[] info;
@@ -53,6 +48,24 @@ public final class KernelArgs {
     /** A copy of the info words. */
     public int[] infoWords() {
         return info.clone();
+    }
+
+    /** How many info words there are. */
+    public int infoWordCount() {
+        return info.length;
+    }
+
+    /**
+     * Copies the info words to the start of {@code dst} (at least {@link #infoWordCount()} long): how the core reads
+     * them on every launch into an array of its own that it reuses, so a launch allocates no copy.
+     */
+    public void copyInfoWords(int[] dst) {
+        Objects.requireNonNull(dst, "dst");
+        if (dst.length < info.length) {
+            throw new IllegalArgumentException("dst: holds " + dst.length + " words, fewer than the " + info.length
+                    + " info words");
+        }
+        System.arraycopy(info, 0, dst, 0, info.length);
     }
 
     public boolean hasInfo() {

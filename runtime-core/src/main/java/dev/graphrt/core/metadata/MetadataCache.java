@@ -30,7 +30,8 @@ public final class MetadataCache {
     public interface Storage {
         PoolSlice allocate(long bytes);
 
-        void upload(PoolSlice slice, int[] words);
+        /** Uploads the first {@code count} of {@code words} into {@code slice}. */
+        void upload(PoolSlice slice, int[] words, int count);
 
         void deferFree(PoolSlice slice);
 
@@ -40,11 +41,18 @@ public final class MetadataCache {
 
     private static final class Key {
         final int[] words;
+        final int length;
         final int hash;
 
-        Key(int[] words) {
+        /** A key over the first {@code length} of {@code words} (a probe may use a reused, longer array). */
+        Key(int[] words, int length) {
             this.words = words;
-            this.hash = Arrays.hashCode(words);
+            this.length = length;
+            int h = 1;
+            for (int i = 0; i < length; i++) {
+                h = 31 * h + words[i];
+            }
+            this.hash = h;
         }
 
         @Override
@@ -54,7 +62,8 @@ public final class MetadataCache {
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Key k && k.hash == hash && Arrays.equals(k.words, words);
+            return other instanceof Key k && k.hash == hash && k.length == length
+                    && Arrays.equals(k.words, 0, length, words, 0, length);
         }
     }
 
@@ -69,7 +78,7 @@ public final class MetadataCache {
             this.key = key;
             this.slice = slice;
             this.createdInCapture = createdInCapture;
-            this.view = slice.storage().prefix(key.words.length * 4L);
+            this.view = slice.storage().prefix(key.length * 4L);
         }
     }
 
@@ -95,7 +104,15 @@ public final class MetadataCache {
 
     /** The device slice holding {@code words}, uploading them if no entry has them. Never modifies the array. */
     public DeviceSlice lookup(int[] words) {
-        Key probe = new Key(words);
+        return lookup(words, words.length);
+    }
+
+    /**
+     * The device slice holding the first {@code count} of {@code words} (a caller may pass an array it reuses),
+     * uploading them if no entry has them; a new entry keeps a copy. Never modifies the array.
+     */
+    public DeviceSlice lookup(int[] words, int count) {
+        Key probe = new Key(words, count);
         Entry entry = entries.get(probe);
         if (entry != null) {
             hits++;
@@ -105,17 +122,17 @@ public final class MetadataCache {
             return entry.view;
         }
         misses++;
-        long bytes = words.length * 4L;
+        long bytes = count * 4L;
         if (mode == CacheMode.NORMAL && (capacity == 0 || bytes > maxEntryBytes)) {
-            PoolSlice oneUse = allocateAndUpload(bytes, words);
+            PoolSlice oneUse = allocateAndUpload(bytes, words, count);
             storage.deferFree(oneUse);
             return oneUse.storage().prefix(bytes);
         }
         if (mode == CacheMode.NORMAL) {
             evictDownTo(capacity - 1);
         }
-        Key key = new Key(words.clone());
-        PoolSlice slice = allocateAndUpload(bytes, key.words);
+        Key key = new Key(Arrays.copyOf(words, count), count);
+        PoolSlice slice = allocateAndUpload(bytes, key.words, count);
         entry = new Entry(key, slice, mode == CacheMode.CAPTURE);
         entries.put(key, entry);
         if (mode == CacheMode.CAPTURE) {
@@ -125,10 +142,10 @@ public final class MetadataCache {
     }
 
     /** A slice holding {@code words}; a failed upload gives the slice back before the failure propagates. */
-    private PoolSlice allocateAndUpload(long bytes, int[] words) {
+    private PoolSlice allocateAndUpload(long bytes, int[] words, int count) {
         PoolSlice slice = storage.allocate(bytes);
         try {
-            storage.upload(slice, words);
+            storage.upload(slice, words, count);
         } catch (RuntimeException | Error failure) {
             storage.freeUnused(slice);
             throw failure;
@@ -209,16 +226,16 @@ public final class MetadataCache {
     }
 
     public boolean contains(int[] words) {
-        return entries.containsKey(new Key(words));
+        return entries.containsKey(new Key(words, words.length));
     }
 
     public int pinCount(int[] words) {
-        Entry entry = entries.get(new Key(words));
+        Entry entry = entries.get(new Key(words, words.length));
         return entry == null ? 0 : entry.graphPins;
     }
 
     public boolean isWindowPinned(int[] words) {
-        Entry entry = entries.get(new Key(words));
+        Entry entry = entries.get(new Key(words, words.length));
         return entry != null && windowPins.contains(entry);
     }
 

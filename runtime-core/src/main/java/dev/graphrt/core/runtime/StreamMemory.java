@@ -91,8 +91,8 @@ final class StreamMemory {
         }
 
         @Override
-        public void upload(PoolSlice slice, int[] words) {
-            device.upload(slice.storage().prefix(words.length * 4L), MemorySegment.ofArray(words));
+        public void upload(PoolSlice slice, int[] words, int count) {
+            device.upload(slice.storage().prefix(count * 4L), MemorySegment.ofArray(words).asSlice(0, count * 4L));
         }
 
         @Override
@@ -141,9 +141,12 @@ final class StreamMemory {
         drops.flushAndWait(waitTimeout, "released memory to come back before the pool grows");
     }
 
-    /** The device slice holding a launch's info words (cached); null when there are none. May allocate. */
-    DeviceSlice info(int[] words) {
-        return words.length == 0 ? null : metadata.lookup(words);
+    /**
+     * The device slice holding a launch's info words, the first {@code count} of {@code words} (cached); null when
+     * there are none. May allocate.
+     */
+    DeviceSlice info(int[] words, int count) {
+        return count == 0 ? null : metadata.lookup(words, count);
     }
 
     // ---- holds -------------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
-import dev.graphrt.spi.internal.ApiAccess;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -27,6 +26,8 @@ import java.util.Optional;
  */
 final class StreamWork {
     private final ReplayClock replayClock = new ReplayClock();
+    /** The info words of the launch being enqueued, reused (under the stream's lock) from launch to launch. */
+    private int[] infoWords = new int[16];
     private final StreamContext c;
 
     StreamWork(StreamContext c) {
@@ -190,15 +191,19 @@ final class StreamWork {
             CaptureLifecycle recording = c.membership().recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
             // are taken after it, so no fence can fall between them and the launch they protect.
-            int[] words = ApiAccess.infoWords(args);
-            DeviceSlice info = target.info(words);
+            int count = args.infoWordCount();
+            if (infoWords.length < count) {
+                infoWords = new int[Math.max(count, 2 * infoWords.length)];
+            }
+            args.copyInfoWords(infoWords); // into this stream's own array: a launch allocates no copy
+            DeviceSlice info = target.info(infoWords, count);
             for (int i = 0; i < used.length; i++) {
                 target.hold(used[i], "args.buffers[" + i + "]");
             }
             if (c.checked().on()) {
                 c.checked().launched(compiled.compiled().entryPoint() + " " + dims, used);
             }
-            Bindings bindings = new Bindings(List.of(slices), info, words.length);
+            Bindings bindings = new Bindings(List.of(slices), info, count);
             switch (c.policy().launch(recording.current())) {
                 case RUN -> c.backend().launch(compiled.compiled(), dims, bindings);
                 case RECORD_IN_DRIVER -> {

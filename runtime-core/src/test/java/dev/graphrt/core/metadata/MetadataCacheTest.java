@@ -25,7 +25,7 @@ class MetadataCacheTest {
             }
 
             @Override
-            public void upload(PoolSlice slice, int[] words) {
+            public void upload(PoolSlice slice, int[] words, int count) {
                 if (failUploads) {
                     throw new IllegalStateException("upload failed");
                 }
