@@ -239,14 +239,19 @@ public final class OperationPolicy {
         return own == CaptureState.NO_CAPTURE;
     }
 
-    /** A stream that waits for an event of a warm-up joins it while that warm-up still runs (PREPARE). */
+    /** Whether a stream in {@code state} runs its warm-up passes (PREPARE: events, pass ends and begin settle it). */
+    public boolean warmingUp(CaptureState state) {
+        return state == CaptureState.PREPARE;
+    }
+
+    /** A stream that waits for an event of a warm-up joins it while that warm-up still runs. */
     public boolean joinsWarmup(CaptureState origin) {
-        return origin == CaptureState.PREPARE;
+        return warmingUp(origin);
     }
 
     /** Where a stream's allocation comes from when it takes part in another stream's warm-up: that window's. */
     public boolean primesInWarmup(CaptureState own, CaptureState origin) {
-        return own == CaptureState.NO_CAPTURE && origin == CaptureState.PREPARE;
+        return mayJoinAnotherCapture(own) && warmingUp(origin);
     }
 
     /** What a graph pool does with an allocation of the window in each state. */

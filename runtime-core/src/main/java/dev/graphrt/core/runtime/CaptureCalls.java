@@ -102,12 +102,11 @@ final class CaptureCalls {
 
     void beginCapture(CaptureOptions options) {
         Objects.requireNonNull(options, "options");
-        boolean warmingUp = c.policy().joinsWarmup(c.lifecycle().current());
-        if (warmingUp) {
+        if (c.policy().warmingUp(c.lifecycle().current())) {
             settleWarmupMembers();
         }
         transition("beginCapture", () -> {
-            if (c.policy().joinsWarmup(c.lifecycle().current())) {
+            if (c.policy().warmingUp(c.lifecycle().current())) {
                 c.window().checkSamePool(options.pool());
                 checkWarmupGuards();
             }
@@ -220,7 +219,8 @@ final class CaptureCalls {
     void settleForWarmup(StreamPeer warmup) {
         c.guard().lock().lock();
         try {
-            if (c.guard().closed() || c.membership().warmupOrigin() != warmup || c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
+            boolean left = c.guard().closed() || c.membership().warmupOrigin() != warmup;
+            if (left || c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
                 return;
             }
             c.memory().awaitAll("its part of stream #" + warmup.id() + "'s warm-up pass");

@@ -172,7 +172,7 @@ final class GraphEdits {
      */
     GraphDiagnosis diagnose(CoreGraph graph) {
         return c.guard().call("diagnose", graph, () -> {
-            c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(c.id()), "diagnose", c.id());
+            c.checkHostSyncBesideCapture("diagnose");
             c.policy().checkDiagnose(c.membership().state(), c.id());
             if (graph.isClosed()) {
                 throw new IllegalStateException("diagnose: " + graph + " is closed");
@@ -196,8 +196,8 @@ final class GraphEdits {
             c.backend().launch(step.kernel(), step.dims(), step.bindings());
             c.memory().awaitAll("diagnosis step " + index + " of " + graph);
             c.backend().synchronize();
-            return c.checked().checkGraph(graph, "diagnosis step " + index + ": " + LaunchRecorder.label(step), c.backend())
-                    .orElse(null);
+            String label = "diagnosis step " + index + ": " + LaunchRecorder.label(step);
+            return c.checked().checkGraph(graph, label, c.backend()).orElse(null);
         } catch (GraphRTException failure) {
             c.host().failed("diagnosis step " + index + " of " + graph, failure);
             return failure;

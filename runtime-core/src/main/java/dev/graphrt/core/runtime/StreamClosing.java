@@ -34,7 +34,8 @@ final class StreamClosing {
             deferClose();
             return;
         }
-        if (!c.guard().closed() && !c.guard().closeDeferred() && c.policy().abandonsOnDeferredClose(c.lifecycle().current())
+        boolean open = !c.guard().closed() && !c.guard().closeDeferred();
+        if (open && c.policy().abandonsOnDeferredClose(c.lifecycle().current())
                 && c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
             // Its own capture ends now: deferred, it could never end (endCapture refuses a closed stream), and
             // two streams closed while both record would each wait for the other forever.

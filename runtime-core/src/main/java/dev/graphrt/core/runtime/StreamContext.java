@@ -35,4 +35,12 @@ record StreamContext(StreamPeer self, StreamHost host, StreamGuard guard, Member
     Duration waitTimeout() {
         return host.options().waitTimeout();
     }
+
+    /**
+     * Refuses a host synchronisation of this stream ({@code operation}) while another stream's capture forbids
+     * device calls from this thread: the one check every host-syncing call of the stream makes.
+     */
+    void checkHostSyncBesideCapture(String operation) {
+        policy().checkHostSyncBesideCapture(host.anotherCaptureForbidsDeviceCalls(id()), operation, id());
+    }
 }

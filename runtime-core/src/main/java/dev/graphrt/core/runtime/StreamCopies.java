@@ -96,14 +96,15 @@ final class StreamCopies {
         CoreBuffer own = foreign == from ? to : from;
         c.guard().run("copy", null, () -> {
             c.policy().checkCopyBetweenRuntimes(c.membership().state(), c.id());
-            c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(c.id()), "copy", c.id());
+            c.checkHostSyncBesideCapture("copy");
             c.memory().hold(own, foreign == from ? "dst" : "src");
             Loan loan = Loan.take(foreign, foreignArgument);
             boolean copied;
             try {
                 copied = c.backend().copy(from.storage().prefix(from.byteSize()), to.storage());
             } catch (RuntimeException failure) {
-                c.memory().holdUntilDone(loan); // the driver may have enqueued it: keep the memory until the stream is done
+                // the driver may have enqueued it: keep the memory until the stream is done
+                c.memory().holdUntilDone(loan);
                 throw failure;
             }
             if (!copied) {

@@ -24,13 +24,14 @@ final class StreamEvents {
     StreamEvent record() {
         return c.guard().callJoined("record", null, origin -> {
             CaptureState state = c.membership().state();
-            c.policy().checkEvent(state, "record() on stream #" + c.self().id());
+            c.policy().checkEvent(state, "record() on stream #" + c.id());
             if (!c.policy().eventJoinsCapture(state)) {
-                return new CoreEvent(c.self(), c.self().backendStream().recordFence(),
-                        c.membership().warmupOf(c.policy().joinsWarmup(c.self().lifecycle().current())));
+                return new CoreEvent(c.self(), c.backend().recordFence(),
+                        c.membership().warmupOf(c.policy().warmingUp(c.lifecycle().current())));
             }
             CaptureGroup group = origin != null ? c.membership().group() : c.membership().ownGroup();
-            return new CoreEvent(c.self(), c.membership().captureEventFence(c.self()), group, group.operations(c.self()));
+            Fence fence = c.membership().captureEventFence(c.self());
+            return new CoreEvent(c.self(), fence, group, group.operations(c.self()));
         });
     }
 
@@ -49,15 +50,14 @@ final class StreamEvents {
         }
         boolean hostWait = c.guard().call("waitFor", null, () -> {
             CaptureState state = c.membership().state();
-            c.policy().checkEvent(state, "waitFor() on stream #" + c.self().id());
-            c.policy().checkWaitForOutsideEvent(state, other.toString(), c.self().id());
+            c.policy().checkEvent(state, "waitFor() on stream #" + c.id());
+            c.policy().checkWaitForOutsideEvent(state, other.toString(), c.id());
             StreamPeer source = other.stream();
             boolean ordered = source == c.self() || source.isClosed()
-                    || c.self().backendStream().waitFor(source.backendStream(), other.fence());
+                    || c.backend().waitFor(source.backendStream(), other.fence());
             c.membership().joinWarmup(other.warmup());
             if (!ordered) {
-                c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(c.self().id()), "waitFor",
-                        c.self().id());
+                c.checkHostSyncBesideCapture("waitFor");
             }
             return !ordered; // stream order already; a closed stream's work is done; or the device waits
         });
@@ -88,10 +88,10 @@ final class StreamEvents {
             c.guard().checkOpen("waitFor");
             boolean inside = c.membership().group() == target || origin == c.self();
             if (!inside && (c.membership().group() != null
-                    || !c.policy().mayJoinAnotherCapture(c.self().lifecycle().current()))) {
-                throw new CaptureRejectedException("waitFor: stream #" + c.self().id() + " is in " + c.membership().state()
-                        + " of another capture and cannot join stream #" + origin.id() + "'s; a stream joins a "
-                        + "capture from NO_CAPTURE");
+                    || !c.policy().mayJoinAnotherCapture(c.lifecycle().current()))) {
+                throw new CaptureRejectedException("waitFor: stream #" + c.id() + " is in "
+                        + c.membership().state() + " of another capture and cannot join stream #" + origin.id()
+                        + "'s; a stream joins a capture from NO_CAPTURE");
             }
             if (origin != c.self()) {
                 origin.lock().lock();
@@ -100,10 +100,10 @@ final class StreamEvents {
                 if (target.ended()) {
                     throw new IllegalStateException("waitFor: " + event + " belongs to a capture that has ended");
                 }
-                origin.lifecycle().checkCaller("waitFor on stream #" + c.self().id());
-                c.policy().checkEvent(CaptureState.CAPTURE, "waitFor() on stream #" + c.self().id());
+                origin.lifecycle().checkCaller("waitFor on stream #" + c.id());
+                c.policy().checkEvent(CaptureState.CAPTURE, "waitFor() on stream #" + c.id());
                 if (event.stream() != c.self() && event.fence() != null
-                        && !c.self().backendStream().waitFor(event.stream().backendStream(), event.fence())) {
+                        && !c.backend().waitFor(event.stream().backendStream(), event.fence())) {
                     throw new UnsupportedOperationException("the " + c.policy().backend() + " backend declares "
                             + "MULTI_STREAM_CAPTURE but its stream could not wait for a capture event");
                 }
@@ -117,7 +117,7 @@ final class StreamEvents {
                 }
             }
         } catch (RuntimeException failure) {
-            throw c.host().failed("waitFor on stream #" + c.self().id(), failure);
+            throw c.host().failed("waitFor on stream #" + c.id(), failure);
         } finally {
             c.guard().lock().unlock();
         }
@@ -125,10 +125,12 @@ final class StreamEvents {
 
     /** Whether the work before {@code fence} (of this stream) finished; a closed stream's work has. */
     boolean eventComplete(Fence fence) {
-        c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(NO_STREAM), "isComplete", c.self().id());
+        // any stream's capture counts here: a fence query of this stream may run on any thread
+        c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(NO_STREAM), "isComplete",
+                c.id());
         c.guard().lock().lock();
         try {
-            return c.guard().closed() || c.self().backendStream().isComplete(fence);
+            return c.guard().closed() || c.backend().isComplete(fence);
         } finally {
             c.guard().lock().unlock();
         }
@@ -140,7 +142,7 @@ final class StreamEvents {
         long pause = 20_000;
         while (!eventComplete(fence)) {
             if (System.nanoTime() - deadline >= 0) {
-                throw new WaitTimeoutException("await: the work before an event of stream #" + c.self().id()
+                throw new WaitTimeoutException("await: the work before an event of stream #" + c.id()
                         + " did not finish within " + c.waitTimeout() + " (RuntimeOptions.waitTimeout); the device may "
                         + "be stuck", c.waitTimeout());
             }

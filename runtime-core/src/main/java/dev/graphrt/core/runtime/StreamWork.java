@@ -131,9 +131,9 @@ final class StreamWork {
                     c.memory().stagedWrite(target, data);
                     c.lifecycle().noteRecordedWrite();
                 }
-                case DEFER_REJECTION -> c.lifecycle().rejectLazily("write of " + data.byteSize() + " bytes into " + buffer
-                        + " (the " + c.policy().backend() + " backend lacks RECORDS_WRITES: write before prepare() or "
-                        + "between replays)");
+                case DEFER_REJECTION -> c.lifecycle().rejectLazily("write of " + data.byteSize() + " bytes into "
+                        + buffer + " (the " + c.policy().backend() + " backend lacks RECORDS_WRITES: write before "
+                        + "prepare() or between replays)");
             }
             return null;
         });
@@ -165,10 +165,10 @@ final class StreamWork {
         });
     }
 
-    /** The two host-sync rules, always asked together: not while this stream records, nor beside a capture that forbids it. */
+    /** The two host-sync rules, asked together: not while this stream records, nor beside a capture forbidding it. */
     void checkHostSync(String operation) {
         c.policy().checkHostSync(c.membership().state(), operation, c.id());
-        c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(c.id()), operation, c.id());
+        c.checkHostSyncBesideCapture(operation);
     }
 
     // ---- work --------------------------------------------------------------------------------------
@@ -251,8 +251,9 @@ final class StreamWork {
                     c.memory().holdChild(target);
                     c.lifecycle().recordChild(target.window());
                 }
-                case DEFER_REJECTION -> c.lifecycle().rejectLazily("replay of " + target + " (the " + c.policy().backend()
-                        + " backend lacks NESTED_GRAPHS: replay it before prepare() or after endCapture())");
+                case DEFER_REJECTION -> c.lifecycle().rejectLazily("replay of " + target + " (the "
+                        + c.policy().backend() + " backend lacks NESTED_GRAPHS: replay it before prepare() or after "
+                        + "endCapture())");
             }
             if (c.policy().countsAsRecorded(c.lifecycle().current())) {
                 c.membership().countOperation();
