@@ -18,13 +18,15 @@ import java.util.Optional;
  * @param pageBytes                size of one dynamic-pool page
  * @param maxPooledBytes           largest allocation the dynamic pool slices from pages; bigger ones get their own page
  * @param metadataCacheEntries     NORMAL-mode cache capacity in entries; 0 disables caching outside captures
+ *                                 (default 1024, or {@code -Dgraphrt.metadataCacheEntries})
  * @param metadataMaxEntryBytes    NORMAL-mode size gate: info blocks larger than this are not cached
  * @param backendOptions           options for the backend, e.g. {@code cuda.nvrtc=/path/libnvrtc.so}
  * @param waitTimeout              the bound of every wait the core makes for the device (fences, synchronize,
  *                                 reads, close); past it the call fails with {@link WaitTimeoutException}
  * @param poolReserveBytes         free exact-fit memory (allocations above {@code maxPooledBytes}, and the
  *                                 capture pool's free slices) the pools may keep for reuse; beyond it unused
- *                                 allocations go back to the device, oldest first
+ *                                 allocations go back to the device, oldest first (default 256 MiB, or
+ *                                 {@code -Dgraphrt.poolReserveBytes})
  * @param stagingBytes             bytes of host writes a stream may have queued before a write waits for the
  *                                 stream to drain (back-pressure instead of unbounded staging copies)
  * @param checked                  checked mode, a debugging aid (default off, or {@code -Dgraphrt.checked=true}):
@@ -72,7 +74,10 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
     /**
      * Best backend, device 0, 8 MiB pages, pooled up to 1 MiB, 1024 cached info blocks of up to 1 KiB, waits
      * bounded at 60 s, 256 MiB of free exact-fit memory kept, 256 MiB of queued writes per stream, checked mode as
-     * {@code -Dgraphrt.checked} says (off unless set).
+     * {@code -Dgraphrt.checked} says (off unless set). Three system properties change these defaults, so that a
+     * test can open a runtime the way an application does and still choose: {@code graphrt.checked},
+     * {@code graphrt.poolReserveBytes} and {@code graphrt.metadataCacheEntries} (the kit's model-based group opens
+     * some runtimes with a small reserve and no info cache outside captures, where leaks show exactly).
      */
     public static RuntimeOptions defaults() {
         return builder().build();
@@ -147,11 +152,11 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
         private int deviceIndex;
         private long pageBytes = 8L << 20;
         private long maxPooledBytes = 1L << 20;
-        private int metadataCacheEntries = 1024;
+        private int metadataCacheEntries = Integer.getInteger("graphrt.metadataCacheEntries", 1024);
         private int metadataMaxEntryBytes = 1024;
         private final Map<String, String> backendOptions = new HashMap<>();
         private Duration waitTimeout = Duration.ofSeconds(60);
-        private long poolReserveBytes = 256L << 20;
+        private long poolReserveBytes = Long.getLong("graphrt.poolReserveBytes", 256L << 20);
         private long stagingBytes = 256L << 20;
         private boolean checked = Boolean.getBoolean("graphrt.checked");
 

@@ -140,14 +140,24 @@ sealed interface Action {
     }
 
     /**
-     * Many allocate/close cycles of one size with no synchronize between them: reservedBytes must stay bounded
-     * (DESIGN.md section 4, Budget).
+     * Many allocate/close cycles with no synchronize between them: reservedBytes must stay bounded (DESIGN.md section
+     * 4, Budget). Of one size; or ({@code inFlight}) of distinct sizes, each buffer closed while a launch still uses
+     * it, where only the pool reserve bounds what the pools keep (a lean runtime's reserve is small).
      */
-    record Churn(String stream, int cycles, long bytes) implements Action {
+    record Churn(String stream, int cycles, long bytes, boolean inFlight) implements Action {
+        /** Each in-flight cycle's size grows by this, so no two are alike. */
+        static final long STRIDE = 4096;
+
         @Override
         public String toJava() {
-            return "for (int i = 0; i < " + cycles + "; i++) { " + stream + ".allocate(" + bytes + ").close(); } "
-                    + "// reservedBytes stays bounded";
+            if (!inFlight) {
+                return "for (int i = 0; i < " + cycles + "; i++) { " + stream + ".allocate(" + bytes + ").close(); } "
+                        + "// reservedBytes stays bounded";
+            }
+            return "Buffer prev = " + stream + ".allocate(" + bytes + "); for (int i = 1; i < " + cycles + "; i++) { "
+                    + "Buffer next = " + stream + ".allocate(" + bytes + " + " + STRIDE + " * i); " + stream
+                    + ".launch(addOne, LaunchDims.linear(n, BLOCK), KernelArgs.of(prev, next).info(n)); prev.close(); "
+                    + "prev = next; } prev.close(); // n = " + bytes / 4 + "; reservedBytes stays within the reserve";
         }
     }
 

@@ -134,6 +134,11 @@ final class Checker {
             throw new ModelFailure("leak: pool memory after every graph closed", "every graph and pool is closed, "
                     + "yet pools hold shared memory (" + m + ")");
         }
+        if (world.lean && m.inUseBytes() != 0) { // no info cache outside captures: nothing may be handed out
+            throw new ModelFailure("leak: in use after every handle closed", "every buffer, graph, pool and cache of "
+                    + "a lean runtime (no info cache outside captures) is closed and every stream synchronised, yet "
+                    + m.inUseBytes() + " bytes are in use: an info block or a buffer nothing can free (" + m + ")");
+        }
     }
 
     /** After the runtime closed: every handle reads closed, and no byte is reserved, in use or pinned. */

@@ -1,9 +1,15 @@
 package dev.graphrt.conformance.model;
 
+import static dev.graphrt.conformance.KitKernels.BLOCK;
 import static dev.graphrt.conformance.model.StepRun.call;
 
+import dev.graphrt.api.Buffer;
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.MemoryStats;
+import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.conformance.KitKernels;
 import dev.graphrt.conformance.model.World.Buf;
@@ -168,6 +174,55 @@ final class Lifecycles {
         return true;
     }
 
+    /**
+     * Allocate/close cycles without a synchronize. Of one size: a freed allocation serves the next one (exact fit
+     * above the pooled sizes), so reserved grows by at most two of them (one may still wait behind a fence) and a
+     * page or two of the dynamic pool. In flight (distinct sizes, each closed while a launch still uses it): the
+     * closed ones come back only once their work is done, and what the pools keep free or on its way back stays
+     * within the reserve, so reserved grows by at most the reserve and the few buffers live or in the making (the
+     * dynamic pool's new pages, for the launches' info blocks, aside). Not in checked mode, which holds every buffer
+     * a launch used until the next synchronize reads its guards, by design: there only the host's syncs bound it.
+     */
+    static void churn(World world, Action.Churn c, GpuStream s) {
+        MemoryStats before = Checker.stats(world);
+        long pagesBefore = world.pageGrowthBytes.get();
+        long peak = before.reservedBytes();
+        if (!c.inFlight()) {
+            for (int i = 0; i < c.cycles(); i++) {
+                call("allocate(" + c.bytes() + ").close()", () -> s.allocate(c.bytes()).close());
+            }
+            peak = Checker.stats(world).reservedBytes();
+        } else {
+            int n = (int) (c.bytes() / 4);
+            Buffer prev = StepRun.get("allocate(" + c.bytes() + ")", () -> s.allocate(c.bytes()));
+            for (int i = 1; i < c.cycles(); i++) {
+                long bytes = c.bytes() + Action.Churn.STRIDE * i;
+                Buffer next = StepRun.get("allocate(" + bytes + ")", () -> s.allocate(bytes));
+                Buffer src = prev;
+                call("launch into " + bytes + " bytes", () -> s.launch(world.addOne, LaunchDims.linear(n, BLOCK),
+                        KernelArgs.of(src, next).info(n)));
+                call("close while a launch uses it", prev::close);
+                prev = next;
+                peak = Math.max(peak, world.runtime.memoryStats().reservedBytes() - (world.pageGrowthBytes.get()
+                        - pagesBefore));
+            }
+            call("close", prev::close);
+        }
+        long largest = c.bytes() + (c.inFlight() ? Action.Churn.STRIDE * c.cycles() : 0) + (64 << 10);
+        long bound = before.reservedBytes() + (c.inFlight() ? (world.lean ? World.LEAN_RESERVE
+                : RuntimeOptions.defaults().poolReserveBytes()) + 3 * largest
+                : 2 * largest + 2 * RuntimeOptions.defaults().pageBytes());
+        if (c.inFlight() && world.checked) {
+            world.count("churn in flight in checked mode (held until a synchronize)");
+        } else if (peak > bound) {
+            throw new ModelFailure("budget: reserved grows with allocate/close cycles" + (c.inFlight() ? " in flight"
+                    : ""), c.cycles() + " cycles of " + c.bytes() + (c.inFlight() ? "+ bytes, each closed while a "
+                    + "launch used it," : " bytes") + " grew reservedBytes from " + before.reservedBytes() + " to "
+                    + peak + (c.inFlight() ? " (new dynamic pages aside)" : "") + ", beyond " + bound + " (before + "
+                    + (c.inFlight() ? "the pool reserve + three allocations)" : "two allocations + two pages)"));
+        }
+    }
+
     /** Closes a buffer (a graph using it keeps it alive), a graph, a pool, a cache (and its graphs) or a stream. */
     static boolean close(World world, Action.Close c) {
         switch (c.kind()) {
@@ -211,7 +266,7 @@ final class Lifecycles {
                 if (stream == null) {
                     return false;
                 }
-                call("close of " + c.name(), stream::close);
+                world.reporting("close of " + c.name(), stream::close);
                 world.streamClosed(c.name());
             }
         }

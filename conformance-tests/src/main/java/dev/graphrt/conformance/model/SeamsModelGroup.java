@@ -23,8 +23,10 @@ import org.junit.jupiter.api.TestReporter;
  *
  * <p>A self-contained runner, not a property-testing engine: the kit is plain JUnit 5 nested into each backend's one
  * test class. Each sequence opens its own runtime through {@link #openRuntime(boolean)} (checked mode for about one
- * in four). System properties: {@value #SEQUENCES} (default 200), {@value #SEED} (the first sequence's seed; the
- * i-th runs seed + i, so {@code -Dgraphrt.kit.modelSeed=<seed> -Dgraphrt.kit.modelSequences=1} reruns one),
+ * in four; a lean runtime, with a small pool reserve and no info cache outside captures, for about one in four). A
+ * harness over a fault-injecting backend extends it too ({@link #injected}, {@link #leftBehind}). System properties:
+ * {@value #SEQUENCES} (default 200), {@value #SEED} (the first sequence's seed; the i-th runs seed + i, so
+ * {@code -Dgraphrt.kit.modelSeed=<seed> -Dgraphrt.kit.modelSequences=1} reruns one),
  * {@value #KEEP_GOING} (true: run every sequence and report each kind of failure once, shrunk) and
  * {@value #SHRINK_RUNS} (the most candidate runs one shrink may make, default 400).
  */
@@ -36,13 +38,38 @@ public abstract class SeamsModelGroup {
     /** The default first seed: fixed, so a plain kit run is reproducible. */
     public static final long DEFAULT_SEED = 20_251_201L;
 
-    /** Opens the runtime under test, in checked mode ({@code -Dgraphrt.checked}) or not. */
+    /**
+     * Opens the runtime under test, in checked mode ({@code -Dgraphrt.checked}) or not, with options built on
+     * {@code RuntimeOptions.defaults()}: a lean sequence's runtime opens while {@code -Dgraphrt.poolReserveBytes} and
+     * {@code -Dgraphrt.metadataCacheEntries} are set.
+     */
     protected abstract GraphRuntime openRuntime(boolean checked);
+
+    /**
+     * Whether {@code failure}, thrown by a call that reports deferred releases (a synchronize, a close), is one this
+     * harness injected on purpose into the backend; the model then goes on. None by default.
+     */
+    protected boolean injected(Throwable failure) {
+        return false;
+    }
+
+    /**
+     * What the backend of the runtime opened last still holds once that runtime closed, or null for nothing: a
+     * harness over a counting backend says; by default nothing is known.
+     */
+    protected String leftBehind() {
+        return null;
+    }
+
+    /** How many sequences to run: {@value #SEQUENCES} (default 200). */
+    protected int sequences() {
+        return Integer.getInteger(SEQUENCES, 200);
+    }
 
     @Test
     @DisplayName("random sequences of public calls agree with the model after every call, and leave nothing behind")
     public void random_sequences_of_public_calls_agree_with_the_model(TestReporter reporter) {
-        int sequences = Integer.getInteger(SEQUENCES, 200);
+        int sequences = sequences();
         long seed = Long.getLong(SEED, DEFAULT_SEED);
         boolean keepGoing = Boolean.getBoolean(KEEP_GOING);
         int shrinkRuns = Integer.getInteger(SHRINK_RUNS, 400);
@@ -53,8 +80,8 @@ public abstract class SeamsModelGroup {
             backend = probe.backendName();
         }
         Map<String, Integer> coverage = new TreeMap<>();
-        SequenceRunner counting = new SequenceRunner(this::openRuntime, coverage);
-        SequenceRunner runner = new SequenceRunner(this::openRuntime, null);
+        SequenceRunner counting = new SequenceRunner(this, coverage);
+        SequenceRunner runner = new SequenceRunner(this, null);
         List<Found> found = new ArrayList<>();
         Map<String, Integer> sequencesPerKind = new HashMap<>();
         long started = System.nanoTime();
@@ -64,8 +91,9 @@ public abstract class SeamsModelGroup {
             ModelFailure failure = counting.run(sequence);
             ran++;
             if (failure != null && sequencesPerKind.merge(failure.kind(), 1, Integer::sum) == 1) {
-                found.add(new Found(i + 1, sequence, failure, new Shrinker(runner::run, shrinkRuns).shrink(sequence,
-                        failure)));
+                long after = (System.nanoTime() - started) / 1_000_000;
+                found.add(new Found(i + 1, after, sequence, failure, new Shrinker(runner::run, shrinkRuns).shrink(
+                        sequence, failure)));
             }
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
@@ -83,7 +111,7 @@ public abstract class SeamsModelGroup {
     }
 
     /** The first sequence that failed in a new way, and its shrunk form. */
-    private record Found(int nth, Sequence original, ModelFailure first, Shrinker.Shrunk shrunk) {
+    private record Found(int nth, long millis, Sequence original, ModelFailure first, Shrinker.Shrunk shrunk) {
         String kind() {
             return first.kind();
         }
@@ -96,7 +124,8 @@ public abstract class SeamsModelGroup {
         StringBuilder out = new StringBuilder();
         out.append(number).append(". [").append(found.kind()).append("] first found by sequence ").append(found.nth())
                 .append(" (seed ").append(original.seed()).append(original.checked() ? ", checked mode" : "")
-                .append("), failed this way by ").append(sequences).append(" sequence(s); shrunk from ")
+                .append(original.lean() ? ", lean" : "").append(") after ").append(found.millis())
+                .append(" ms, failed this way by ").append(sequences).append(" sequence(s); shrunk from ")
                 .append(original.actions().size()).append(" to ").append(shrunk.sequence().actions().size())
                 .append(" actions in ").append(shrunk.runs()).append(" runs\n");
         out.append("   ").append(failure.actionIndex() < 0 ? "at the teardown" : "at action "

@@ -3,16 +3,17 @@ package dev.graphrt.conformance.model;
 import java.util.List;
 
 /**
- * A generated sequence: its seed, whether its runtime is opened in checked mode, whether it opens a second stream,
- * and its actions.
+ * A generated sequence: its seed, whether its runtime is opened in checked mode, whether lean (a small pool reserve
+ * and no info cache outside captures: {@link World#LEAN_PROPERTIES}), whether it opens a second stream, and its
+ * actions.
  */
-record Sequence(long seed, boolean checked, boolean twoStreams, List<Action> actions) {
+record Sequence(long seed, boolean checked, boolean lean, boolean twoStreams, List<Action> actions) {
     Sequence {
         actions = List.copyOf(actions);
     }
 
     Sequence with(List<Action> fewer) {
-        return new Sequence(seed, checked, twoStreams, fewer);
+        return new Sequence(seed, checked, lean, twoStreams, fewer);
     }
 
     /**
@@ -22,10 +23,14 @@ record Sequence(long seed, boolean checked, boolean twoStreams, List<Action> act
     String toJava() {
         StringBuilder out = new StringBuilder();
         out.append("// seed ").append(seed).append(checked ? ", checked mode (-Dgraphrt.checked=true)" : "")
-                .append('\n');
+                .append(lean ? ", a lean runtime (" + World.LEAN_PROPERTIES.entrySet().stream().map(e -> "-D"
+                        + e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" ")) + ")"
+                        : "").append('\n');
         out.append("// keep(name, b) keeps a step's output in the user's map (outputs.computeIfAbsent a lazy one); ")
                 .append("a name o.. or l.. outside its step is the buffer kept last under it.\n// After every line: ")
-                .append("every open buffer is read back and compared with the model, and memoryStats() checked.\n");
+                .append("every open buffer is read back and compared with the model, and memoryStats() checked.\n")
+                .append("// A refused capture leaves what its recorded pass allocated and kept open to the user, who ")
+                .append("writes each (KitKernels.pattern(words, " + StepRun.LEFTOVER_SEED + ")).\n");
         out.append("GpuStream s0 = runtime.openStream();\n");
         if (twoStreams) {
             out.append("GpuStream s1 = runtime.openStream();\n");
@@ -46,7 +51,8 @@ record Sequence(long seed, boolean checked, boolean twoStreams, List<Action> act
             out.append('\n');
         }
         out.append("// then: close every cache, graph, pool and buffer, synchronize, check nothing is pinned or ")
-                .append("retained; close the streams and the runtime, check nothing is reserved\n");
+                .append("retained").append(lean ? " or in use" : "")
+                .append("; close the streams and the runtime, check nothing is reserved\n");
         return out.toString();
     }
 }

@@ -28,6 +28,7 @@ final class SequenceGenerator {
     private final SplittableRandom random;
     private final Set<Capability> capabilities;
     private final boolean twoStreams;
+    private boolean lean; // a lean runtime: its churns run in flight, where its small reserve bounds them
     private final Map<String, Integer> buffers = new LinkedHashMap<>();
     private final Map<String, Step> graphs = new LinkedHashMap<>();
     private final Map<String, String> graphStreams = new HashMap<>();
@@ -47,11 +48,15 @@ final class SequenceGenerator {
         }
     }
 
-    /** The sequence of {@code seed}; checked mode for about one in four. */
+    /**
+     * The sequence of {@code seed}; checked mode for about one in four, a lean runtime for about one in four (drawn
+     * apart, so that it changes no other choice of the sequence).
+     */
     static Sequence generate(long seed, Set<Capability> capabilities) {
         SequenceGenerator generator = new SequenceGenerator(seed, capabilities);
         boolean checked = generator.random.nextInt(4) == 0;
-        return new Sequence(seed, checked, generator.twoStreams, generator.actions());
+        generator.lean = new SplittableRandom(~seed).nextInt(4) == 0;
+        return new Sequence(seed, checked, generator.lean, generator.twoStreams, generator.actions());
     }
 
     private List<Action> actions() {
@@ -76,9 +81,8 @@ final class SequenceGenerator {
             return upload(s);
         } else if (roll < 12) {
             String b = name('b');
-            int words = words();
-            buffers.put(b, words);
-            return new Action.Allocate(s, b, words);
+            buffers.put(b, words());
+            return new Action.Allocate(s, b, buffers.get(b));
         } else if (roll < 17) {
             String b = any(null);
             return b == null ? null : new Action.Write(s, b, 1 + random.nextInt(buffers.get(b)), seed());
@@ -118,7 +122,8 @@ final class SequenceGenerator {
         } else if (roll < 82) {
             return rebind();
         } else if (roll < 83) {
-            return new Action.Churn(s, 24 + random.nextInt(17), (3L << 19) + 4L * random.nextInt(1024));
+            int cycles = (24 + random.nextInt(17)) / (lean ? 2 : 1); // in flight (lean): half as many, each held
+            return new Action.Churn(s, cycles, (3L << 19) + 4L * random.nextInt(1024), lean);
         } else if (roll < 84) {
             return new Action.Trim();
         } else if (roll < 91) {
@@ -148,24 +153,19 @@ final class SequenceGenerator {
         }
         String closing = streams.get(random.nextInt(4) == 0 ? 0 : 1); // ends its graphs and caches; s1 mostly
         streams.remove(closing);
-        graphStreams.forEach((g, stream) -> {
-            if (stream.equals(closing)) {
-                graphs.remove(g);
-            }
-        });
+        graphs.keySet().removeIf(g -> closing.equals(graphStreams.get(g)));
         caches.values().removeIf(closing::equals);
         return new Action.Close(Action.Kind.STREAM, closing);
     }
 
     private Action upload(String s) {
         String b = name('b');
-        int words = words();
-        buffers.put(b, words);
-        return new Action.Upload(s, b, words, seed());
+        buffers.put(b, words());
+        return new Action.Upload(s, b, buffers.get(b), seed());
     }
 
     private Action capture(String s) {
-        String pool = random.nextInt(3) == 0 ? pick(pools.keySet()) : null;
+        String pool = random.nextInt(2) == 0 ? pick(pools.keySet()) : null;
         if (pool != null && pools.get(pool) != null) { // mostly the pool's own stream; now and then the other: refused
             s = random.nextInt(5) != 0 || streams.size() < 2 ? pools.get(pool) : Action.other(pools.get(pool));
         }
@@ -173,7 +173,7 @@ final class SequenceGenerator {
             pools.putIfAbsent(pool, s);
         }
         String g = name('g');
-        Step step = step(s, false);
+        Step step = step(s, false, pool != null);
         graphs.put(g, step);
         graphStreams.put(g, s);
         return new Action.Capture(s, g, warmups(), pool, step);
@@ -185,7 +185,7 @@ final class SequenceGenerator {
             return null;
         }
         String key = KEYS[random.nextInt(KEYS.length)];
-        Step step = cacheSteps.computeIfAbsent(c + key, k -> step(caches.get(c), true));
+        Step step = cacheSteps.computeIfAbsent(c + key, k -> step(caches.get(c), true, true));
         return new Action.RunCache(caches.get(c), c, key, step);
     }
 
@@ -257,17 +257,19 @@ final class SequenceGenerator {
 
     /**
      * A step of 1 to 5 parts: a temporary written and read then closed, an output, a lazy output (mostly, for a
-     * cache), a launch over existing buffers, now and then a write, a read, a copy or a fork to the other stream.
+     * cache), a launch over existing buffers, now and then a write, a read, a copy, a fork to the other stream, or
+     * (where no fork is made) the user giving up in the recorded pass; a pooled step (a cache's) gives up after its
+     * parts now and then, all its temporaries open.
      */
-    private Step step(String s, boolean forCache) {
+    private Step step(String s, boolean forCache, boolean pooled) {
         List<StepOp> ops = new ArrayList<>();
         Map<String, Integer> local = new LinkedHashMap<>();
         List<String> temps = new ArrayList<>();
         for (int part = 0, parts = 1 + random.nextInt(5); part < parts; part++) {
             int roll = random.nextInt(100);
             if (roll < 25) {
-                temps.add(produce(ops, local, new StepOp.Temp(name('t'), words())));
-
+                int words = pooled && random.nextBoolean() ? WORDS[0] : words(); // a pool's graphs share one size
+                temps.add(produce(ops, local, new StepOp.Temp(name('t'), words)));
             } else if (roll < (forCache ? 35 : 50)) {
                 String o = produce(ops, local, new StepOp.Output(name('o'), words()));
                 buffers.put(o, local.get(o));
@@ -287,10 +289,7 @@ final class SequenceGenerator {
                     ops.add(new StepOp.Write(b, 1 + random.nextInt(size(b, local)), seed()));
                 }
             } else if (roll < 93) {
-                String b = any(local);
-                if (b != null) {
-                    ops.add(new StepOp.Read(b));
-                }
+                java.util.Optional.ofNullable(any(local)).map(StepOp.Read::new).ifPresent(ops::add);
             } else if (roll < 95) {
                 String[] pair = pair(local);
                 if (pair != null && size(pair[1], local) >= size(pair[0], local)) {
@@ -299,7 +298,12 @@ final class SequenceGenerator {
             } else if (streams.size() > 1 && (capabilities.contains(Capability.MULTI_STREAM_CAPTURE)
                     || random.nextInt(4) == 0)) {
                 ops.add(fork(local));
+            } else if (random.nextInt(2) == 0) {
+                ops.add(new StepOp.GiveUp());
             }
+        }
+        if (pooled && random.nextInt(4) == 0) { // its temporaries left open where a pool may have lent them memory
+            ops.add(new StepOp.GiveUp());
         }
         for (String t : temps) {
             ops.add(new StepOp.Close(t));
@@ -368,11 +372,8 @@ final class SequenceGenerator {
     }
 
     private <T> T pick(java.util.Collection<T> from) {
-        if (from.isEmpty()) {
-            return null;
-        }
         List<T> list = new ArrayList<>(from);
-        return list.get(random.nextInt(list.size()));
+        return list.isEmpty() ? null : list.get(random.nextInt(list.size()));
     }
 
     private int words() {

@@ -13,8 +13,6 @@ import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
-import dev.graphrt.api.MemoryStats;
-import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.api.UpdateResult;
@@ -24,10 +22,8 @@ import dev.graphrt.conformance.model.World.C;
 import dev.graphrt.conformance.model.World.G;
 import dev.graphrt.conformance.model.World.P;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -35,24 +31,25 @@ import java.util.function.Supplier;
  * everything and checks nothing is left. Returns the first disagreement, or null.
  */
 final class SequenceRunner {
-    private final Function<Boolean, GraphRuntime> opener;
+    private final SeamsModelGroup group;
     private final Map<String, Integer> coverage;
 
     /**
-     * @param opener   opens the runtime under test, in checked mode or not
+     * @param group    opens the runtime under test (in checked mode or not), and says which failures it injected
+     *                 and what its backend still holds once a runtime closed
      * @param coverage counts what the sequences exercised, by outcome (null: not counted)
      */
-    SequenceRunner(Function<Boolean, GraphRuntime> opener, Map<String, Integer> coverage) {
-        this.opener = opener;
+    SequenceRunner(SeamsModelGroup group, Map<String, Integer> coverage) {
+        this.group = group;
         this.coverage = coverage;
     }
 
     ModelFailure run(Sequence sequence) {
-        GraphRuntime runtime = opener.apply(sequence.checked());
+        GraphRuntime runtime = open(sequence);
         boolean checked = sequence.checked();
         int index = -1;
         try {
-            World world = new World(runtime, sequence.checked(), coverage);
+            World world = new World(runtime, sequence, group::injected, coverage);
             world.streams.put("s0", runtime.openStream());
             if (sequence.twoStreams()) {
                 world.streams.put("s1", runtime.openStream());
@@ -67,6 +64,11 @@ final class SequenceRunner {
             }
             index = -1;
             teardown(world);
+            String left = group.leftBehind();
+            if (left != null) {
+                throw new ModelFailure("leak: the backend holds what the closed runtime had", "after the runtime "
+                        + "closed, " + left);
+            }
             return null;
         } catch (ModelFailure failure) {
             return failure.at(index).inCheckedMode(checked);
@@ -79,6 +81,28 @@ final class SequenceRunner {
             } catch (RuntimeException ignored) {
                 // a failure was already reported, or the teardown checked the close
             }
+        }
+    }
+
+    /** Opens the sequence's runtime: a lean one with {@link World#LEAN_PROPERTIES} set while it opens. */
+    private GraphRuntime open(Sequence sequence) {
+        Map<String, String> before = new java.util.HashMap<>();
+        if (sequence.lean()) {
+            World.LEAN_PROPERTIES.forEach((key, value) -> {
+                before.put(key, System.getProperty(key));
+                System.setProperty(key, value);
+            });
+        }
+        try {
+            return group.openRuntime(sequence.checked());
+        } finally {
+            before.forEach((key, value) -> {
+                if (value == null) {
+                    System.clearProperty(key);
+                } else {
+                    System.setProperty(key, value);
+                }
+            });
         }
     }
 
@@ -191,7 +215,7 @@ final class SequenceRunner {
             case Action.Rebind r -> {
                 return Lifecycles.rebind(world, r, body -> joined(world, r.stream(), body));
             }
-            case Action.Churn c -> churn(world, c, s);
+            case Action.Churn c -> joined(world, c.stream(), () -> Lifecycles.churn(world, c, s));
             case Action.Trim t -> call("trim", world.runtime::trim);
             case Action.Close c -> {
                 return Lifecycles.close(world, c);
@@ -278,6 +302,7 @@ final class SequenceRunner {
             throw ModelFailure.wrongRefusal(call, predicted, thrown);
         }
         world.count(category + " refused as predicted: " + thrown.getClass().getSimpleName());
+        run.leaveToTheUser();
         return null;
     }
 
@@ -310,28 +335,6 @@ final class SequenceRunner {
         return true;
     }
 
-    /**
-     * Allocate/close cycles of one size without a synchronize: a freed allocation of the same size serves the
-     * next one (exact fit above the pooled sizes, a size class below), so reserved grows by at most two of them
-     * (one may still wait behind a fence) and a page or two of the dynamic pool.
-     */
-    private static void churn(World world, Action.Churn c, GpuStream s) {
-        MemoryStats before = Checker.stats(world);
-        joined(world, c.stream(), () -> {
-            for (int i = 0; i < c.cycles(); i++) {
-                call("allocate(" + c.bytes() + ").close()", () -> s.allocate(c.bytes()).close());
-            }
-        });
-        MemoryStats after = Checker.stats(world);
-        long page = RuntimeOptions.defaults().pageBytes();
-        long bound = before.reservedBytes() + 2 * (c.bytes() + (64 << 10)) + 2 * page;
-        if (after.reservedBytes() > bound) {
-            throw new ModelFailure("budget: reserved grows with allocate/close cycles", c.cycles() + " cycles of "
-                    + c.bytes() + " bytes grew reservedBytes from " + before.reservedBytes() + " to "
-                    + after.reservedBytes() + ", beyond " + bound + " (before + two allocations + two pages)");
-        }
-    }
-
     /** Closes everything, checks nothing is held; closes the runtime, checks nothing is left. */
     private static void teardown(World world) {
         for (C cache : world.caches.values()) {
@@ -350,17 +353,16 @@ final class SequenceRunner {
             call("close of " + buf, buf.real::close);
             buf.userOpen = false;
         }
-        for (Iterator<Map.Entry<String, GpuStream>> it = world.streams.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, GpuStream> entry = it.next();
+        for (Map.Entry<String, GpuStream> entry : world.streams.entrySet()) {
             if (world.stream(entry.getKey()) != null) {
-                call("synchronize of " + entry.getKey(), entry.getValue()::synchronize);
+                world.reporting("synchronize of " + entry.getKey(), entry.getValue()::synchronize);
             }
         }
         Checker.nothingHeld(world);
         for (GpuStream stream : world.streams.values()) {
-            call("close of a stream", stream::close);
+            world.reporting("close of a stream", stream::close);
         }
-        call("close of the runtime", world.runtime::close);
+        world.reporting("close of the runtime", world.runtime::close);
         Checker.nothingLeft(world);
     }
 }

@@ -28,15 +28,23 @@ final class Shrinker {
         Sequence best = cut(failing, failure);
         ModelFailure bestFailure = failure;
         if (best.checked()) { // the same failure without checked mode is simpler (its kind only loses the suffix)
-            Sequence plain = new Sequence(best.seed(), false, best.twoStreams(), best.actions());
+            Sequence plain = new Sequence(best.seed(), false, best.lean(), best.twoStreams(), best.actions());
             ModelFailure again = attempt(plain, failure.kind().replace(" in checked mode", ""));
             if (again != null) {
                 best = cut(plain, again);
                 bestFailure = again;
             }
         }
+        if (best.lean()) { // so is the default runtime, where the failure shows there too
+            Sequence plain = new Sequence(best.seed(), best.checked(), false, best.twoStreams(), best.actions());
+            ModelFailure again = attempt(plain, bestFailure.kind());
+            if (again != null) {
+                best = cut(plain, again);
+                bestFailure = again;
+            }
+        }
         if (best.twoStreams()) {
-            Sequence single = new Sequence(best.seed(), best.checked(), false, best.actions());
+            Sequence single = new Sequence(best.seed(), best.checked(), best.lean(), false, best.actions());
             ModelFailure again = attempt(single, bestFailure.kind());
             if (again != null) {
                 best = cut(single, again);

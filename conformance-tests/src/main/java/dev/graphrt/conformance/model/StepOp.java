@@ -123,6 +123,17 @@ sealed interface StepOp {
         }
     }
 
+    /**
+     * The user's step gives up in the recorded pass (its own exception, thrown past the capture, which cancels): what
+     * the pass allocated and did not close yet stays open to the user.
+     */
+    record GiveUp() implements StepOp {
+        @Override
+        public String toJava(String stream) {
+            return "if (" + stream + ".captureState() == CaptureState.CAPTURE) { throw new GiveUp(); } // rethrown";
+        }
+    }
+
     /** A launch as Java. */
     static String launchJava(String stream, Kern kernel, String src, String dst, int n) {
         return stream + ".launch(" + kernel.javaName + ", LaunchDims.linear(" + n + ", BLOCK), KernelArgs.of(" + src

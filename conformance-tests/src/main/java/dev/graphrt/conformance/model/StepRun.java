@@ -37,6 +37,8 @@ final class StepRun {
     private int passes;
     private final List<GOp> recorded = new ArrayList<>();
     private final List<Buf> recordedAllocations = new ArrayList<>();
+    /** Allocations of the recorded pass that stay open (outputs, lazy outputs): the pool may grow for each. */
+    private int recordedKept;
     private RuntimeException eagerRefusal;
     private final List<String> lazyRejections = new ArrayList<>();
 
@@ -59,10 +61,28 @@ final class StepRun {
             }
             Map<String, Buf> slots = new HashMap<>();
             String suffix = pass == warmups ? "" : "w" + pass;
+            int grewBefore = world.captureGrowths.get();
             for (StepOp op : step.ops()) {
                 run(op, s, slots, pass == warmups, suffix);
             }
+            if (pass == warmups && warmups > 0) {
+                checkPrimed(world.captureGrowths.get() - grewBefore);
+            }
         };
+    }
+
+    /**
+     * The warm-ups ran this very step, so they primed the capture pool for its recording (DESIGN.md section 3): the
+     * recorded pass may grow it only for what the warm-ups kept open (an output, a lazy output), never for what they
+     * closed; a temporary of the warm-up (of a stream it forked to, or one checked mode still watched) is free again.
+     */
+    private void checkPrimed(int grew) {
+        if (grew > recordedKept) {
+            throw new ModelFailure("memory: the recorded pass grew the capture pool", "the recorded pass of a step "
+                    + "that " + warmups + " warm-up(s) ran grew the capture pool " + grew + " time(s) for buffers, "
+                    + "beyond the " + recordedKept + " allocation(s) the warm-ups kept open (outputs)");
+        }
+        world.count(grew > 0 ? "recorded pass grew only for outputs" : "recorded pass found the pool primed");
     }
 
     int passes() {
@@ -84,6 +104,25 @@ final class StepRun {
 
     List<GOp> recorded() {
         return recorded;
+    }
+
+    /** What a refused capture's user writes into what its recorded pass left open. */
+    static final int LEFTOVER_SEED = 17;
+
+    /**
+     * The capture was refused: what its recorded pass allocated and did not close (a temporary the refusal cut short,
+     * an output) is the user's, who writes each; a pool's memory lent to one of them must have become its own.
+     */
+    void leaveToTheUser() {
+        GpuStream s = world.stream(streamName);
+        for (Buf buf : recordedAllocations) {
+            if (buf.userOpen && s != null) {
+                int[] data = KitKernels.pattern(buf.words, LEFTOVER_SEED);
+                call("write into " + buf + ", left open by the refused capture", () -> s.write(buf.real, data));
+                buf.write(data);
+                world.count("buffers a refused capture left to the user");
+            }
+        }
     }
 
     /** What the recorded pass allocated and closed: the graph's temporaries. */
@@ -138,6 +177,12 @@ final class StepRun {
             case StepOp.Read r -> read(s, resolve(r.src(), slots), recording);
             case StepOp.Copy c -> copy(s, resolve(c.src(), slots), resolve(c.dst(), slots), recording);
             case StepOp.Fork f -> fork(f, s, slots, recording, suffix);
+            case StepOp.GiveUp g -> {
+                if (recording) {
+                    eagerRefusal = new GiveUp();
+                    throw eagerRefusal;
+                }
+            }
         }
     }
 
@@ -178,6 +223,7 @@ final class StepRun {
         Buf buf = world.add(label, role, words, real, latest);
         if (recording) {
             recordedAllocations.add(buf);
+            recordedKept += latest ? 1 : 0;
         }
         return buf;
     }
@@ -255,6 +301,13 @@ final class StepRun {
         StreamEvent joined = get("record() for a join", other::record);
         call("waitFor(join)", () -> s.waitFor(joined));
         world.count(recording ? "fork recorded" : "fork in a warm-up");
+    }
+
+    /** What a step that gives up throws: the capture cancels and rethrows it, as it does any failure of the step. */
+    static final class GiveUp extends RuntimeException {
+        GiveUp() {
+            super("the user's step gives up in the recorded pass", null, false, false);
+        }
     }
 
     static void call(String what, Runnable call) {

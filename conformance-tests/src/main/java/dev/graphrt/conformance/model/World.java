@@ -9,6 +9,8 @@ import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphPool;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
+import dev.graphrt.api.RuntimeObserver;
+import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.conformance.KitKernels;
 import dev.graphrt.conformance.model.StepOp.Kern;
 import java.util.ArrayList;
@@ -18,6 +20,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * One sequence's world: the real objects of the runtime under test, each paired with its plain-Java model. A
@@ -156,10 +161,26 @@ final class World {
         }
     }
 
+    /** A lean runtime's pool reserve: small, so that memory the pools keep beyond it shows within a churn. */
+    static final long LEAN_RESERVE = 2L << 20;
+    /**
+     * What a lean runtime is opened with ({@code RuntimeOptions.defaults()} reads them): the small reserve, and no
+     * info cache outside captures, so that once everything is closed, synchronised and trimmed nothing is in use.
+     */
+    static final Map<String, String> LEAN_PROPERTIES = new java.util.TreeMap<>(Map.of("graphrt.poolReserveBytes",
+            String.valueOf(LEAN_RESERVE), "graphrt.metadataCacheEntries", "0"));
+
     final GraphRuntime runtime;
     final Set<Capability> capabilities;
     final GraphKind graphKind;
     final boolean checked;
+    final boolean lean;
+    /** Whether a failure is one the harness injected on purpose (a release it made fail): accepted where reported. */
+    private final Predicate<Throwable> injected;
+    /** Growths of the capture pool for a buffer (not an info block): what a recorded pass may not need. */
+    final AtomicInteger captureGrowths = new AtomicInteger();
+    /** Bytes the dynamic pool reserved for new pages (requests up to its largest pooled size). */
+    final AtomicLong pageGrowthBytes = new AtomicLong();
     final Kernel addOne;
     final Kernel mulTwo;
     final Map<String, GpuStream> streams = new LinkedHashMap<>();
@@ -180,14 +201,45 @@ final class World {
     /** What the sequences exercised, by outcome: a report of the model's coverage (null: not counted). */
     private final Map<String, Integer> coverage;
 
-    World(GraphRuntime runtime, boolean checked, Map<String, Integer> coverage) {
+    World(GraphRuntime runtime, Sequence sequence, Predicate<Throwable> injected, Map<String, Integer> coverage) {
         this.runtime = runtime;
         this.coverage = coverage;
         this.capabilities = runtime.capabilities();
         this.graphKind = runtime.graphKind();
-        this.checked = checked;
+        this.checked = sequence.checked();
+        this.lean = sequence.lean();
+        this.injected = injected;
         this.addOne = runtime.compile(KitKernels.ADD_ONE);
         this.mulTwo = runtime.compile(KitKernels.MUL_TWO);
+        long pooled = RuntimeOptions.defaults().maxPooledBytes();
+        runtime.observe(new RuntimeObserver() {
+            @Override
+            public void poolGrew(String pool, long requestedBytes, long reservedBytes) {
+                if ("persistent".equals(pool) && requestedBytes > INFO_SLICE) {
+                    captureGrowths.incrementAndGet();
+                } else if ("dynamic".equals(pool) && requestedBytes <= pooled) {
+                    pageGrowthBytes.addAndGet(reservedBytes);
+                }
+            }
+        });
+    }
+
+    /** The largest info block's slice (the model's info blocks are one word); every buffer of the model is larger. */
+    static final long INFO_SLICE = 256;
+
+    /**
+     * A call that reports the stream's deferred releases (synchronize, a close): a failure the harness injected is
+     * accepted (counted), any other fails the model.
+     */
+    void reporting(String what, Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException thrown) {
+            if (!injected.test(thrown)) {
+                throw ModelFailure.unpredictedRefusal(what, thrown);
+            }
+            count("injected failure reported by " + what.replaceAll(" of .*", ""));
+        }
     }
 
     void count(String what) {

@@ -27,7 +27,9 @@ import dev.graphrt.spi.UpdateRejectedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +76,8 @@ public final class CaptureLifecycle {
     private volatile Thread owner;
     private long beganNanos;
     private CaptureEvent event;
+    /** Takes a sealed graph whose destroy failed after its capture was rejected, to try it again later. */
+    private Consumer<BackendGraph> failedDestroys = graph -> { };
 
     public CaptureLifecycle(long streamId, BackendStream backend, OperationPolicy policy, MemoryManager memory,
                             MetadataCache metadata, DropQueue drops, LongSupplier graphIds, LongSupplier stampIds,
@@ -93,6 +97,14 @@ public final class CaptureLifecycle {
         this.graphIds = graphIds;
         this.stampIds = stampIds;
         this.waitTimeout = waitTimeout;
+    }
+
+    /**
+     * Where a backend graph goes whose destroy failed when its capture was rejected after the backend sealed it (the
+     * stream tries it again at its next synchronize and at close, as any failed destroy); by default nowhere.
+     */
+    public void onFailedDestroy(Consumer<BackendGraph> sink) {
+        failedDestroys = Objects.requireNonNull(sink, "sink");
     }
 
     /**
@@ -190,6 +202,7 @@ public final class CaptureLifecycle {
                     backend.destroy(graph);
                 } catch (RuntimeException | Error later) {
                     failure.addSuppressed(later);
+                    failedDestroys.accept(graph); // a failed destroy must not leak the graph for good
                 }
             }
             throw abort(failure);

@@ -81,6 +81,8 @@ final class StreamMemory {
         this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
                 runtime.options().metadataMaxEntryBytes(), new InfoStorage());
         this.lifecycle = lifecycles.create(metadata, drops);
+        this.lifecycle.onFailedDestroy(graph -> undestroyed.add(new Undestroyed("stream #" + streamId
+                + ": the graph of a rejected capture (destroy)", graph)));
     }
 
     /** Info buffers come from the same state-aware allocator as user buffers and leave through the drop queue. */

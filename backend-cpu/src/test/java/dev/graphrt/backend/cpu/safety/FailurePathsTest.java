@@ -116,6 +116,29 @@ class FailurePathsTest {
             assertThat(rig.backend.calls(Hook.DESTROY)).as("close tried it again").isEqualTo(2);
             assertThat(rig.backend.liveGraphs()).isZero();
         }
+
+        /** Found by the seams model over failing destroys: this path destroyed at once and forgot a failure. */
+        @Test
+        void after_its_capture_was_rejected_is_destroyed_at_the_next_synchronize() {
+            try (Rig rig = new Rig()) {
+                GpuStream stream = rig.runtime.openStream();
+                Buffer in = stream.upload(KitKernels.pattern(N, 14));
+                Buffer out = stream.allocate(BYTES);
+                rig.backend.failOn(Hook.DESTROY, 1);
+                Throwable rejected = catchThrowable(() -> stream.capture(CaptureOptions.defaults(), s -> {
+                    s.write(in, KitKernels.pattern(N, 15)); // the cpu backend records no writes: rejected at the end
+                    Rig.launch(s, rig.addOne, in, out);
+                }));
+                assertThat(rejected).isInstanceOf(dev.graphrt.api.CaptureRejectedException.class);
+                assertThat(rejected.getSuppressed()).as("the sealed graph's destroy failed").hasSize(1);
+                assertThat(rig.backend.liveGraphs()).isEqualTo(1);
+
+                stream.synchronize();
+
+                assertThat(rig.backend.calls(Hook.DESTROY)).as("tried again").isEqualTo(2);
+                assertThat(rig.backend.liveGraphs()).as("and destroyed").isZero();
+            }
+        }
     }
 
     @Nested
