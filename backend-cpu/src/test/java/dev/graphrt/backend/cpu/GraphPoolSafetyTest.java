@@ -127,6 +127,33 @@ class GraphPoolSafetyTest {
     }
 
     @Test
+    void an_output_allocated_lazily_in_the_warm_up_does_not_make_a_later_output_of_the_same_size_a_temporary() {
+        try (GraphPool pool = runtime.graphPool(); Buffer out = stream.allocate(N * 4L)) {
+            graphWithTemporary(pool, out); // the pool now has an intermediate of this size to lend
+            Buffer[] lazy = new Buffer[1];
+            Buffer[] perRun = new Buffer[1];
+            Graph graph = stream.capture(CaptureOptions.defaults().pool(pool), s -> {
+                if (lazy[0] == null) {
+                    lazy[0] = s.allocate(N * 4L); // first use only: the warm-up allocates it, the recording does not
+                    s.write(lazy[0], KitKernels.pattern(N, 3));
+                }
+                try (Buffer temp = s.allocate(N * 4L)) {
+                    s.launch(addOne, DIMS, KernelArgs.of(lazy[0], temp).info(N));
+                    perRun[0] = s.allocate(N * 4L); // an output the step keeps open, warm-up and recording alike
+                    s.launch(addOne, DIMS, KernelArgs.of(temp, perRun[0]).info(N));
+                }
+            });
+
+            graph.replay();
+
+            assertThat(stream.readInts(perRun[0])).as("the recorded output is the graph's own")
+                    .isEqualTo(KitKernels.addOne(KitKernels.addOne(KitKernels.pattern(N, 3))));
+            perRun[0].close();
+            lazy[0].close();
+        }
+    }
+
+    @Test
     void a_pool_is_bound_only_by_a_prepare_that_succeeded() {
         try (GraphPool pool = runtime.graphPool(); GpuStream second = runtime.openStream();
              Buffer out = second.allocate(N * 4L)) {

@@ -38,8 +38,12 @@ final class PooledWindow {
     private final Map<Retainable, Boolean> replayedHere = new IdentityHashMap<>();
     /** The window's allocations of the current warm-up pass, in order: which the step closed tells outputs apart. */
     private final List<CoreBuffer> passAllocations = new ArrayList<>();
-    /** Per requested size, in allocation order, whether the last warm-up pass closed it (true: a temporary). */
-    private final Map<Long, List<Boolean>> warmupClosed = new HashMap<>();
+    /**
+     * Per requested size, how many allocations of the last warm-up pass were temporaries: a size is lent only when
+     * that pass closed every allocation of it, since a step may allocate an output on first use only (the warm-up's
+     * order then differs from the recording's and a position would name an output a temporary).
+     */
+    private final Map<Long, Integer> warmupTemporaries = new HashMap<>();
     /** Per requested size, how many allocations the recording made so far. */
     private final Map<Long, Integer> recordedBySize = new HashMap<>();
 
@@ -71,16 +75,15 @@ final class PooledWindow {
 
     /**
      * A temporary of the recording (not in checked mode), lent as a view of an intermediate no view of this run
-     * uses; null when none fits or when the warm-up did not show this allocation to be a temporary (the step closed
-     * the same allocation in its last pass).
+     * uses; null when none fits, or unless the step's last warm-up pass closed every allocation of this size and
+     * made at least as many as the recording has so far.
      */
     CoreBuffer borrow(long bytes, CaptureState state, boolean checked) {
         if (pool == null || checked || policy.pool(state) != OperationPolicy.PoolAction.LEND_TEMPORARIES) {
             return null;
         }
         int index = recordedBySize.merge(bytes, 1, Integer::sum) - 1;
-        List<Boolean> closedInWarmup = warmupClosed.get(bytes);
-        if (closedInWarmup == null || index >= closedInWarmup.size() || !closedInWarmup.get(index)) {
+        if (index >= warmupTemporaries.getOrDefault(bytes, 0)) {
             return null;
         }
         CoreBuffer owner = pool.borrow(bytes, borrowed, replayedHere);
@@ -115,10 +118,16 @@ final class PooledWindow {
         if (pool == null || passAllocations.isEmpty()) {
             return;
         }
-        warmupClosed.clear();
+        warmupTemporaries.clear();
+        Map<Long, Boolean> keptOpen = new HashMap<>();
         for (CoreBuffer buffer : passAllocations) {
-            warmupClosed.computeIfAbsent(buffer.byteSize(), size -> new ArrayList<>()).add(buffer.isClosed());
+            if (buffer.isClosed()) {
+                warmupTemporaries.merge(buffer.byteSize(), 1, Integer::sum);
+            } else {
+                keptOpen.put(buffer.byteSize(), Boolean.TRUE);
+            }
         }
+        warmupTemporaries.keySet().removeAll(keptOpen.keySet());
         passAllocations.clear();
     }
 
@@ -187,7 +196,7 @@ final class PooledWindow {
         }
         pool = null;
         passAllocations.clear();
-        warmupClosed.clear();
+        warmupTemporaries.clear();
         recordedBySize.clear();
         borrowed.clear();
         recordedAllocations.clear();
