@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
  * {@link DriverStream}s whose captures become hardware graphs. The backend's own code only finds the device and
  * builds the parts; this class is the {@code Backend} for cuda and hip alike.
  *
- * <p>Closing runs the host releases that waited for a capture, unloads the compiler's modules, then the
- * backend's own release (the CUDA primary context), each even when an earlier one failed; the first failure is
- * thrown with the others suppressed.
+ * <p>Closing runs the host releases that waited for a capture, frees the memory's upload staging, unloads the
+ * compiler's modules, then the backend's own release (the CUDA primary context), each even when an earlier one
+ * failed; the first failure is thrown with the others suppressed.
  */
 public final class DriverBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(DriverBackend.class);
@@ -99,6 +99,7 @@ public final class DriverBackend implements Backend {
         } catch (RuntimeException e) {
             failure = e;
         }
+        failure = attempt(failure, parts.memory()::close);
         failure = attempt(failure, parts.compiler()::close);
         failure = attempt(failure, parts.release());
         LOG.debug("{}: closed device {}", name, parts.ordinal());

@@ -3,7 +3,6 @@ package dev.graphrt.driver;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -12,31 +11,55 @@ import java.util.Objects;
  * pinning) belongs to the core; this class only checks its requests and turns them into driver calls.
  *
  * <p>Why shared: CUDA and HIP differ only in the native calls; the checks, the current-context rule and the
- * copy of a heap {@code src} into native memory before a synchronous upload are the same for both.
+ * staging of an upload's bytes are the same for both.
  *
- * @param context   the backend's context, made current before every call
- * @param driver    the backend's memory calls
- * @param alignment the alignment of the driver's blocks, which slices keep
+ * <p>Why uploads go through pinned memory: {@link #upload} must leave the bytes on the device before any later
+ * work on any stream reads them (the core uploads info words and checked mode's canaries this way, then launches
+ * on a non-blocking stream). A synchronous copy from pageable memory may return once the bytes are staged for
+ * DMA, before they reach the device, and a non-blocking stream is not ordered after it (the CUDA driver's
+ * documented behaviour for {@code cuMemcpyHtoD}); from page-locked memory it is complete on return. One pinned
+ * block of {@link #STAGING_BYTES}, allocated at the first upload and freed at {@link #close}, carries every upload,
+ * in pieces when larger.
  */
-public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver driver, long alignment)
-        implements DeviceMemory {
+public final class DriverDeviceMemory implements DeviceMemory, AutoCloseable {
     /**
      * The alignment of the blocks {@code cuMemAlloc_v2} and {@code hipMalloc} return (256 bytes); slices keep it
      * for vectorised access.
      */
     public static final long DRIVER_ALIGNMENT = 256;
+    /** Bytes of the pinned block every upload is staged through (info buffers and canaries are far smaller). */
+    public static final long STAGING_BYTES = 64L << 10;
+
+    private final DriverContext context;
+    private final DeviceMemoryDriver driver;
+    private final long alignment;
+    private final Object stagingLock = new Object();
+    /** The pinned staging block; null before the first upload and after close. */
+    private MemorySegment staging;
+    private boolean closed;
 
     /** Device memory whose blocks have the drivers' {@link #DRIVER_ALIGNMENT}. */
     public DriverDeviceMemory(DriverContext context, DeviceMemoryDriver driver) {
         this(context, driver, DRIVER_ALIGNMENT);
     }
 
-    public DriverDeviceMemory {
-        Objects.requireNonNull(context, "context");
-        Objects.requireNonNull(driver, "driver");
+    /**
+     * @param context   the backend's context, made current before every call
+     * @param driver    the backend's memory calls
+     * @param alignment the alignment of the driver's blocks, which slices keep
+     */
+    public DriverDeviceMemory(DriverContext context, DeviceMemoryDriver driver, long alignment) {
+        this.context = Objects.requireNonNull(context, "context");
+        this.driver = Objects.requireNonNull(driver, "driver");
         if (alignment <= 0 || Long.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("alignment must be a power of two, was " + alignment);
         }
+        this.alignment = alignment;
+    }
+
+    @Override
+    public long alignment() {
+        return alignment;
     }
 
     @Override
@@ -59,6 +82,7 @@ public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver drive
         driver.free(own.pointer());
     }
 
+    /** Copies {@code src} to the device through the pinned staging block: complete when this returns. */
     @Override
     public void upload(DeviceSlice dst, MemorySegment src) {
         Objects.requireNonNull(dst, "dst");
@@ -72,14 +96,38 @@ public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver drive
         }
         long address = DriverAllocation.address(dst, context.names().backend());
         context.makeCurrent();
-        if (src.isNative()) {
-            driver.copyToDevice(address, src, bytes);
-            return;
+        synchronized (stagingLock) {
+            MemorySegment block = stagingBlock();
+            for (long done = 0; done < bytes; done += STAGING_BYTES) {
+                long piece = Math.min(STAGING_BYTES, bytes - done);
+                MemorySegment.copy(src, done, block, 0, piece);
+                driver.copyToDevice(address + done, block, piece);
+            }
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment copy = arena.allocate(bytes, 16);
-            copy.copyFrom(src);
-            driver.copyToDevice(address, copy, bytes);
+    }
+
+    private MemorySegment stagingBlock() {
+        if (closed) {
+            throw new IllegalStateException("the " + context.names().backend() + " device memory is closed");
+        }
+        if (staging == null) {
+            staging = driver.allocatePinned(STAGING_BYTES);
+        }
+        return staging;
+    }
+
+    /** Frees the staging block; the backend closes its memory after its streams. Idempotent. */
+    @Override
+    public void close() {
+        MemorySegment block;
+        synchronized (stagingLock) {
+            closed = true;
+            block = staging;
+            staging = null;
+        }
+        if (block != null) {
+            context.makeCurrent();
+            driver.freePinned(block);
         }
     }
 
@@ -98,5 +146,10 @@ public record DriverDeviceMemory(DriverContext context, DeviceMemoryDriver drive
                 driver.freePinned(block);
             }
         };
+    }
+
+    @Override
+    public String toString() {
+        return "DriverDeviceMemory[" + context.names().backend() + "]";
     }
 }

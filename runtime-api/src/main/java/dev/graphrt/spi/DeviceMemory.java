@@ -17,9 +17,11 @@ public interface DeviceMemory {
     void free(DeviceAllocation allocation);
 
     /**
-     * Copies {@code src} into {@code dst} synchronously and outside every stream, so the bytes are there
-     * before any later work on any stream reads them. Used for info buffers; must be legal while a stream
-     * of this backend records (CUDA: a synchronous copy from a non-blocking context is).
+     * Copies {@code src} into {@code dst} synchronously and outside every stream: the bytes are on the device
+     * when this returns, before any later work on any stream reads them. Used for info buffers and checked mode's
+     * canaries; must be legal while a stream of this backend records. CUDA: a synchronous copy from page-locked
+     * memory is both; from pageable memory it may return before its DMA landed, unordered with non-blocking
+     * streams, so a driver backend stages the bytes through pinned memory.
      */
     void upload(DeviceSlice dst, MemorySegment src);
 }

@@ -65,18 +65,16 @@ final class CudaContext {
     }
 
     /**
-     * Releases the retained primary context. A context left with a sticky error stays broken after the last
-     * release (measured on the H200: the next retain returned 719), so it is reset first; other runtimes on it
-     * are lost anyway, and later runtimes start on a clean context.
+     * Ends one runtime's use of the primary context, which stays retained for the process, as the CUDA runtime
+     * keeps it: releasing the last hold destroys the context, and the next runtime then pays for creating it again
+     * (most of a cuda runtime's open, measured on the H200; docs/decisions.md, "The primary context"). A context
+     * left with a sticky error (an illegal address, a trap) is reset, so later runtimes start on a clean one
+     * (measured on the H200: without the reset the next retain returned 719); other runtimes on it are lost anyway.
      */
     void release() {
-        try {
-            makeCurrent();
-            if (contextLost()) {
-                primaryContextReset(device);
-            }
-        } finally {
-            primaryContextRelease(device);
+        makeCurrent();
+        if (contextLost()) {
+            primaryContextReset(device);
         }
     }
 

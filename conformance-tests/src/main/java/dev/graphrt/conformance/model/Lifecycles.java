@@ -69,8 +69,7 @@ final class Lifecycles {
             return Boolean.TRUE;
         }, null, null));
         if (captured[0] != null) {
-            cache.graphs.put(r.key(), new G(cache.name + "[" + r.key() + "]", cache.stream, null, run.recorded(),
-                    run.scratch()));
+            cache.graphs.put(r.key(), new G(cache.name + "[" + r.key() + "]", cache.stream, null, run));
             for (Iterator<Map.Entry<String, G>> it = cache.graphs.entrySet().iterator();
                     cache.graphs.size() > cache.maxGraphs; ) {
                 G evicted = it.next().getValue();

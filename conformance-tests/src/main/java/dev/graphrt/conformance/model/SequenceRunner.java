@@ -252,7 +252,7 @@ final class SequenceRunner {
         joined(world, c.stream(), () -> graph[0] = captured(world, "capture of " + c.graph(), run, c.warmups(),
                 () -> s.capture(chosen, run.consumer()), refusedBefore, refusal));
         if (graph[0] != null) {
-            world.graphs.put(c.graph(), new G(c.graph(), c.stream(), graph[0], run.recorded(), run.scratch()));
+            world.graphs.put(c.graph(), new G(c.graph(), c.stream(), graph[0], run));
         }
         return true;
     }
@@ -322,15 +322,20 @@ final class SequenceRunner {
             return true;
         }
         boolean sameShape = World.G.shape(run.recorded()).equals(graph.shape());
-        if (result[0].applied() != sameShape) {
+        // A hardware graph's nodes are linked as the streams recorded them: a fork or join placed differently
+        // changes the topology even for the same kernels in the same order.
+        boolean sameEdges = world.graphKind != GraphKind.HARDWARE || run.recordedEdges().equals(graph.edges);
+        boolean applies = sameShape && sameEdges;
+        if (result[0].applied() != applies) {
             throw new ModelFailure("update result", "update of " + graph.name + " returned " + result[0] + "; the "
-                    + "model predicts " + (sameShape ? "Applied: the same kernels in the same order " : "Rejected: ")
+                    + "model predicts " + (applies ? "Applied: the same kernels in the same order, linked alike "
+                    : sameShape ? "Rejected: the same kernels, linked otherwise " + graph.edges + " -> "
+                            + run.recordedEdges() + ": " : "Rejected: ")
                     + graph.shape() + " -> " + World.G.shape(run.recorded()));
         }
-        world.count(sameShape ? "update applied" : "update rejected");
-        if (sameShape) {
-            graph.ops = List.copyOf(run.recorded());
-            graph.scratch = run.scratch();
+        world.count(applies ? "update applied" : sameShape ? "update rejected: topology" : "update rejected");
+        if (applies) {
+            graph.adopt(run);
         }
         return true;
     }

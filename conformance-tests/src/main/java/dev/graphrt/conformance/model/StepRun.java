@@ -17,8 +17,10 @@ import dev.graphrt.conformance.model.World.Buf;
 import dev.graphrt.conformance.model.World.GOp;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -36,6 +38,10 @@ final class StepRun {
     private final boolean pooled;
     private int passes;
     private final List<GOp> recorded = new ArrayList<>();
+    /** Per node of the recorded pass, the nodes it depends on: how stream capture links them (see {@link #node}). */
+    private final List<Set<Integer>> recordedEdges = new ArrayList<>();
+    /** The nodes the stream now recording would make its next node depend on. */
+    private Set<Integer> frontier = new HashSet<>();
     private final List<Buf> recordedAllocations = new ArrayList<>();
     /** Allocations of the recorded pass that stay open (outputs, lazy outputs): the pool may grow for each. */
     private int recordedKept;
@@ -106,6 +112,22 @@ final class StepRun {
         return recorded;
     }
 
+    /**
+     * The recorded pass as a driver's stream capture links it: per node (a launch, a write, a copy) in the order
+     * recorded, the nodes it depends on. A node depends on its stream's last node; a wait adds the recording
+     * stream's nodes at its record, and the join adds the other stream's. A hardware graph updates in place only
+     * onto the same topology ({@code cuGraphExecUpdate} refuses a changed one, redundant edges included).
+     */
+    List<Set<Integer>> recordedEdges() {
+        return List.copyOf(recordedEdges);
+    }
+
+    private void node(GOp op) {
+        recorded.add(op);
+        recordedEdges.add(Set.copyOf(frontier));
+        frontier = new HashSet<>(Set.of(recordedEdges.size() - 1));
+    }
+
     /** What a refused capture's user writes into what its recorded pass left open. */
     static final int LEFTOVER_SEED = 17;
 
@@ -149,7 +171,7 @@ final class StepRun {
                 call("launch in the step", () -> s.launch(world.kernel(l.kernel()), LaunchDims.linear(l.n(), BLOCK),
                         KernelArgs.of(src.real, dst.real).info(l.n())));
                 if (recording) {
-                    recorded.add(new World.GLaunch(l.kernel(), src, dst, l.n()));
+                    node(new World.GLaunch(l.kernel(), src, dst, l.n()));
                 } else {
                     World.launch(l.kernel(), src, dst, l.n());
                 }
@@ -237,7 +259,7 @@ final class StepRun {
         if (!recording) {
             dst.write(data);
         } else if (world.declares(Capability.RECORDS_WRITES)) {
-            recorded.add(new World.GWrite(dst, data));
+            node(new World.GWrite(dst, data));
         } else {
             lazyRejections.add("write into " + dst + " without RECORDS_WRITES");
         }
@@ -270,7 +292,7 @@ final class StepRun {
         if (!recording) {
             World.copy(src, dst);
         } else if (world.graphKind == GraphKind.HARDWARE) {
-            recorded.add(new World.GCopy(src, dst));
+            node(new World.GCopy(src, dst));
         } else {
             lazyRejections.add("copy " + src + " to " + dst + " into a software graph");
         }
@@ -295,11 +317,15 @@ final class StepRun {
         }
         StreamEvent forked = get("record() for a fork", s::record);
         call("waitFor(fork)", () -> other.waitFor(forked));
+        Set<Integer> main = frontier;
+        frontier = new HashSet<>(main); // the waiting stream depends on what the recording stream had recorded
         for (StepOp inner : f.branch()) {
             run(inner, other, slots, recording, suffix);
         }
         StreamEvent joined = get("record() for a join", other::record);
         call("waitFor(join)", () -> s.waitFor(joined));
+        main.addAll(frontier); // the join: the recording stream now depends on both
+        frontier = main;
         world.count(recording ? "fork recorded" : "fork in a warm-up");
     }
 

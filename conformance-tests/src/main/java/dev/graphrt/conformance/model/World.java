@@ -103,12 +103,22 @@ final class World {
         List<Buf> scratch;
         boolean open = true;
 
-        G(String name, String stream, Graph real, List<GOp> ops, List<Buf> scratch) {
+        /** Per node of the recording, the nodes it depends on (see {@link StepRun#recordedEdges}). */
+        List<Set<Integer>> edges;
+
+        /** The graph the recorded pass of {@code run} made. */
+        G(String name, String stream, Graph real, StepRun run) {
             this.name = name;
             this.stream = stream;
             this.real = real;
-            this.ops = List.copyOf(ops);
-            this.scratch = List.copyOf(scratch);
+            adopt(run);
+        }
+
+        /** An applied update: the graph is now what the recorded pass of {@code run} recorded. */
+        void adopt(StepRun run) {
+            this.ops = List.copyOf(run.recorded());
+            this.edges = run.recordedEdges();
+            this.scratch = List.copyOf(run.scratch());
         }
 
         void replay() {
