@@ -68,17 +68,19 @@ hip_env() { # the HIP-on-CUDA test library, built once per job: GraphRT's hip ba
   [ -f .gpu/hip-on-cuda/libamdhip64.so ] && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
 }
 
-model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences, each chunk a seed range of its own
+model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences from $MODEL_SEED, each a seed range
   local name=$1 cls=$2 chunk=${MODEL_CHUNK:-2000} deadline=$((SECONDS + ${MODEL_SECONDS:-480})) i=0 done=0
+  local seed0=${MODEL_SEED:-20251201}
   while [ $SECONDS -lt $deadline ] && [ $i -lt ${MODEL_MAX_CHUNKS:-5} ]; do
     "$JAVA" "${JOPTS[@]}" -Dgraphrt.conformance.dir="$OUT/model-reports/$name-$i" \
-      -Dgraphrt.kit.modelSequences=$chunk -Dgraphrt.kit.modelSeed=$((20251201 + i * chunk)) \
+      -Dgraphrt.kit.modelSequences=$chunk -Dgraphrt.kit.modelSeed=$((seed0 + i * chunk)) ${MODEL_OPTS:-} \
       -cp ".gpu/tests/$name:.gpu/lib/*" org.junit.platform.console.ConsoleLauncher execute --disable-banner \
       --details=summary --details-theme=ascii \
       --select-unique-id "[engine:junit-jupiter]/[class:$cls]/[nested-class:SeamsModel]" \
       > "$OUT/$name-model-$i.log" 2>&1
     if grep -q "1 tests successful" "$OUT/$name-model-$i.log"; then done=$((done + chunk)); else
-      echo "$name model chunk $i (seeds from $((20251201 + i * chunk))): FAILED"; grep -m3 -A12 "=>" "$OUT/$name-model-$i.log"; fi
+      echo "$name model chunk $i (seeds from $((seed0 + i * chunk))): FAILED"; grep -m3 -A12 "=>" "$OUT/$name-model-$i.log"; fi
+    echo "$name model chunk $i: $(grep -ho "Test run finished after [0-9]* ms" "$OUT/$name-model-$i.log")"
     i=$((i + 1))
   done
   echo "$name model: $done sequences passed in $i chunk(s) of $chunk"
@@ -88,10 +90,18 @@ for step in $steps; do
   case $step in
     model) # issue 26: the seams model (kit group 29) on cuda, hip over cuda and wgpu at once, in chunks
       hip_env; wgpu_env
-      model_chunks cuda dev.graphrt.backend.cuda.CudaConformanceTest > "$OUT/model-cuda.txt" 2>&1 &
-      model_chunks hip dev.graphrt.backend.hip.HipConformanceTest > "$OUT/model-hip.txt" 2>&1 &
-      model_chunks wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest > "$OUT/model-wgpu.txt" 2>&1 &
+      for b in ${MODEL_BACKENDS:-cuda hip wgpu}; do
+        case $b in
+          cuda) model_chunks cuda dev.graphrt.backend.cuda.CudaConformanceTest > "$OUT/model-cuda.txt" 2>&1 & ;;
+          hip) model_chunks hip dev.graphrt.backend.hip.HipConformanceTest > "$OUT/model-hip.txt" 2>&1 & ;;
+          wgpu) model_chunks wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest > "$OUT/model-wgpu.txt" 2>&1 & ;;
+        esac
+      done
       wait; cat "$OUT"/model-*.txt ;;
+    kits) # the three kits at once (each a process of its own), after the environments are ready
+      hip_env; wgpu_env
+      for b in cuda hip wgpu; do "$0" "$b" > "$OUT/kit-$b.txt" 2>&1 & done
+      wait; cat "$OUT"/kit-*.txt ;;
     cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest \
         dev.graphrt.backend.cuda.CudaSignaturesTest dev.graphrt.backend.cuda.CudaNvtxTest ;;
     wgpu)
