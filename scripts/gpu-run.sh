@@ -68,8 +68,19 @@ hip_env() { # the HIP-on-CUDA test library, built once per job: GraphRT's hip ba
   [ -f .gpu/hip-on-cuda/libamdhip64.so ] && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
 }
 
-model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences from $MODEL_SEED, each a seed range
-  local name=$1 cls=$2 chunk=${MODEL_CHUNK:-2000} deadline=$((SECONDS + ${MODEL_SECONDS:-480})) i=0 done=0
+model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences from $MODEL_SEED, each a seed range;
+  # $MODEL_LANES (or $MODEL_LANES_<name>) processes at once, lane k taking chunks k, k + lanes, ...;
+  # $MODEL_MAX_CHUNKS in all
+  local name=$1 cls=$2 k lanes_of=MODEL_LANES_$1
+  local lanes=${!lanes_of:-${MODEL_LANES:-1}}
+  for ((k = 0; k < lanes; k++)); do model_lane "$name" "$cls" "$k" "$lanes" > "$OUT/$name-lane-$k.txt" 2>&1 & done
+  wait; cat "$OUT/$name"-lane-*.txt; rm -f "$OUT/$name"-lane-*.txt
+  echo "$name model: $(cat "$OUT/$name"-passed-* 2>/dev/null | awk '{s += $1} END {print s + 0}') sequences passed"
+  rm -f "$OUT/$name"-passed-*
+}
+
+model_lane() { # name class lane lanes
+  local name=$1 cls=$2 i=$3 lanes=$4 chunk=${MODEL_CHUNK:-2000} deadline=$((SECONDS + ${MODEL_SECONDS:-480})) done=0
   local seed0=${MODEL_SEED:-20251201}
   while [ $SECONDS -lt $deadline ] && [ $i -lt ${MODEL_MAX_CHUNKS:-5} ]; do
     "$JAVA" "${JOPTS[@]}" -Dgraphrt.conformance.dir="$OUT/model-reports/$name-$i" \
@@ -81,9 +92,9 @@ model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences from
     if grep -q "1 tests successful" "$OUT/$name-model-$i.log"; then done=$((done + chunk)); else
       echo "$name model chunk $i (seeds from $((seed0 + i * chunk))): FAILED"; grep -m3 -A12 "=>" "$OUT/$name-model-$i.log"; fi
     echo "$name model chunk $i: $(grep -ho "Test run finished after [0-9]* ms" "$OUT/$name-model-$i.log")"
-    i=$((i + 1))
+    i=$((i + lanes))
   done
-  echo "$name model: $done sequences passed in $i chunk(s) of $chunk"
+  echo "$done" > "$OUT/$name-passed-$3"
 }
 
 for step in $steps; do
