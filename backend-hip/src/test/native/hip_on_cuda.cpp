@@ -375,6 +375,12 @@ CUdevice_attribute toCudaAttribute(hipDeviceAttribute_t attribute, bool& known) 
         case hipDeviceAttributeComputeCapabilityMinor: return CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
         case hipDeviceAttributeWarpSize: return CU_DEVICE_ATTRIBUTE_WARP_SIZE;
         case hipDeviceAttributeMaxThreadsPerBlock: return CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK;
+        case hipDeviceAttributeMaxBlockDimX: return CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X;
+        case hipDeviceAttributeMaxBlockDimY: return CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y;
+        case hipDeviceAttributeMaxBlockDimZ: return CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z;
+        case hipDeviceAttributeMaxGridDimX: return CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X;
+        case hipDeviceAttributeMaxGridDimY: return CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y;
+        case hipDeviceAttributeMaxGridDimZ: return CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z;
         default: known = false; return CU_DEVICE_ATTRIBUTE_WARP_SIZE;
     }
 }

@@ -2,6 +2,7 @@ package dev.graphrt.driver;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
+import dev.graphrt.api.LaunchLimits;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -60,5 +61,18 @@ public final class DeviceQueries {
     public int attribute(int attributeCode, int device) {
         return calls.intOut(attributeCall + "(" + attributeCode + ")",
                 out -> (int) attribute.invokeExact(out, attributeCode, device));
+    }
+
+    /** The attribute numbers of a device's launch limits, in the API's numbering ({@code CUdevice_attribute}, ...). */
+    public record LimitAttributes(int maxGridX, int maxGridY, int maxGridZ, int maxBlockX, int maxBlockY,
+                                  int maxBlockZ, int maxThreadsPerBlock) {
+    }
+
+    /** The device's launch limits, asked once when the backend opens; every launch is checked against them. */
+    public LaunchLimits launchLimits(LimitAttributes codes, int device) {
+        return new LaunchLimits(attribute(codes.maxGridX(), device), attribute(codes.maxGridY(), device),
+                attribute(codes.maxGridZ(), device), attribute(codes.maxBlockX(), device),
+                attribute(codes.maxBlockY(), device), attribute(codes.maxBlockZ(), device),
+                attribute(codes.maxThreadsPerBlock(), device));
     }
 }

@@ -327,6 +327,15 @@ public abstract class CaptureConformanceKit {
         }
     }
 
+    @Nested
+    @DisplayName("30. Launch limits")
+    class Limits extends LaunchLimitsGroup {
+        @Override
+        protected CaptureConformanceKit kit() {
+            return CaptureConformanceKit.this;
+        }
+    }
+
     /**
      * The model-based group (DESIGN.md section 12): random sequences of public calls against a plain-Java model of
      * every buffer, refusal and statistic; a failure prints its seed and the shrunk sequence as Java calls.

@@ -1,6 +1,8 @@
 package dev.graphrt.spi;
 
+import dev.graphrt.api.BlockShape;
 import dev.graphrt.api.Dialect;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /** A kernel a backend compiled: its own handle type (a CUfunction, a pipeline, a Java kernel). */
@@ -22,5 +24,15 @@ public interface CompiledKernel {
      */
     default OptionalInt declaredParameters() {
         return OptionalInt.empty();
+    }
+
+    /**
+     * The block every launch of this kernel must use, where the kernel fixes it at compile time (WGSL's
+     * {@code @workgroup_size}); empty where the launch chooses (CUDA C, HIP, Java kernels: the default). The core
+     * refuses at the call a launch whose block differs, naming both: a WebGPU dispatch takes only the number of
+     * workgroups, so a launch planned for another block would silently compute a part of its range, or run past it.
+     */
+    default Optional<BlockShape> requiredBlock() {
+        return Optional.empty();
     }
 }

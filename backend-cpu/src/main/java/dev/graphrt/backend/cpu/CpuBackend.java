@@ -2,6 +2,7 @@ package dev.graphrt.backend.cpu;
 
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
@@ -37,7 +38,7 @@ public final class CpuBackend implements Backend {
         this.pool = new ForkJoinPool(threads);
         this.memory = new CpuMemory(memoryBytes);
         this.device = new DeviceInfo(CpuBackendProvider.NAME, "Java " + Runtime.version().feature() + " on "
-                + threads + " threads", "JVM " + Runtime.version(), memoryBytes, threads);
+                + threads + " threads", "JVM " + Runtime.version(), memoryBytes, threads, LaunchLimits.PORTABLE);
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
+import dev.graphrt.spi.OutOfBoundsAccess;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import dev.graphrt.spi.SoftwareGraphs;
@@ -217,6 +218,10 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
             return;
         }
         Throwable first = failures.get(0);
+        if (first instanceof OutOfBoundsAccess outside) { // the core names the buffer
+            failures.stream().skip(1).forEach(outside::addSuppressed);
+            throw outside;
+        }
         DriverException failure = new DriverException("cpu stream operation", -1, "JAVA_KERNEL_EXCEPTION",
                 first.toString());
         failure.initCause(first);

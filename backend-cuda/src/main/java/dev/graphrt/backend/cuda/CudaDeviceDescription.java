@@ -1,6 +1,7 @@
 package dev.graphrt.backend.cuda;
 
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.DeviceQueries;
 
@@ -14,9 +15,10 @@ import dev.graphrt.driver.DeviceQueries;
  * @param multiprocessors SM count
  * @param totalMemory    bytes of device memory
  * @param driverVersion  the driver's CUDA version, e.g. 13000
+ * @param limits         the largest launch the device takes
  */
 record CudaDeviceDescription(int ordinal, String name, int major, int minor, int multiprocessors, long totalMemory,
-                             int driverVersion) {
+                             int driverVersion, LaunchLimits limits) {
 
     /** Asks the driver (initialised) about the device of {@code ordinal}. */
     static CudaDeviceDescription query(int ordinal) {
@@ -27,7 +29,8 @@ record CudaDeviceDescription(int ordinal, String name, int major, int minor, int
                 ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
                 ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
                 ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
-                ask.totalMemory(device), CudaDriver.driverVersion());
+                ask.totalMemory(device), CudaDriver.driverVersion(),
+                ask.launchLimits(CudaNative.CU_LAUNCH_LIMIT_ATTRIBUTES, device));
     }
 
     /** "13.0" for 13000. */
@@ -47,6 +50,6 @@ record CudaDeviceDescription(int ordinal, String name, int major, int minor, int
 
     DeviceInfo toDeviceInfo() {
         return new DeviceInfo("cuda", name, "CUDA driver " + versionText(driverVersion) + ", sm_" + major + minor,
-                totalMemory, multiprocessors);
+                totalMemory, multiprocessors, limits);
     }
 }

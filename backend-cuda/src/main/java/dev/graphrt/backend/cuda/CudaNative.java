@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.graphrt.driver.DeviceQueries;
 import dev.graphrt.driver.NativeSymbol;
 import dev.graphrt.driver.ResultCodeNames;
 import java.lang.foreign.MemoryLayout;
@@ -32,6 +33,9 @@ final class CudaNative {
     static final int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
     static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
     static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+    /** {@code CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X..Z} (5-7), {@code MAX_BLOCK_DIM_X..Z} (2-4), {@code MAX_THREADS_PER_BLOCK}. */
+    static final DeviceQueries.LimitAttributes CU_LAUNCH_LIMIT_ATTRIBUTES =
+            new DeviceQueries.LimitAttributes(5, 6, 7, 2, 3, 4, 1);
     /** {@code CUjit_option}: error log buffer (char*) and its size (unsigned int, in: capacity, out: used). */
     static final int CU_JIT_ERROR_LOG_BUFFER = 5;
     static final int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;

@@ -1,6 +1,7 @@
 package dev.graphrt.backend.hip;
 
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.backend.hip.HipNative.Symbol;
 import dev.graphrt.driver.DeviceQueries;
 
@@ -15,9 +16,10 @@ import dev.graphrt.driver.DeviceQueries;
  * @param totalMemory     bytes of device memory
  * @param runtimeVersion  {@code HIP_VERSION} of the runtime, e.g. 50221153
  * @param graphUpload     whether the library exports {@code hipGraphUpload}
+ * @param limits          the largest launch the device takes
  */
 record HipDeviceDescription(int ordinal, String name, int major, int minor, int multiprocessors, long totalMemory,
-                            int runtimeVersion, boolean graphUpload) {
+                            int runtimeVersion, boolean graphUpload, LaunchLimits limits) {
 
     /** Asks the runtime (initialised) about the device of {@code ordinal}. */
     static HipDeviceDescription query(int ordinal) {
@@ -27,7 +29,8 @@ record HipDeviceDescription(int ordinal, String name, int major, int minor, int 
                 ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ordinal),
                 ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ordinal),
                 ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ordinal),
-                ask.totalMemory(ordinal), HipRuntime.runtimeVersion(), HipRuntime.hasGraphUpload());
+                ask.totalMemory(ordinal), HipRuntime.runtimeVersion(), HipRuntime.hasGraphUpload(),
+                ask.launchLimits(HipNative.HIP_LAUNCH_LIMIT_ATTRIBUTES, ordinal));
     }
 
     /** "AMD Instinct MI250X, HIP 5.2.21153, cc 9.0". */
@@ -39,6 +42,6 @@ record HipDeviceDescription(int ordinal, String name, int major, int minor, int 
     DeviceInfo toDeviceInfo() {
         return new DeviceInfo("hip", name, "HIP " + HipNative.versionText(runtimeVersion) + ", cc " + major + "." + minor
                 + (graphUpload ? "" : ", no hipGraphUpload (graphs upload at first replay)"),
-                totalMemory, multiprocessors);
+                totalMemory, multiprocessors, limits);
     }
 }

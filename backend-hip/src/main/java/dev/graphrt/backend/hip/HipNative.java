@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.graphrt.driver.DeviceQueries;
 import dev.graphrt.driver.NativeSymbol;
 import dev.graphrt.driver.ResultCodeNames;
 import java.lang.foreign.FunctionDescriptor;
@@ -42,6 +43,12 @@ final class HipNative {
     static final int HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 23;
     static final int HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 61;
     static final int HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 63;
+    /**
+     * {@code hipDeviceAttributeMaxGridDimX..Z} (29-31), {@code MaxBlockDimX..Z} (26-28) and
+     * {@code MaxThreadsPerBlock} (56), as the ROCm 5.2 headers number them.
+     */
+    static final DeviceQueries.LimitAttributes HIP_LAUNCH_LIMIT_ATTRIBUTES =
+            new DeviceQueries.LimitAttributes(29, 30, 31, 26, 27, 28, 56);
 
     // ---- hipGraphNodeType: renumbered in ROCm 5.3 --------------------------------------------------------
     /** {@code HIP_VERSION} (major * 10^7 + minor * 10^5 + patch) from which node types count from 0 like CUDA's. */

@@ -2,6 +2,7 @@ package dev.graphrt.backend.template;
 
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
@@ -24,7 +25,7 @@ final class TemplateBackend implements Backend {
     TemplateBackend(long memoryBytes) {
         this.memory = new TemplateMemory(memoryBytes);
         this.device = new DeviceInfo(TemplateBackendProvider.NAME, "Java " + Runtime.version().feature()
-                + ", one thread", "JVM " + Runtime.version(), memoryBytes, 1);
+                + ", one thread", "JVM " + Runtime.version(), memoryBytes, 1, LaunchLimits.PORTABLE);
     }
 
     @Override

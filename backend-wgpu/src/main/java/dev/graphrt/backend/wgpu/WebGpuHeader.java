@@ -248,6 +248,9 @@ final class WebGpuHeader {
     static final long LIM_MAX_BUFFER_SIZE = off(LIMITS_PREFIX, "maxBufferSize");
     static final long LIM_MAX_INVOCATIONS_PER_WORKGROUP = off(LIMITS_PREFIX, "maxComputeInvocationsPerWorkgroup");
     static final long LIM_MAX_WORKGROUPS_PER_DIMENSION = off(LIMITS_PREFIX, "maxComputeWorkgroupsPerDimension");
+    static final long LIM_MAX_WORKGROUP_SIZE_X = off(LIMITS_PREFIX, "maxComputeWorkgroupSizeX");
+    static final long LIM_MAX_WORKGROUP_SIZE_Y = off(LIMITS_PREFIX, "maxComputeWorkgroupSizeY");
+    static final long LIM_MAX_WORKGROUP_SIZE_Z = off(LIMITS_PREFIX, "maxComputeWorkgroupSizeZ");
 
     static final long DD_LABEL = off(DEVICE_DESCRIPTOR, "label");
     static final long DD_REQUIRED_LIMITS = off(DEVICE_DESCRIPTOR, "requiredLimits");

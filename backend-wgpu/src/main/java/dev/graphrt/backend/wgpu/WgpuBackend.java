@@ -49,7 +49,7 @@ final class WgpuBackend implements Backend {
         WgpuInstance.AdapterInfo a = device.adapter.info();
         String driver = a.backendName() + (a.description().isBlank() ? "" : ", " + a.description())
                 + (a.isCpu() ? ", CPU adapter" : "");
-        this.info = new DeviceInfo(WgpuBackendProvider.NAME, a.device(), driver, -1, 0);
+        this.info = new DeviceInfo(WgpuBackendProvider.NAME, a.device(), driver, -1, 0, device.limits.launchLimits());
         this.memory = new WgpuMemory(device);
         this.compiler = new WgpuCompiler(device);
         LOG.debug("wgpu backend opened on {} (limits {})", info, device.limits);

@@ -91,7 +91,8 @@ final class WgpuCompiler implements KernelCompiler {
                 }
                 throw new KernelCompilationException("WGSL kernel '" + entry + "': pipeline creation failed", log);
             }
-            WgpuKernel kernel = new WgpuKernel(device, entry, pipeline, layout, bindings.numbers());
+            WgpuKernel kernel = new WgpuKernel(device, entry, pipeline, layout, bindings.numbers(),
+                    WgslWorkgroupSize.of(entry, text));
             pipeline = MemorySegment.NULL;
             layout = MemorySegment.NULL;
             return kernel;

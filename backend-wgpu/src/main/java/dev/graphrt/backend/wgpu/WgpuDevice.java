@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.LaunchLimits;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -500,7 +501,14 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
 
     /** The device limits the backend relies on. */
     record Limits(long minStorageOffsetAlignment, long maxStorageBindingSize, long maxBufferSize,
-                  int maxStorageBuffersPerStage, int maxWorkgroupsPerDimension, int maxInvocationsPerWorkgroup) {
+                  int maxStorageBuffersPerStage, int maxWorkgroupsPerDimension, int maxInvocationsPerWorkgroup,
+                  int maxWorkgroupSizeX, int maxWorkgroupSizeY, int maxWorkgroupSizeZ) {
+        /** The launch limits the core checks every launch against. */
+        LaunchLimits launchLimits() {
+            return new LaunchLimits(maxWorkgroupsPerDimension, maxWorkgroupsPerDimension, maxWorkgroupsPerDimension,
+                    maxWorkgroupSizeX, maxWorkgroupSizeY, maxWorkgroupSizeZ, maxInvocationsPerWorkgroup);
+        }
+
         static Limits read(MemorySegment device) {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment l = a.allocate(WebGpuHeader.LIMITS_BYTES, 16);
@@ -512,7 +520,10 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
                         l.get(JAVA_LONG, WebGpuHeader.LIM_MAX_BUFFER_SIZE),
                         l.get(JAVA_INT, WebGpuHeader.LIM_MAX_STORAGE_BUFFERS_PER_STAGE),
                         l.get(JAVA_INT, WebGpuHeader.LIM_MAX_WORKGROUPS_PER_DIMENSION),
-                        l.get(JAVA_INT, WebGpuHeader.LIM_MAX_INVOCATIONS_PER_WORKGROUP));
+                        l.get(JAVA_INT, WebGpuHeader.LIM_MAX_INVOCATIONS_PER_WORKGROUP),
+                        l.get(JAVA_INT, WebGpuHeader.LIM_MAX_WORKGROUP_SIZE_X),
+                        l.get(JAVA_INT, WebGpuHeader.LIM_MAX_WORKGROUP_SIZE_Y),
+                        l.get(JAVA_INT, WebGpuHeader.LIM_MAX_WORKGROUP_SIZE_Z));
             }
         }
     }

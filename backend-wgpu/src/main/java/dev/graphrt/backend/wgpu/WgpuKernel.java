@@ -1,9 +1,11 @@
 package dev.graphrt.backend.wgpu;
 
 import dev.graphrt.api.Dialect;
+import dev.graphrt.api.BlockShape;
 import dev.graphrt.spi.CompiledKernel;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -16,10 +18,12 @@ final class WgpuKernel implements CompiledKernel {
     private final MemorySegment pipeline;
     private final MemorySegment bindGroupLayout;
     private final int[] bindings;
+    private final Optional<BlockShape> workgroupSize;
 
     WgpuKernel(WgpuDevice owner, String entryPoint, MemorySegment pipeline, MemorySegment bindGroupLayout,
-               int[] bindings) {
+               int[] bindings, Optional<BlockShape> workgroupSize) {
         this.owner = owner;
+        this.workgroupSize = workgroupSize;
         this.entryPoint = entryPoint;
         this.pipeline = pipeline;
         this.bindGroupLayout = bindGroupLayout;
@@ -57,6 +61,12 @@ final class WgpuKernel implements CompiledKernel {
     @Override
     public OptionalInt declaredParameters() {
         return OptionalInt.of(bindings.length);
+    }
+
+    /** The entry point's {@code @workgroup_size}: every launch must use it as its block (empty: not known). */
+    @Override
+    public Optional<BlockShape> requiredBlock() {
+        return workgroupSize;
     }
 
     WgpuDevice owner() {

@@ -6,6 +6,7 @@ import dev.graphrt.api.GraphRTException;
 import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.BackendStream;
+import dev.graphrt.spi.OutOfBoundsAccess;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Optional;
@@ -101,6 +102,23 @@ final class CheckedWork {
         }
         forget();
         return Optional.ofNullable(first);
+    }
+
+    /**
+     * What a backend's stopped out-of-bounds access means to the user: in checked mode the overrun of the buffer it
+     * touched (named as the user knows it, with its last launches); otherwise a driver failure that names the kernel,
+     * the argument and the offset.
+     */
+    GraphRTException overrun(String operation, OutOfBoundsAccess access) {
+        if (guards != null) {
+            for (CoreBuffer buffer : touched) {
+                if (buffer.storage().equals(access.slice())) {
+                    long offset = access.offset() < 0 ? access.offset() : Math.max(access.offset(), buffer.byteSize());
+                    return new BufferOverrunException(buffer.toString(), offset, buffer.lastLaunches());
+                }
+            }
+        }
+        return new DriverException(operation, access);
     }
 
     /** Lets go of every touched buffer without reading its guards (the stream is closing). */

@@ -1,8 +1,10 @@
 package dev.graphrt.core.runtime;
 
+import dev.graphrt.api.BlockShape;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.spi.CompiledKernel;
+import java.util.Optional;
 import java.util.Set;
 
 /** A compiled kernel bound to the runtime that compiled it (by its scope: a kernel never reaches the runtime). */
@@ -15,6 +17,11 @@ record CoreKernel(RuntimeScope scope, CompiledKernel compiled, Set<Dialect> offe
     @Override
     public Dialect dialect() {
         return compiled.dialect();
+    }
+
+    @Override
+    public Optional<BlockShape> requiredBlock() {
+        return compiled.requiredBlock();
     }
 
     @Override

@@ -57,7 +57,7 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
         this.membership = new Membership(this, policy);
         this.guard = new StreamGuard(id, host, membership);
         CheckedWork checked = new CheckedWork(host.guards());
-        ReplayBlame blame = new ReplayBlame(id);
+        ReplayBlame blame = new ReplayBlame(id, checked);
         PooledWindow window = new PooledWindow(id, host, memory);
         StreamContext parts = new StreamContext(this, host, guard, membership, window, checked, blame);
         this.work = new StreamWork(parts);

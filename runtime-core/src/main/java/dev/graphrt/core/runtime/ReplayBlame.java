@@ -4,6 +4,7 @@ import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GraphRTException;
 import dev.graphrt.api.ReplayFailedException;
 import dev.graphrt.api.WaitTimeoutException;
+import dev.graphrt.spi.OutOfBoundsAccess;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,10 +20,13 @@ final class ReplayBlame {
     private static final int MAX_TRACKED = 8;
 
     private final long streamId;
+    private final CheckedWork checked;
     private final Set<Long> replayedSinceSync = new LinkedHashSet<>();
 
-    ReplayBlame(long streamId) {
+    /** @param checked names the buffer of an out-of-bounds access a backend stopped */
+    ReplayBlame(long streamId, CheckedWork checked) {
         this.streamId = streamId;
+        this.checked = checked;
     }
 
     /** Whether graphs were replayed since the last host synchronisation (their errors may still be coming). */
@@ -41,8 +45,10 @@ final class ReplayBlame {
         try {
             sync.run();
         } catch (RuntimeException raw) {
+            String operation = "stream #" + streamId + " host synchronisation";
             GraphRTException failure = raw instanceof GraphRTException known ? known
-                    : new DriverException("stream #" + streamId + " host synchronisation", raw);
+                    : raw instanceof OutOfBoundsAccess outside ? checked.overrun(operation, outside)
+                    : new DriverException(operation, raw);
             if (replayedSinceSync.isEmpty() || failure instanceof WaitTimeoutException) {
                 throw failure;
             }

@@ -1,5 +1,6 @@
 package dev.graphrt.core.runtime;
 
+import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.BufferOverrunException;
 import dev.graphrt.api.Graph;
@@ -28,10 +29,13 @@ final class StreamWork {
     private final ReplayClock replayClock = new ReplayClock();
     /** The info words of the launch being enqueued, reused (under the stream's lock) from launch to launch. */
     private int[] infoWords = new int[16];
+    /** The device and its launch limits, read once: every launch is checked against them. */
+    private final DeviceInfo device;
     private final StreamContext c;
 
     StreamWork(StreamContext c) {
         this.c = c;
+        this.device = c.host().backend().device();
     }
 
     // ---- memory ------------------------------------------------------------------------------------
@@ -186,6 +190,7 @@ final class StreamWork {
             slices[i] = used[i].storage();
         }
         LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
+        LaunchArguments.checkDims(compiled.compiled(), dims, device);
         c.guard().callJoined("launch", compiled, origin -> {
             StreamMemory target = c.membership().recordingMemory();
             CaptureLifecycle recording = c.membership().recording();

@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.graphrt.api.Buffer;
+import dev.graphrt.api.BufferOverrunException;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.DriverException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.conformance.KitKernels;
@@ -19,6 +22,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.DisplayNameGeneration;
@@ -33,6 +37,61 @@ class ClearErrorsTest {
 
     private static GraphRuntime open() {
         return GraphRT.open(RuntimeOptions.defaults().backend("cpu"));
+    }
+
+    /** {@code dst[i] = src[i] + 1} for one more word than {@code dst} holds: the last write is past its end. */
+    private static final KernelSource ONE_PAST = KernelSource.named("one_past").java((args, from, to) -> {
+        MemorySegment src = args.buffer(0);
+        MemorySegment dst = args.buffer(1);
+        int n = args.info(0);
+        for (int i = from; i < to && i <= n; i++) {
+            int v = i < n ? src.getAtIndex(ValueLayout.JAVA_INT, i) : 0;
+            dst.setAtIndex(ValueLayout.JAVA_INT, i, v + 1);
+        }
+    }, KitKernels.SRC_DST_INFO);
+
+    @Test
+    void checked_mode_reports_a_java_kernels_write_past_a_buffer_as_an_overrun_naming_the_buffer_and_the_kernel() {
+        try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend("cpu").checked(true))) {
+            GpuStream stream = runtime.openStream();
+            Kernel onePast = runtime.compile(ONE_PAST);
+            Buffer in = stream.upload(KitKernels.pattern(N, 3));
+            Buffer out = stream.allocate(N * 4L);
+
+            stream.launch(onePast, DIMS, KernelArgs.of(in, out).info(N));
+
+            assertThatThrownBy(stream::synchronize).isInstanceOfSatisfying(BufferOverrunException.class, overrun -> {
+                assertThat(overrun.buffer()).isEqualTo(out.toString());
+                assertThat(overrun.offset()).as("the first byte past its end").isEqualTo(N * 4L);
+                assertThat(overrun.lastLaunches()).singleElement().asString().contains("one_past");
+            });
+            Kernel addOne = runtime.compile(KitKernels.ADD_ONE);
+            stream.launch(addOne, DIMS, KernelArgs.of(in, out).info(N));
+            assertThat(stream.readInts(out)).as("the stream still computes")
+                    .isEqualTo(KitKernels.addOne(KitKernels.pattern(N, 3)));
+        }
+    }
+
+    /** Writes word {@code 16 n} of {@code dst}: far past its end, past any slot the pool may round it up to. */
+    private static final KernelSource FAR_PAST = KernelSource.named("far_past").java((args, from, to) -> {
+        if (from == 0) {
+            args.buffer(1).setAtIndex(ValueLayout.JAVA_INT, 16L * args.info(0), 1);
+        }
+    }, KitKernels.SRC_DST_INFO);
+
+    @Test
+    void without_checked_mode_a_write_far_past_a_buffer_fails_the_sync_naming_the_kernel_and_the_argument() {
+        try (GraphRuntime runtime = open()) {
+            GpuStream stream = runtime.openStream();
+            Kernel farPast = runtime.compile(FAR_PAST);
+            Buffer in = stream.upload(KitKernels.pattern(N, 3));
+            Buffer out = stream.allocate(N * 4L);
+
+            stream.launch(farPast, DIMS, KernelArgs.of(in, out).info(N));
+
+            assertThatThrownBy(stream::synchronize).isInstanceOf(DriverException.class)
+                    .hasMessageContaining("kernel 'far_past' touched byte " + 64L * N + " of its buffer argument 1");
+        }
     }
 
     @Test

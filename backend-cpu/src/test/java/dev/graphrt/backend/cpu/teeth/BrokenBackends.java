@@ -2,9 +2,11 @@ package dev.graphrt.backend.cpu.teeth;
 
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
-import dev.graphrt.api.KernelSource;
+import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.DriverException;
+import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
@@ -335,6 +337,37 @@ enum BrokenBackends {
                 @Override
                 public boolean copy(DeviceSlice src, DeviceSlice dst) {
                     return delegate.copy(src.prefix(src.length() - 4), dst);
+                }
+            };
+        }
+    }),
+
+    /**
+     * Declares a grid limit in Y of 70,000 while its device takes 65,535, so the core forwards launches its driver
+     * refuses ({@code cuLaunchKernel} would answer 1, CUDA_ERROR_INVALID_VALUE).
+     */
+    OVERSTATES_ITS_GRID_LIMIT(cpu -> new ForwardingBackend(cpu) {
+        private static final int DEVICE_MAX_GRID_Y = 65_535;
+
+        @Override
+        public DeviceInfo device() {
+            DeviceInfo real = delegate.device();
+            LaunchLimits l = real.limits();
+            return new DeviceInfo(real.backend(), real.name(), real.driver(), real.memoryBytes(), real.computeUnits(),
+                    new LaunchLimits(l.maxGridX(), 70_000, l.maxGridZ(), l.maxBlockX(), l.maxBlockY(), l.maxBlockZ(),
+                            l.maxThreadsPerBlock()));
+        }
+
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
+                    if (dims.gridY() > DEVICE_MAX_GRID_Y) {
+                        throw new DriverException("cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE",
+                                "grid " + dims.gridY() + " in Y");
+                    }
+                    delegate.launch(kernel, dims, bindings);
                 }
             };
         }

@@ -149,4 +149,11 @@ final class BrokenKits {
             return open(BrokenBackends.COPIES_ONE_WORD_SHORT);
         }
     }
+
+    static class OverstatesItsGridLimit extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.OVERSTATES_ITS_GRID_LIMIT);
+        }
+    }
 }
