@@ -1,6 +1,5 @@
 package dev.graphrt.core.runtime;
 
-import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.LaunchLimits;
@@ -8,6 +7,7 @@ import dev.graphrt.api.BlockShape;
 import dev.graphrt.spi.CompiledKernel;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.stream.IntStream;
 
 /**
  * The one rule for a launch's arguments and dims, on every backend. Its argument count: a launch passes the kernel's declared parameters,
@@ -24,6 +24,15 @@ final class LaunchArguments {
     private LaunchArguments() {
     }
 
+    /** The names of the first launch arguments, made once: naming an argument must cost a launch nothing. */
+    private static final String[] BUFFER_ARGUMENTS = IntStream.range(0, 16)
+            .mapToObj(i -> "args.buffers[" + i + "]").toArray(String[]::new);
+
+    /** {@code args.buffers[i]}, as checks and refusals name launch argument {@code i}. */
+    static String bufferArgument(int i) {
+        return i < BUFFER_ARGUMENTS.length ? BUFFER_ARGUMENTS[i] : "args.buffers[" + i + "]";
+    }
+
     /** Refuses {@code args} with {@code IllegalArgumentException} naming the kernel and both counts when they differ. */
     static void check(CompiledKernel kernel, KernelArgs args) {
         OptionalInt declared = kernel.declaredParameters();
@@ -36,11 +45,12 @@ final class LaunchArguments {
     }
 
     /**
-     * Refuses {@code dims} beyond the device's {@link LaunchLimits} (naming the field, its value and the limit), and
+     * Refuses {@code dims} beyond the device's {@link LaunchLimits} (naming the field, its value and the limit, and
+     * {@code device}, the device's label made once per stream), and
      * a block other than the one the kernel was compiled for (naming both), with {@code IllegalArgumentException}.
      */
-    static void checkDims(CompiledKernel kernel, LaunchDims dims, DeviceInfo device) {
-        device.limits().check(dims, device.backend() + ": " + device.name());
+    static void checkDims(CompiledKernel kernel, LaunchDims dims, LaunchLimits limits, String device) {
+        limits.check(dims, device);
         Optional<BlockShape> required = kernel.requiredBlock();
         if (required.isPresent() && !required.get().matches(dims)) {
             throw new IllegalArgumentException("dims: kernel '" + kernel.entryPoint() + "' was compiled for blocks of "

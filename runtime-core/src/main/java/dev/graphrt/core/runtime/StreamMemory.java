@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * One stream's memory (DESIGN.md section 4): where its allocations come from in each capture state, the storage
@@ -60,6 +61,9 @@ final class StreamMemory {
     private final Duration waitTimeout;
     private final long stagingLimit;
     private long stagedBytes;
+    /** Who keeps a buffer a launch holds (the window, or the epoch's fence), made once: a launch allocates none. */
+    private final Consumer<Retainable> windowHolder;
+    private final Consumer<Retainable> epochHolder;
 
     /**
      * @param joined whether the stream now takes part in another stream's capture (fork/join): its driver stream is
@@ -81,6 +85,8 @@ final class StreamMemory {
         this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
                 runtime.options().metadataMaxEntryBytes(), new InfoStorage());
         this.lifecycle = lifecycles.create(metadata, drops);
+        this.windowHolder = lifecycle::holdInWindow;
+        this.epochHolder = drops::hold;
         this.lifecycle.onFailedDestroy(graph -> undestroyed.add(new Undestroyed("stream #" + streamId
                 + ": the graph of a rejected capture (destroy)", graph)));
     }
@@ -160,8 +166,8 @@ final class StreamMemory {
      */
     void hold(CoreBuffer buffer, String argument) {
         boolean held = lifecycle.isRecording()
-                ? buffer.holdFor(lifecycle.windowStamp(), lifecycle::holdInWindow)
-                : buffer.holdFor(drops.epoch(), drops::hold);
+                ? buffer.holdFor(lifecycle.windowStamp(), windowHolder)
+                : buffer.holdFor(drops.epoch(), epochHolder);
         if (!held) {
             throw new IllegalArgumentException(argument + ": " + buffer + " is closed");
         }

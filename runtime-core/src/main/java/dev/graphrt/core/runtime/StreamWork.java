@@ -1,6 +1,7 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.BufferOverrunException;
 import dev.graphrt.api.Graph;
@@ -15,6 +16,7 @@ import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,13 +31,19 @@ final class StreamWork {
     private final ReplayClock replayClock = new ReplayClock();
     /** The info words of the launch being enqueued, reused (under the stream's lock) from launch to launch. */
     private int[] infoWords = new int[16];
-    /** The device and its launch limits, read once: every launch is checked against them. */
-    private final DeviceInfo device;
+    /** The device's launch limits and its label, read once: every launch is checked against them. */
+    private final LaunchLimits limits;
+    private final String deviceLabel;
+    /** The launch's buffers, reused: the stream serialises its launches, and none keeps the array. */
+    private CoreBuffer[] used = new CoreBuffer[4];
+    private DeviceSlice[] slices = new DeviceSlice[4];
     private final StreamContext c;
 
     StreamWork(StreamContext c) {
         this.c = c;
-        this.device = c.host().backend().device();
+        DeviceInfo device = c.host().backend().device();
+        this.limits = device.limits();
+        this.deviceLabel = device.backend() + ": " + device.name();
     }
 
     // ---- memory ------------------------------------------------------------------------------------
@@ -183,32 +191,43 @@ final class StreamWork {
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(args, "args");
         List<Buffer> buffers = args.buffers();
-        CoreBuffer[] used = new CoreBuffer[buffers.size()];
-        DeviceSlice[] slices = new DeviceSlice[used.length];
-        for (int i = 0; i < used.length; i++) {
-            used[i] = c.host().checkBuffer(buffers.get(i), "args.buffers[" + i + "]");
-            slices[i] = used[i].storage();
+        int count = buffers.size();
+        for (int i = 0; i < count; i++) {
+            c.host().checkBuffer(buffers.get(i), LaunchArguments.bufferArgument(i));
         }
         LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
-        LaunchArguments.checkDims(compiled.compiled(), dims, device);
+        LaunchArguments.checkDims(compiled.compiled(), dims, limits, deviceLabel);
         c.guard().callJoined("launch", compiled, origin -> {
+            // The stream's scratch arrays are filled under its lock: another thread's launch waits for it.
+            if (used.length < count) {
+                used = new CoreBuffer[count];
+                slices = new DeviceSlice[count];
+            }
+            CoreBuffer[] used = this.used;
+            DeviceSlice[] slices = this.slices;
+            for (int i = 0; i < count; i++) {
+                used[i] = (CoreBuffer) buffers.get(i); // checked above: this runtime's, open then
+                slices[i] = used[i].storage();
+            }
             StreamMemory target = c.membership().recordingMemory();
             CaptureLifecycle recording = c.membership().recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
             // are taken after it, so no fence can fall between them and the launch they protect.
-            int count = args.infoWordCount();
-            if (infoWords.length < count) {
-                infoWords = new int[Math.max(count, 2 * infoWords.length)];
+            int words = args.infoWordCount();
+            if (infoWords.length < words) {
+                infoWords = new int[Math.max(words, 2 * infoWords.length)];
             }
             args.copyInfoWords(infoWords); // into this stream's own array: a launch allocates no copy
-            DeviceSlice info = target.info(infoWords, count);
-            for (int i = 0; i < used.length; i++) {
-                target.hold(used[i], "args.buffers[" + i + "]");
+            DeviceSlice info = target.info(infoWords, words);
+            for (int i = 0; i < count; i++) {
+                target.hold(used[i], LaunchArguments.bufferArgument(i));
             }
             if (c.checked().on()) {
-                c.checked().launched(compiled.compiled().entryPoint() + " " + dims, used);
+                c.checked().launched(compiled.compiled().entryPoint() + " " + dims,
+                        Arrays.copyOf(used, count));
             }
-            Bindings bindings = new Bindings(List.of(slices), info, count);
+            Bindings bindings = new Bindings(sliceList(slices, count), info, words);
+            Arrays.fill(used, 0, count, null); // the stream keeps no buffer alive past its launch
             switch (c.policy().launch(recording.current())) {
                 case RUN -> c.backend().launch(compiled.compiled(), dims, bindings);
                 case RECORD_IN_DRIVER -> {
@@ -220,6 +239,16 @@ final class StreamWork {
             c.membership().countOperation();
             return null;
         });
+    }
+
+    /** The launch's slices as an immutable list; one or two (most launches) without an array. */
+    private static List<DeviceSlice> sliceList(DeviceSlice[] slices, int count) {
+        return switch (count) {
+            case 0 -> List.of();
+            case 1 -> List.of(slices[0]);
+            case 2 -> List.of(slices[0], slices[1]);
+            default -> List.of(Arrays.copyOf(slices, count));
+        };
     }
 
     /**
