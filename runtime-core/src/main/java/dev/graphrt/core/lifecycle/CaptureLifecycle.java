@@ -237,25 +237,29 @@ public final class CaptureLifecycle {
             }
             validate();
             NodeLabels labels = recorder.labels();
-            Pins pins = pinWindow();
+            Pins pins;
             BackendGraph graph;
-            try {
-                graph = capture.closeInto(old.graph(), recording);
-            } catch (UpdateRejectedException refused) {
-                unpinUnused(pins, null);
-                RuntimeException hookFailure = cleanUp(null, "update rejected by the driver");
-                if (hookFailure != null) {
-                    hookFailure.addSuppressed(refused);
-                    throw hookFailure;
+            // The window is pinned before the driver ends its capture: no device free may fall in between.
+            try (MemoryManager.FreeHold held = memory.holdFrees()) {
+                pins = pinWindow();
+                try {
+                    graph = capture.closeInto(old.graph(), recording);
+                } catch (UpdateRejectedException refused) {
+                    unpinUnused(pins, null);
+                    RuntimeException hookFailure = cleanUp(null, "update rejected by the driver");
+                    if (hookFailure != null) {
+                        hookFailure.addSuppressed(refused);
+                        throw hookFailure;
+                    }
+                    int node = refused.nodeIndex();
+                    String kernel = node >= 0 && node < recording.launches().size()
+                            ? recording.launches().get(node).kernel().entryPoint() : "";
+                    return new UpdateOutcome(null, new UpdateResult.Rejected(userGraphId,
+                            UpdateResult.Difference.DRIVER, node, kernel, refused.getMessage()));
+                } catch (RuntimeException | Error failure) {
+                    unpinUnused(pins, failure);
+                    throw failure;
                 }
-                int node = refused.nodeIndex();
-                String kernel = node >= 0 && node < recording.launches().size()
-                        ? recording.launches().get(node).kernel().entryPoint() : "";
-                return new UpdateOutcome(null, new UpdateResult.Rejected(userGraphId,
-                        UpdateResult.Difference.DRIVER, node, kernel, refused.getMessage()));
-            } catch (RuntimeException | Error failure) {
-                unpinUnused(pins, failure);
-                throw failure;
             }
             sealed = finish(pins, graph, labels, recording, "updated");
         } catch (RuntimeException | Error failure) {

@@ -41,6 +41,8 @@ public final class MemoryManager {
     private final String backend;
     private final GrowthListener growth;
     private int openSessions;
+    /** Holds of {@link #holdFrees()} not yet closed. */
+    private int freeHolds;
     /** Bytes ever allocated from the device (under the lock): a growth reports what it added here. */
     private long fromDevice;
     private boolean closed;
@@ -107,7 +109,41 @@ public final class MemoryManager {
     }
 
     private boolean mayFreeNow() {
-        return config.freesDuringCapture() || openSessions == 0;
+        return config.freesDuringCapture() || openSessions == 0 && freeHolds == 0;
+    }
+
+    /** Device frees held back until it closes: see {@link #holdFrees()}. */
+    public interface FreeHold extends AutoCloseable {
+        /** Lets frees happen again and enforces the reserve. */
+        @Override
+        void close();
+    }
+
+    /**
+     * Holds every device free back until the returned hold closes, for a window whose memory session closes before
+     * its driver capture ends: an update pins its window before the driver applies it, and a free in between would
+     * invalidate the capture ({@code cuMemFree} while a stream captures: 900 STREAM_CAPTURE_UNSUPPORTED).
+     */
+    public FreeHold holdFrees() {
+        lock.lock();
+        try {
+            freeHolds++;
+        } finally {
+            lock.unlock();
+        }
+        boolean[] closedOnce = new boolean[1];
+        return () -> {
+            lock.lock();
+            try {
+                if (!closedOnce[0]) {
+                    closedOnce[0] = true;
+                    freeHolds--;
+                    enforceReserve();
+                }
+            } finally {
+                lock.unlock();
+            }
+        };
     }
 
     /** An allocation outside every capture window. */

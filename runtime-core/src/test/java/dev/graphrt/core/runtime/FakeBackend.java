@@ -16,6 +16,7 @@ import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.CaptureSupport;
 import dev.graphrt.spi.CompiledKernel;
+import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.DriverCapture;
@@ -104,8 +105,36 @@ final class FakeBackend implements Backend {
 
     @Override
     public DeviceMemory memory() {
-        return memory;
+        return watchedMemory;
     }
+
+    /** Device frees made while some stream's fake driver capture was open: a real driver invalidates the capture. */
+    final AtomicInteger freesWhileCapturing = new AtomicInteger();
+    private final AtomicInteger capturing = new AtomicInteger();
+    private final DeviceMemory watchedMemory = new DeviceMemory() {
+        @Override
+        public long alignment() {
+            return memory.alignment();
+        }
+
+        @Override
+        public DeviceAllocation allocate(long bytes) {
+            return memory.allocate(bytes);
+        }
+
+        @Override
+        public void free(DeviceAllocation allocation) {
+            if (capturing.get() > 0) {
+                freesWhileCapturing.incrementAndGet();
+            }
+            memory.free(allocation);
+        }
+
+        @Override
+        public void upload(DeviceSlice dst, MemorySegment src) {
+            memory.upload(dst, src);
+        }
+    };
 
     @Override
     public KernelCompiler compiler() {
@@ -133,12 +162,14 @@ final class FakeBackend implements Backend {
                 @Override
                 public void open(dev.graphrt.api.CaptureMode mode) {
                     captured = 0;
+                    capturing.incrementAndGet();
                 }
 
                 @Override
                 public BackendGraph close() {
                     BackendGraph graph = new DriverGraph(captured);
                     captured = -1;
+                    capturing.decrementAndGet();
                     return graph;
                 }
 
@@ -155,6 +186,9 @@ final class FakeBackend implements Backend {
 
                 @Override
                 public void abort() {
+                    if (captured >= 0) {
+                        capturing.decrementAndGet();
+                    }
                     captured = -1;
                 }
             } : new SoftwareGraphs() {
