@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -127,6 +127,13 @@ for step in $steps; do
     hip)
       hip_env
       kit hip dev.graphrt.backend.hip.HipConformanceTest dev.graphrt.backend.hip.HipDeviceSmokeTest ;;
+    launchfloor) # issue 29: GraphRT's eager and replay beside a plain FFM floor in the same JVM, cuda and hip over cuda
+      hip_env
+      for b in cuda hip; do
+        "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.LaunchFloorBench "$b" "${ROUNDS:-9}" \
+          > "$OUT/launchfloor-$b.md" 2>"$OUT/launchfloor-$b.err"; echo "launch floor $b: exit $?"
+        cat "$OUT/launchfloor-$b.md"; grep -m5 -E "Exception|Error" "$OUT/launchfloor-$b.err"
+      done ;;
     floor)
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
         && "$OUT/decode_floor" "${ROUNDS:-15}" > "$OUT/bench-c-floor.md"; echo "C floor: exit $?"; cat "$OUT/bench-c-floor.md"
