@@ -92,7 +92,10 @@ public final class LaunchFloorBench {
             double[] replay = new double[rounds];
             double[] floorReplay = new double[rounds];
             try (Graph graph = DecodeBench.captureChain(stream, saxpy, dims, args, k)) {
-                for (int r = -3; r < rounds; r++) { // three warm-up rounds first
+                // Warm-up rounds first, at least three and at least 20,000 launches each way, so the JIT has compiled
+                // both paths before the first timed round (a short row alone would time GraphRT's code cold).
+                int warmups = Math.max(3, (20_000 + k - 1) / k);
+                for (int r = -warmups; r < rounds; r++) {
                     long t0 = System.nanoTime();
                     for (int j = 0; j < k; j++) {
                         stream.launch(saxpy, dims, args);
