@@ -40,12 +40,17 @@ public final class MetadataCache {
     }
 
     private static final class Key {
-        final int[] words;
-        final int length;
-        final int hash;
+        int[] words;
+        int length;
+        int hash;
 
         /** A key over the first {@code length} of {@code words} (a probe may use a reused, longer array). */
         Key(int[] words, int length) {
+            point(words, length);
+        }
+
+        /** Points the cache's one probe at other words: a lookup allocates no key. An entry's key never moves. */
+        Key point(int[] words, int length) {
             this.words = words;
             this.length = length;
             int h = 1;
@@ -53,6 +58,7 @@ public final class MetadataCache {
                 h = 31 * h + words[i];
             }
             this.hash = h;
+            return this;
         }
 
         @Override
@@ -86,6 +92,8 @@ public final class MetadataCache {
     private final int maxEntryBytes;
     private final Storage storage;
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
+    /** The one key every lookup probes with (the cache is its stream's alone): a hit allocates nothing. */
+    private final Key probe = new Key(new int[0], 0);
     private final Set<Entry> windowPins = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Long, List<Entry>> graphPins = new HashMap<>();
     private CacheMode mode = CacheMode.NORMAL;
@@ -112,8 +120,8 @@ public final class MetadataCache {
      * uploading them if no entry has them; a new entry keeps a copy. Never modifies the array.
      */
     public DeviceSlice lookup(int[] words, int count) {
-        Key probe = new Key(words, count);
-        Entry entry = entries.get(probe);
+        Entry entry = entries.get(probe.point(words, count));
+        probe.words = null; // the caller's array is not kept
         if (entry != null) {
             hits++;
             if (mode == CacheMode.CAPTURE) {
