@@ -28,8 +28,9 @@ class DriverDeviceMemoryTest {
     private static final class RecordingDriver implements DeviceMemoryDriver {
         final Arena arena = Arena.ofShared();
         final MemorySegment device = arena.allocate(1 << 20, 256);
-        final List<MemorySegment> pinned = new ArrayList<>();
-        final List<MemorySegment> freedPinned = new ArrayList<>();
+        final FakePinnedMemory host = new FakePinnedMemory();
+        final List<MemorySegment> pinned = host.allocated;
+        final List<MemorySegment> freedPinned = host.freed;
         final List<MemorySegment> sources = new ArrayList<>();
 
         @Override
@@ -49,14 +50,12 @@ class DriverDeviceMemoryTest {
 
         @Override
         public MemorySegment allocatePinned(long bytes) {
-            MemorySegment block = arena.allocate(bytes, 64);
-            pinned.add(block);
-            return block;
+            return host.allocate(bytes);
         }
 
         @Override
         public void freePinned(MemorySegment block) {
-            freedPinned.add(block);
+            host.free(block);
         }
 
         boolean isPinned(MemorySegment segment) {
@@ -81,6 +80,7 @@ class DriverDeviceMemoryTest {
 
     @AfterEach
     void close() {
+        driver.host.close();
         driver.arena.close();
     }
 

@@ -16,6 +16,7 @@ import dev.graphrt.api.LaunchDims;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -154,6 +155,31 @@ public abstract class KitFixture {
         stream.write(out, KitKernels.poison(N));
         graph.replay();
         assertThat(read(out)).isEqualTo(KitKernels.addOne(x));
+    }
+
+    /**
+     * A capture of two accepted launches ({@code in + 1} into mid, then {@code mid * 2} into out) with
+     * {@code refusals} called between them (given mid and out), each asserting its own refusal: the stream is still
+     * recording afterwards, and the sealed graph replays the accepted launches only. Returns the graph.
+     */
+    protected Graph assertRefusalsInsideACaptureRecordNothing(int seed, BiConsumer<Buffer, Buffer> refusals) {
+        int[] x = KitKernels.pattern(N, seed);
+        Buffer in = upload(x);
+        Buffer mid = poisoned();
+        Buffer out = poisoned();
+        stream.prepare();
+        stream.beginCapture();
+
+        launch(stream, addOne, in, mid);
+        refusals.accept(mid, out);
+        assertThat(stream.captureState()).as("still recording").isEqualTo(CaptureState.CAPTURE);
+        launch(stream, mulTwo, mid, out);
+        Graph graph = track(stream.endCapture());
+
+        graph.replay();
+        assertThat(read(out)).as("the graph holds the accepted launches only")
+                .isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+        return graph;
     }
 
     /** After a capture ended in a refusal: the stream is back in NO_CAPTURE, runs work, and can capture again. */
