@@ -1,0 +1,6 @@
+/**
+ * The core's entry point: {@link dev.graphrt.core.GraphRT#open} finds a backend through {@code ServiceLoader} and
+ * opens a runtime on it. Everything else of the core (capture lifecycle, pools, the metadata cache, the stream's
+ * parts) is internal to the module.
+ */
+package dev.graphrt.core;
