@@ -14,7 +14,6 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -126,7 +125,6 @@ final class CudaFloor implements AutoCloseable {
         private final MemorySegment params;
         private MemorySegment exec = MemorySegment.NULL;
         private MemorySegment graph = MemorySegment.NULL;
-        private int graphLaunches;
 
         Problem(float[] xs, float[] ys, float a) throws Throwable {
             n = xs.length;
@@ -190,7 +188,6 @@ final class CudaFloor implements AutoCloseable {
                 graph = out.get(ADDRESS, 0);
                 check("cuGraphInstantiateWithFlags", (int) instantiate.invokeExact(out, graph, 0L));
                 exec = out.get(ADDRESS, 0);
-                graphLaunches = k;
             }
             long t0 = System.nanoTime();
             check("cuGraphLaunch", (int) graphLaunch.invokeExact(exec, stream));
@@ -214,13 +211,8 @@ final class CudaFloor implements AutoCloseable {
             return true;
         }
 
-        int graphLaunches() {
-            return graphLaunches;
-        }
-
         @Override
         public void close() {
-            List<Throwable> failures = new ArrayList<>();
             try {
                 if (!exec.equals(MemorySegment.NULL)) {
                     check("cuGraphExecDestroy", (int) graphExecDestroy.invokeExact(exec));
@@ -230,10 +222,7 @@ final class CudaFloor implements AutoCloseable {
                     check("cuMemFree_v2", (int) memFree.invokeExact(pointer));
                 }
             } catch (Throwable t) {
-                failures.add(t);
-            }
-            if (!failures.isEmpty()) {
-                throw new IllegalStateException("the cuda floor's problem did not close", failures.get(0));
+                throw new IllegalStateException("the cuda floor's problem did not close", t);
             }
         }
     }

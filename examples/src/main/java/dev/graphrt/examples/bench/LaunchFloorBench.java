@@ -120,14 +120,8 @@ public final class LaunchFloorBench {
             }
             boolean exact = DecodeBench.exact(stream.readFloats(ys), x, y0, kernels)
                     && problem.verify(x, y0, A, floorKernels);
-            return new Row(n, k, median(eager), median(floorEager), median(replay), median(floorReplay), exact);
+            return new Row(n, k, DecodeBench.median(eager), DecodeBench.median(floorEager), DecodeBench.median(replay),
+                    DecodeBench.median(floorReplay), exact);
         }
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int m = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
     }
 }

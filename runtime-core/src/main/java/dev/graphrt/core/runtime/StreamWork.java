@@ -16,7 +16,6 @@ import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,9 +33,6 @@ final class StreamWork {
     /** The device's launch limits and its label, read once: every launch is checked against them. */
     private final LaunchLimits limits;
     private final String deviceLabel;
-    /** The launch's buffers, reused: the stream serialises its launches, and none keeps the array. */
-    private CoreBuffer[] used = new CoreBuffer[4];
-    private DeviceSlice[] slices = new DeviceSlice[4];
     private final StreamContext c;
 
     StreamWork(StreamContext c) {
@@ -198,17 +194,6 @@ final class StreamWork {
         LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
         LaunchArguments.checkDims(compiled.compiled(), dims, limits, deviceLabel);
         c.guard().callJoined("launch", compiled, origin -> {
-            // The stream's scratch arrays are filled under its lock: another thread's launch waits for it.
-            if (used.length < count) {
-                used = new CoreBuffer[count];
-                slices = new DeviceSlice[count];
-            }
-            CoreBuffer[] used = this.used;
-            DeviceSlice[] slices = this.slices;
-            for (int i = 0; i < count; i++) {
-                used[i] = (CoreBuffer) buffers.get(i); // checked above: this runtime's, open then
-                slices[i] = used[i].storage();
-            }
             StreamMemory target = c.membership().recordingMemory();
             CaptureLifecycle recording = c.membership().recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
@@ -220,14 +205,13 @@ final class StreamWork {
             args.copyInfoWords(infoWords); // into this stream's own array: a launch allocates no copy
             DeviceSlice info = target.info(infoWords, words);
             for (int i = 0; i < count; i++) {
-                target.hold(used[i], LaunchArguments.bufferArgument(i));
+                target.hold(used(buffers, i), LaunchArguments.bufferArgument(i));
             }
             if (c.checked().on()) {
                 c.checked().launched(compiled.compiled().entryPoint() + " " + dims,
-                        Arrays.copyOf(used, count));
+                        buffers.toArray(CoreBuffer[]::new));
             }
-            Bindings bindings = new Bindings(sliceList(slices, count), info, words);
-            Arrays.fill(used, 0, count, null); // the stream keeps no buffer alive past its launch
+            Bindings bindings = new Bindings(slices(buffers), info, words);
             switch (c.policy().launch(recording.current())) {
                 case RUN -> c.backend().launch(compiled.compiled(), dims, bindings);
                 case RECORD_IN_DRIVER -> {
@@ -241,13 +225,24 @@ final class StreamWork {
         });
     }
 
+    /** Launch argument {@code i}, checked before the launch took the lock: this runtime's, open then. */
+    private static CoreBuffer used(List<Buffer> buffers, int i) {
+        return (CoreBuffer) buffers.get(i);
+    }
+
     /** The launch's slices as an immutable list; one or two (most launches) without an array. */
-    private static List<DeviceSlice> sliceList(DeviceSlice[] slices, int count) {
-        return switch (count) {
+    private static List<DeviceSlice> slices(List<Buffer> buffers) {
+        return switch (buffers.size()) {
             case 0 -> List.of();
-            case 1 -> List.of(slices[0]);
-            case 2 -> List.of(slices[0], slices[1]);
-            default -> List.of(Arrays.copyOf(slices, count));
+            case 1 -> List.of(used(buffers, 0).storage());
+            case 2 -> List.of(used(buffers, 0).storage(), used(buffers, 1).storage());
+            default -> {
+                DeviceSlice[] all = new DeviceSlice[buffers.size()];
+                for (int i = 0; i < all.length; i++) {
+                    all[i] = used(buffers, i).storage();
+                }
+                yield List.of(all);
+            }
         };
     }
 
