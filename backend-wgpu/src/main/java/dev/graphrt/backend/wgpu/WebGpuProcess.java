@@ -1,14 +1,16 @@
 package dev.graphrt.backend.wgpu;
 
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What this JVM holds of WebGPU for its whole life: the one {@link WgpuInstance} and the routing table from a
- * callback's {@code userdata2} to the {@link CallbackRegistry} it names. Backends (runtimes) come and go; each
- * requests its own adapter and device from this instance and releases them, but the instance itself is never
- * released.
+ * What this JVM holds of WebGPU for its whole life: the one {@link WgpuInstance}, the devices kept between
+ * backends, and the routing table from a callback's {@code userdata2} to the {@link CallbackRegistry} it names.
+ * Backends (runtimes) come and go; each takes a kept device or requests an adapter and a device from this
+ * instance, but the instance itself is never released.
  *
  * <p><b>Why the instance is never released.</b> Releasing a Dawn instance destroys its {@code VkInstance}, and the
  * Vulkan loader then unloads the driver (the ICD) from the process. NVIDIA's driver keeps worker threads that can
@@ -17,6 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the driver anew per runtime also used up glibc's static TLS after about 15 loads. One instance for the process
  * loads the driver once and keeps it (and, through {@link DriverResidency}, pins the libraries it brought), so no
  * driver thread can outlive its code.
+ *
+ * <p><b>Kept devices.</b> A backend that closes with its device healthy hands the device here, one per adapter
+ * choice, and the next backend with that choice takes it ({@link NativeDevice} says why). A kept device is never
+ * released either: like the instance, it lives as long as the JVM.
  *
  * <p><b>Static state.</b> This class and the upcall stubs of {@link Callbacks} are the backend's only static
  * mutable state (besides the library itself, opened once by {@link NativeLibrary}). The stubs are static because
@@ -29,6 +35,7 @@ final class WebGpuProcess {
     private static final ConcurrentHashMap<Long, CallbackRegistry> ROUTES = new ConcurrentHashMap<>();
     private static final AtomicLong REGISTRY_IDS = new AtomicLong(1);
     private static WgpuInstance instance; // guarded by LOCK; once set, never released
+    private static final Map<String, NativeDevice> KEPT = new HashMap<>(); // guarded by LOCK
 
     private WebGpuProcess() {
     }
@@ -48,6 +55,37 @@ final class WebGpuProcess {
                 instance = WgpuInstance.create();
             }
             return instance;
+        }
+    }
+
+    /**
+     * Takes the device kept for adapter choice {@code choice}, or returns {@code null} if none is; a kept device
+     * that was lost meanwhile is released here and {@code null} returned.
+     */
+    static NativeDevice takeKept(String choice) {
+        NativeDevice kept;
+        WgpuInstance owner;
+        synchronized (LOCK) {
+            kept = KEPT.remove(choice);
+            owner = instance;
+        }
+        if (kept != null && kept.lostWhileKept()) {
+            owner.lock.lock();
+            try {
+                kept.release(owner);
+            } finally {
+                owner.lock.unlock();
+            }
+            kept.closeEvents();
+            return null;
+        }
+        return kept;
+    }
+
+    /** Keeps {@code device} for the next backend with its choice; {@code false} if one is kept already. */
+    static boolean keep(NativeDevice device) {
+        synchronized (LOCK) {
+            return KEPT.putIfAbsent(device.choice, device) == null;
         }
     }
 

@@ -7,6 +7,7 @@ import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,8 +33,9 @@ import java.util.Objects;
  * </ul>
  *
  * <p>Every backend this provider opens (and every probe) uses the JVM's one WebGPU instance, which is never
- * released, so the GPU driver is loaded once and stays loaded: adapters and devices come and go with runtimes
- * ({@link WebGpuProcess} says why).
+ * released, so the GPU driver is loaded once and stays loaded; a runtime that closes healthy leaves its device for
+ * the next one with the same adapter choice, since opening a device costs a GPU context ({@link WebGpuProcess}
+ * and {@link NativeDevice} say why).
  *
  * <p>When the only adapter is a CPU one (lavapipe, llvmpipe, SwiftShader) the probe says available with priority
  * {@value #CPU_ADAPTER_PRIORITY}, below the pure-Java cpu backend, so automatic selection prefers that one; the
@@ -118,17 +120,15 @@ public final class WgpuBackendProvider implements BackendProvider {
         }
         int batch = intOption(merged, BATCH_OPTION, DEFAULT_BATCH);
         int cache = intOption(merged, BIND_GROUP_CACHE_OPTION, DEFAULT_BIND_GROUP_CACHE);
-        WgpuInstance instance = instance(merged);
-        WgpuInstance.Adapter adapter = null;
+        String replayChunk = merged.get(REPLAY_CHUNK_OPTION);
+        ReplayChunks.parse(REPLAY_CHUNK_OPTION, replayChunk, false); // bad input fails before a device is opened
+        WgpuDevice device = WgpuDevice.open(instance(merged), adapterChoice(merged.get(ADAPTER_OPTION)),
+                DriverEnvironment.enabled(merged), cache);
         try {
-            adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION), DriverEnvironment.enabled(merged));
-            ReplayChunks chunks = ReplayChunks.parse(REPLAY_CHUNK_OPTION, merged.get(REPLAY_CHUNK_OPTION),
-                    adapter.info().isCpu());
-            return new WgpuBackend(WgpuDevice.open(instance, adapter, cache), batch, chunks);
+            return new WgpuBackend(device, batch, ReplayChunks.parse(REPLAY_CHUNK_OPTION, replayChunk,
+                    device.adapter.info().isCpu()));
         } catch (RuntimeException e) {
-            if (adapter != null) {
-                lockAndRelease(instance, adapter);
-            }
+            device.close();
             throw e;
         }
     }
@@ -154,6 +154,11 @@ public final class WgpuBackendProvider implements BackendProvider {
         } finally {
             instance.lock.unlock();
         }
+    }
+
+    /** The adapter preference in the one spelling a kept device is found by. */
+    private static String adapterChoice(String preference) {
+        return preference == null || preference.isBlank() ? "auto" : preference.strip().toLowerCase(Locale.ROOT);
     }
 
     private static int intOption(Map<String, String> options, String key, int fallback) {

@@ -24,7 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One opened {@code WGPUDevice} with its queue: the state every stream, the memory and the compiler share.
+ * One backend's use of a {@code WGPUDevice} and its queue ({@link NativeDevice}, which may serve several backends
+ * in turn): the state every stream, the memory and the compiler of the backend share.
  *
  * <p><b>Threads.</b> Every native call on the device happens under {@link #lock} (the instance's), so Dawn never
  * sees two threads at once; waits release it between slices.
@@ -35,12 +36,13 @@ import org.slf4j.LoggerFactory;
  * scopes instead and throw at once. An error that no stream caused (or a device loss) is delivered to every open
  * stream; with no stream open it waits for the next one that drains. None is lost.
  *
- * <p><b>Callbacks and teardown.</b> The device routes its callbacks through a {@link CallbackRegistry} of its own;
- * the instance is the process's and outlives it ({@link WebGpuProcess}). {@link #close()} refuses new work, waits
- * (bounded by {@link #CLOSE_WAIT} and {@link #CALLBACK_SETTLE}) until the queue is idle and every callback it asked
- * for has fired, releases the device, waits for the device-lost callback the release delivers, and only then
- * closes the registry, failing whatever never answered. So no driver callback can reach a receiver that is gone,
- * and the device is never released under work the driver still runs.
+ * <p><b>Callbacks and teardown.</b> The backend routes its requests' callbacks through a {@link CallbackRegistry} of
+ * its own; the instance is the process's and outlives it ({@link WebGpuProcess}). {@link #close()} refuses new
+ * work, waits (bounded by {@link #CLOSE_WAIT} and {@link #CALLBACK_SETTLE}) until the queue is idle and every
+ * callback it asked for has fired, then hands a healthy device to the process for the next backend, or releases
+ * one that was lost, stayed busy or left errors nobody claimed (waiting for the device-lost callback the release
+ * delivers), and only then closes the registry, failing whatever never answered. So no driver callback can reach
+ * a receiver that is gone, and the device is never released or handed on under work the driver still runs.
  */
 @SuppressWarnings("restricted") // raw native addresses and libraries are this class's job
 final class WgpuDevice implements Callbacks.DeviceEvents {
@@ -62,6 +64,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     final Limits limits;
     final BindGroupCache bindGroups;
     final CallbackRegistry callbacks;
+    private final NativeDevice kept;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment commandSlot = arena.allocate(ADDRESS);
     private MemorySegment scratch = arena.allocate(4096, 16);
@@ -70,59 +73,47 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     private WgpuStream current;
     private String currentCall = "webgpu";
     private long submitSerial;
+    private int liveAllocations; // guarded by lock: a device is kept for the next backend only with none left
     private volatile DeviceLostException lost;
     private volatile boolean retiring; // close() began: no new work
     private volatile boolean closing; // the native device is released
-    private volatile boolean lostDelivered; // the device-lost callback came (the last one a device gets)
 
-    private WgpuDevice(WgpuInstance instance, WgpuInstance.Adapter adapter, MemorySegment device,
-                       CallbackRegistry callbacks, int bindGroupCacheSize) {
+    private WgpuDevice(WgpuInstance instance, NativeDevice kept, int bindGroupCacheSize) {
         this.instance = instance;
         this.lock = instance.lock;
-        this.adapter = adapter;
-        this.device = device;
-        this.callbacks = callbacks;
-        this.queue = Wgpu.deviceGetQueue(device);
-        this.limits = Limits.read(device);
+        this.kept = kept;
+        this.adapter = kept.adapter;
+        this.device = kept.device;
+        this.queue = kept.queue;
+        this.limits = kept.limits;
+        this.callbacks = new CallbackRegistry();
         this.bindGroups = new BindGroupCache(this, bindGroupCacheSize);
     }
 
-    /** Opens a device on {@code adapter} with the adapter's own limits (the most it offers). */
-    static WgpuDevice open(WgpuInstance instance, WgpuInstance.Adapter adapter, int bindGroupCacheSize) {
-        DeviceEventsRelay relay = new DeviceEventsRelay();
-        CallbackRegistry callbacks = new CallbackRegistry();
-        long key = callbacks.registerDevice(relay);
-        Callbacks.Completion c;
-        long future;
-        instance.lock.lock();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment adapterLimits = a.allocate(WebGpuHeader.LIMITS_BYTES, 16);
-            boolean haveLimits = Wgpu.adapterGetLimits(adapter.handle(), adapterLimits) == WebGpuHeader.STATUS_SUCCESS;
-            MemorySegment d = a.allocate(WebGpuHeader.DEVICE_DESCRIPTOR);
-            nullLabel(d, WebGpuHeader.DD_LABEL);
-            nullLabel(d, WebGpuHeader.DD_QUEUE_LABEL);
-            d.set(ADDRESS, WebGpuHeader.DD_REQUIRED_LIMITS, haveLimits ? adapterLimits : MemorySegment.NULL);
-            d.set(JAVA_INT, WebGpuHeader.DD_LOST_MODE, WebGpuHeader.CALLBACK_MODE_ALLOW_SPONTANEOUS);
-            d.set(ADDRESS, WebGpuHeader.DD_LOST_CALLBACK, Callbacks.deviceLostStub());
-            d.set(ADDRESS, WebGpuHeader.DD_LOST_USERDATA1, MemorySegment.ofAddress(key));
-            d.set(ADDRESS, WebGpuHeader.DD_LOST_USERDATA2, MemorySegment.ofAddress(callbacks.id()));
-            d.set(ADDRESS, WebGpuHeader.DD_ERROR_CALLBACK, Callbacks.uncapturedErrorStub());
-            d.set(ADDRESS, WebGpuHeader.DD_ERROR_USERDATA1, MemorySegment.ofAddress(key));
-            d.set(ADDRESS, WebGpuHeader.DD_ERROR_USERDATA2, MemorySegment.ofAddress(callbacks.id()));
-            c = callbacks.prepare(instance.callbackInfo(), Callbacks.Kind.REQUEST);
-            future = Wgpu.adapterRequestDevice(instance.futureSlot(), adapter.handle(), d, instance.callbackInfo());
-        } finally {
-            instance.lock.unlock();
-        }
-        instance.await(c, future);
-        if (!c.succeeded() || c.object.address() == 0) {
-            callbacks.close();
-            throw new DriverException("wgpuAdapterRequestDevice", c.status, "RequestDeviceFailed", c.message);
+    /**
+     * A device for adapter choice {@code choice}: the one a closed backend kept ({@link NativeDevice} says why),
+     * else a new one on a new adapter, with the adapter's own limits (the most it offers).
+     */
+    static WgpuDevice open(WgpuInstance instance, String choice, boolean completeEnvironment, int bindGroupCacheSize) {
+        NativeDevice kept = WebGpuProcess.takeKept(choice);
+        if (kept == null) {
+            WgpuInstance.Adapter adapter = instance.requestAdapter(choice, completeEnvironment);
+            try {
+                kept = NativeDevice.open(instance, choice, adapter);
+            } catch (RuntimeException e) {
+                instance.lock.lock();
+                try {
+                    adapter.release();
+                } finally {
+                    instance.lock.unlock();
+                }
+                throw e;
+            }
         }
         instance.lock.lock();
         try {
-            WgpuDevice opened = new WgpuDevice(instance, adapter, c.object, callbacks, bindGroupCacheSize);
-            relay.target = opened;
+            WgpuDevice opened = new WgpuDevice(instance, kept, bindGroupCacheSize);
+            kept.useBy(opened);
             return opened;
         } finally {
             instance.lock.unlock();
@@ -163,7 +154,6 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
 
     @Override
     public void deviceLost(int reason, String message) {
-        lostDelivered = true;
         if (closing && (reason == WebGpuHeader.DEVICE_LOST_DESTROYED
                 || reason == WebGpuHeader.DEVICE_LOST_INSTANCE_DROPPED)) {
             LOG.debug("webgpu device released: {}", message);
@@ -250,6 +240,11 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
         Wgpu.queueSubmit(queue, 1L, commandSlot);
         Wgpu.commandBufferRelease(commands);
         submitSerial++;
+    }
+
+    /** Counts an allocation made ({@code +1}) or freed ({@code -1}). Caller holds the lock. */
+    void countAllocation(int delta) {
+        liveAllocations += delta;
     }
 
     /** How many submissions the queue has seen; a fence with the same serial covers the same work. */
@@ -426,8 +421,9 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     // ---- teardown ------------------------------------------------------------------------------------------
 
     /**
-     * Releases the device. Streams, allocations and kernels were released before; the instance stays (it is the
-     * process's). Each wait below is bounded ({@link #CLOSE_WAIT}, {@link #CALLBACK_SETTLE}): a device that does not
+     * Ends this backend's use of the device: keeps it for the next backend if it went idle with nothing outstanding,
+     * else releases it. Streams, allocations, bind groups and kernels were released before, so a kept device holds
+     * nothing of this backend; the instance stays (it is the process's). Each wait below is bounded ({@link #CLOSE_WAIT}, {@link #CALLBACK_SETTLE}): a device that does not
      * go idle, or a callback that never comes, is logged and closing goes on, since close() must complete.
      */
     void close() {
@@ -444,29 +440,38 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
         } finally {
             lock.unlock();
         }
-        if (idle != null && !await(idle, CLOSE_WAIT)) {
+        boolean quiet = idle != null && await(idle, CLOSE_WAIT);
+        if (idle != null && !quiet) {
             LOG.warn("webgpu device {} still busy after {} ms; releasing it anyway", adapter.info().device(),
                     CLOSE_WAIT.toMillis());
         }
         if (!settle(() -> callbacks.outstanding() == 0)) {
+            quiet = false;
             LOG.warn("webgpu device {}: callbacks {} still outstanding after {} ms; they are cancelled",
                     adapter.info().device(), callbacks.outstandingKinds(), CALLBACK_SETTLE.toMillis());
         }
+        boolean keep;
         lock.lock();
         try {
             closing = true;
             bindGroups.clear();
-            Wgpu.queueRelease(queue);
-            Wgpu.deviceDestroy(device);
-            Wgpu.deviceRelease(device);
-            adapter.release();
-            instance.processEvents();
+            // only a device that went idle, holding no buffer of this backend, with nothing outstanding and no error
+            // nobody claimed, serves again
+            keep = quiet && lost == null && unclaimed.isEmpty() && liveAllocations == 0 && WebGpuProcess.keep(kept);
+            if (keep) {
+                kept.useBy(null);
+            } else {
+                kept.release(instance);
+            }
         } finally {
             lock.unlock();
         }
-        if (!settle(() -> lostDelivered)) {
-            LOG.debug("webgpu device {}: no device-lost callback within {} ms of its release",
-                    adapter.info().device(), CALLBACK_SETTLE.toMillis());
+        if (!keep) {
+            if (!settle(kept::lostDelivered)) {
+                LOG.debug("webgpu device {}: no device-lost callback within {} ms of its release",
+                        adapter.info().device(), CALLBACK_SETTLE.toMillis());
+            }
+            kept.closeEvents();
         }
         callbacks.close();
         arena.close();
@@ -493,6 +498,11 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
             }
         }
         return true;
+    }
+
+    /** The native device this backend uses, for tests that check which one a backend got. */
+    NativeDevice nativeDevice() {
+        return kept;
     }
 
     boolean isClosed() {
@@ -524,31 +534,6 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
                         l.get(JAVA_INT, WebGpuHeader.LIM_MAX_WORKGROUP_SIZE_X),
                         l.get(JAVA_INT, WebGpuHeader.LIM_MAX_WORKGROUP_SIZE_Y),
                         l.get(JAVA_INT, WebGpuHeader.LIM_MAX_WORKGROUP_SIZE_Z));
-            }
-        }
-    }
-
-    /** Lets the device callbacks be registered before the device object exists. */
-    private static final class DeviceEventsRelay implements Callbacks.DeviceEvents {
-        volatile WgpuDevice target;
-
-        @Override
-        public void uncapturedError(int type, String message) {
-            WgpuDevice t = target;
-            if (t != null) {
-                t.uncapturedError(type, message);
-            } else {
-                LOG.warn("webgpu {} error while opening the device: {}", WebGpuHeader.errorTypeName(type), message);
-            }
-        }
-
-        @Override
-        public void deviceLost(int reason, String message) {
-            WgpuDevice t = target;
-            if (t != null) {
-                t.deviceLost(reason, message);
-            } else {
-                LOG.warn("webgpu device lost while opening (reason {}): {}", reason, message);
             }
         }
     }

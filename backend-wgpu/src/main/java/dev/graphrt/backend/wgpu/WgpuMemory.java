@@ -64,6 +64,7 @@ final class WgpuMemory implements DeviceMemory {
                 }
                 throw first.toException("wgpuDeviceCreateBuffer");
             }
+            device.countAllocation(1);
             return new WgpuAllocation(device, buffer, size);
         } finally {
             device.lock.unlock();
@@ -79,6 +80,7 @@ final class WgpuMemory implements DeviceMemory {
                 return;
             }
             a.markFreed();
+            device.countAllocation(-1);
             device.bindGroups.evict(a);
             Wgpu.bufferDestroy(a.buffer());
             Wgpu.bufferRelease(a.buffer());

@@ -69,4 +69,66 @@ class WgpuProcessInstanceTest {
         assertThat(WebGpuProcess.existing()).isSameAs(instance);
         assertThat(instance.handle.address()).isNotZero();
     }
+
+    @Test
+    void a_backend_that_closes_healthy_leaves_its_device_to_the_next_one_with_a_registry_of_its_own() {
+        NativeDevice first;
+        CallbackRegistry firstCallbacks;
+        try (WgpuBackend one = WgpuTestSupport.open()) {
+            first = one.nativeDevice().nativeDevice();
+            firstCallbacks = one.nativeDevice().callbacks;
+            assertThat(one.compiler().compile(WgpuTestSupport.ADD_ONE)).isNotNull();
+        }
+        assertThat(firstCallbacks.isClosed()).isTrue();
+
+        try (WgpuBackend two = WgpuTestSupport.open()) {
+            assertThat(two.nativeDevice().nativeDevice()).isSameAs(first);
+            assertThat(two.nativeDevice().callbacks).isNotSameAs(firstCallbacks);
+            assertThat(two.compiler().compile(WgpuTestSupport.ADD_ONE)).isNotNull(); // its callbacks route to two
+            assertThat(two.nativeDevice().callbacks.outstanding()).isZero();
+        }
+    }
+
+    @Test
+    void a_device_that_was_lost_is_released_and_the_next_backend_opens_a_new_one() {
+        NativeDevice lost;
+        try (WgpuBackend one = WgpuTestSupport.open()) {
+            lost = one.nativeDevice().nativeDevice();
+            WgpuTestSupport.forceLoss(one, "lost on purpose by a test");
+        }
+        try (WgpuBackend two = WgpuTestSupport.open()) {
+            assertThat(two.nativeDevice().nativeDevice()).isNotSameAs(lost);
+            assertThat(two.compiler().compile(WgpuTestSupport.ADD_ONE)).isNotNull();
+        }
+    }
+
+    @Test
+    void a_device_a_backend_left_holding_a_buffer_is_released_with_the_buffer_not_handed_on() {
+        NativeDevice leaky;
+        try (WgpuBackend one = WgpuTestSupport.open()) {
+            leaky = one.nativeDevice().nativeDevice();
+            assertThat(one.memory().allocate(4096)).isNotNull(); // never freed
+        }
+        try (WgpuBackend two = WgpuTestSupport.open()) {
+            assertThat(two.nativeDevice().nativeDevice()).isNotSameAs(leaky);
+        }
+    }
+
+    @Test
+    void two_backends_open_at_once_get_two_devices_and_one_of_them_is_kept_when_both_close() {
+        NativeDevice a;
+        NativeDevice b;
+        try (WgpuBackend one = WgpuTestSupport.open(); WgpuBackend two = WgpuTestSupport.open()) {
+            a = one.nativeDevice().nativeDevice();
+            b = two.nativeDevice().nativeDevice();
+            assertThat(a).isNotSameAs(b);
+        }
+        try (WgpuBackend three = WgpuTestSupport.open(); WgpuBackend four = WgpuTestSupport.open()) {
+            NativeDevice c = three.nativeDevice().nativeDevice();
+            NativeDevice d = four.nativeDevice().nativeDevice();
+            assertThat(java.util.List.of(a, b)).as("one of the two closed devices serves again")
+                    .containsAnyOf(c, d);
+            assertThat(c).isNotSameAs(d);
+        }
+    }
 }

@@ -2,6 +2,7 @@ package dev.graphrt.examples.bench;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.Dialect;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRuntime;
@@ -33,9 +34,11 @@ import java.util.function.Consumer;
  * </ul>
  * Before the timed rounds, {@code -Dbench.warmup} rounds (default 100) run untimed, so the JIT has compiled the
  * path, as in a long-running service; the first rebind of each graph (which lists the driver graph's nodes once)
- * is not timed. The last round's graph is replayed and checked exactly. With {@code -Dbench.cFloor=FILE} (the output of
- * {@code examples/src/main/native/capture_floor.cu}, run just before in the same job) each figure is also given
- * over C's. Arguments: {@code backend rounds K...} (default {@code cuda 15 100 1000}).
+ * is not timed. The last round's graph is replayed and checked exactly. On cuda and hip (over cuda) each round is
+ * followed by the same round on {@link CudaFloor.Changes}, plain FFM on the CUDA driver in this JVM (issue 29), and
+ * every figure is given over that floor's median; with {@code -Dbench.cFloor=FILE} (the output of
+ * {@code examples/src/main/native/capture_floor.cu}, run just before in the same job) also over C's. Ends with
+ * {@code summary:} lines. Arguments: {@code backend rounds K...} (default {@code cuda 15 100 1000}).
  */
 public final class CaptureBench {
     private static final int N = 1024;
@@ -44,10 +47,14 @@ public final class CaptureBench {
     }
 
     record Row(int launches, double capture, double update, double rebindOne, double rebindAll, boolean exact,
-               double[] phases) {
+               double[] floor) {
+        /** The FFM floor's {capture, update, rebind 1} medians, or {@code null} when none ran. */
+        double floorOf(int column) {
+            return floor == null ? Double.NaN : floor[column];
+        }
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws Throwable {
         String backend = args.length > 0 ? args[0] : "cuda";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
         List<Integer> ks = new ArrayList<>();
@@ -58,24 +65,35 @@ public final class CaptureBench {
             ks = List.of(100, 1000);
         }
         Map<Integer, double[]> floor = readFloor(System.getProperty("bench.cFloor"));
+        boolean ffm = (backend.equals("cuda") || backend.equals("hip"))
+                && !Boolean.getBoolean("bench.noFfmFloor");
         try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
-             GpuStream stream = runtime.openStream()) {
+             GpuStream stream = runtime.openStream();
+             CudaFloor cuda = ffm ? new CudaFloor(DecodeBench.SAXPY.text(Dialect.CUDA_C).orElseThrow(), "saxpy")
+                     : null) {
             System.out.println("device: " + runtime.device());
             System.out.println("rounds: " + rounds + " after " + Integer.getInteger("bench.warmup", 100)
                     + " untimed, medians in microseconds; 1,024 floats; "
-                    + "capture with no warm-up; C floor: " + (floor.isEmpty() ? "none" : "capture_floor.cu, same job"));
+                    + "capture with no warm-up; FFM floor: " + (ffm ? "CudaFloor, rounds interleaved" : "none")
+                    + "; C floor: " + (floor.isEmpty() ? "none" : "capture_floor.cu, same job"));
             System.out.println();
-            System.out.println("| launches | capture+instantiate us (/C) | update us (/C) | capture/update "
-                    + "| rebind 1 node us (/C) | rebind all nodes us (/C) | check |");
-            System.out.println("|---|---|---|---|---|---|---|");
+            System.out.println("| launches | capture+instantiate us (/FFM, /C) | update us (/FFM, /C) | capture/update "
+                    + "| rebind 1 node us (/FFM, /C) | rebind all nodes us (/C) | FFM floor capture, update, rebind 1 "
+                    + "us | check |");
+            System.out.println("|---|---|---|---|---|---|---|---|");
             boolean allExact = true;
+            List<Row> measured = new ArrayList<>();
             for (int k : ks) {
-                Row row = measure(runtime, stream, k, rounds);
+                Row row = measure(runtime, stream, cuda, k, rounds);
+                measured.add(row);
                 allExact &= row.exact();
                 double[] c = floor.get(k);
-                System.out.printf("| %d | %s | %s | %.1fx | %s | %s | %s |%n", k, ratio(row.capture(), c, 0),
-                        ratio(row.update(), c, 1), row.capture() / row.update(), ratio(row.rebindOne(), c, 2),
-                        ratio(row.rebindAll(), c, 3), row.exact() ? "exact" : "FAILED");
+                System.out.printf("| %d | %s | %s | %.1fx | %s | %s | %s | %s |%n", k,
+                        ratio(row.capture(), row.floorOf(0), c, 0), ratio(row.update(), row.floorOf(1), c, 1),
+                        row.capture() / row.update(), ratio(row.rebindOne(), row.floorOf(2), c, 2),
+                        ratio(row.rebindAll(), Double.NaN, c, 3), row.floor() == null ? "-"
+                                : String.format("%.1f, %.1f, %.2f", row.floor()[0], row.floor()[1], row.floor()[2]),
+                        row.exact() ? "exact" : "FAILED");
             }
             System.out.println();
             System.out.println("Where a capture's time goes (medians, us): prepare() | beginCapture() | the K launches "
@@ -100,17 +118,38 @@ public final class CaptureBench {
             double[] fj = forkJoin(runtime, stream, rounds);
             allExact &= fj[2] == 1;
             System.out.printf("| %.1f | %.1f | %.2f | %s |%n", fj[0], fj[1], fj[0] / fj[1], fj[2] == 1 ? "exact" : "FAILED");
+            System.out.println();
+            for (Row row : measured) {
+                double[] c = floor.get(row.launches());
+                System.out.printf("summary: backend=%s launches=%d capture_over_ffm=%.3f capture_over_c=%.3f "
+                        + "update_over_ffm=%.3f update_over_c=%.3f rebind1_over_ffm=%.3f rebind1_over_c=%.3f%n", backend,
+                        row.launches(), row.capture() / row.floorOf(0), over(row.capture(), c, 0),
+                        row.update() / row.floorOf(1), over(row.update(), c, 1), row.rebindOne() / row.floorOf(2),
+                        over(row.rebindOne(), c, 2));
+            }
             if (!allExact) {
                 System.exit(1);
             }
         }
     }
 
-    private static String ratio(double micros, double[] c, int column) {
-        return c == null ? String.format("%.1f", micros) : String.format("%.1f (%.2fx)", micros, micros / c[column]);
+    /** {@code micros} with its ratios over the FFM floor (NaN: none) and over C's column (null: none). */
+    private static String ratio(double micros, double ffm, double[] c, int column) {
+        List<String> over = new ArrayList<>();
+        if (!Double.isNaN(ffm)) {
+            over.add(String.format("%.2fx", micros / ffm));
+        }
+        if (c != null) {
+            over.add(String.format("%.2fx C", micros / c[column]));
+        }
+        return String.format("%.1f", micros) + (over.isEmpty() ? "" : " (" + String.join(", ", over) + ")");
     }
 
-    static Row measure(GraphRuntime runtime, GpuStream stream, int k, int rounds) {
+    private static double over(double micros, double[] c, int column) {
+        return c == null ? Double.NaN : micros / c[column];
+    }
+
+    static Row measure(GraphRuntime runtime, GpuStream stream, CudaFloor cuda, int k, int rounds) throws Throwable {
         Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
         DecodeBench.Inputs inputs = DecodeBench.Inputs.of(N);
         float[] x = inputs.x();
@@ -120,8 +159,10 @@ public final class CaptureBench {
         List<Double> update = new ArrayList<>();
         List<Double> rebindOne = new ArrayList<>();
         List<Double> rebindAll = new ArrayList<>();
+        List<List<Double>> ffm = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         boolean exact = true;
-        try (Buffer input = stream.upload(x); Buffer input2 = stream.upload(x); Buffer xs = stream.upload(x);
+        try (CudaFloor.Changes floor = cuda == null ? null : cuda.new Changes(x, y0, 2f, 3f);
+             Buffer input = stream.upload(x); Buffer input2 = stream.upload(x); Buffer xs = stream.upload(x);
              Buffer ys = stream.upload(y0); Buffer ys2 = stream.upload(y0)) {
             CaptureOptions once = CaptureOptions.defaults().warmups(0);
             int warmup = Integer.getInteger("bench.warmup", 100);
@@ -157,16 +198,26 @@ public final class CaptureBench {
                 graph.rebind(ys2, ys);
                 graph.rebind(input2, input);
                 graph.close();
+                long[] f = floor == null ? null : floor.round(k, r == rounds - 1, x, y0, 3f);
+                if (floor != null && f == null) {
+                    exact = false; // the floor's changed graph computed something else
+                }
                 if (r >= 0) {
                     capture.add((t1 - t0) / 1e3);
                     update.add((t2 - t1) / 1e3);
                     rebindOne.add((t3 - t2b) / 1e3);
                     rebindAll.add((t4 - t3) / 1e3);
+                    if (f != null) {
+                        for (int i = 0; i < 3; i++) {
+                            ffm.get(i).add(f[i] / 1e3);
+                        }
+                    }
                 }
             }
             stream.synchronize();
         }
-        return new Row(k, median(capture), median(update), median(rebindOne), median(rebindAll), exact, null);
+        return new Row(k, median(capture), median(update), median(rebindOne), median(rebindAll), exact,
+                cuda == null ? null : ffm.stream().mapToDouble(CaptureBench::median).toArray());
     }
 
     /**

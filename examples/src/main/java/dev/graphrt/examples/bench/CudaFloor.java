@@ -48,6 +48,10 @@ final class CudaFloor implements AutoCloseable {
     private final MethodHandle streamDestroy;
     private final MethodHandle primaryRelease;
     private final MethodHandle contextSynchronize;
+    private final MethodHandle graphUpload;
+    private final MethodHandle execUpdate;
+    private final MethodHandle graphGetNodes;
+    private final MethodHandle execKernelNodeSetParams;
     private final int device;
     private final MemorySegment stream;
     private final MemorySegment module;
@@ -81,6 +85,10 @@ final class CudaFloor implements AutoCloseable {
         streamDestroy = bind(cuda, "cuStreamDestroy_v2", ADDRESS);
         primaryRelease = bind(cuda, "cuDevicePrimaryCtxRelease_v2", JAVA_INT);
         contextSynchronize = bind(cuda, "cuCtxSynchronize");
+        graphUpload = bind(cuda, "cuGraphUpload", ADDRESS, ADDRESS);
+        execUpdate = bind(cuda, "cuGraphExecUpdate_v2", ADDRESS, ADDRESS, ADDRESS);
+        graphGetNodes = bind(cuda, "cuGraphGetNodes", ADDRESS, ADDRESS, ADDRESS);
+        execKernelNodeSetParams = bind(cuda, "cuGraphExecKernelNodeSetParams_v2", ADDRESS, ADDRESS, ADDRESS);
 
         check("cuInit", (int) init.invokeExact(0));
         MemorySegment out = arena.allocate(JAVA_LONG);
@@ -148,19 +156,6 @@ final class CudaFloor implements AutoCloseable {
             }
         }
 
-        private long allocate(long bytes) throws Throwable {
-            MemorySegment out = arena.allocate(JAVA_LONG);
-            check("cuMemAlloc_v2", (int) memAlloc.invokeExact(out, bytes));
-            return out.get(JAVA_LONG, 0);
-        }
-
-        private void upload(long dst, MemorySegment heap) throws Throwable {
-            try (Arena copy = Arena.ofConfined()) {
-                MemorySegment staged = copy.allocate(heap.byteSize(), 16).copyFrom(heap);
-                check("cuMemcpyHtoD_v2", (int) copyHtoD.invokeExact(dst, staged, heap.byteSize()));
-            }
-        }
-
         /** {@code k} launches, then a wait for the stream: nanoseconds in all. */
         long eager(int k) throws Throwable {
             long t0 = System.nanoTime();
@@ -197,12 +192,7 @@ final class CudaFloor implements AutoCloseable {
 
         /** Whether y is exactly {@code y0 + a * x * kernels} (the bench's inputs keep every sum exact in float). */
         boolean verify(float[] xs, float[] y0, float a, long kernels) throws Throwable {
-            float[] got = new float[n];
-            try (Arena copy = Arena.ofConfined()) {
-                MemorySegment staged = copy.allocate(n * 4L, 16);
-                check("cuMemcpyDtoH_v2", (int) copyDtoH.invokeExact(staged, y, n * 4L));
-                MemorySegment.copy(staged, JAVA_FLOAT, 0, got, 0, n);
-            }
+            float[] got = download(y, n);
             for (int i = 0; i < n; i++) {
                 if (got[i] != y0[i] + a * kernels * xs[i]) {
                     return false;
@@ -225,6 +215,172 @@ final class CudaFloor implements AutoCloseable {
                 throw new IllegalStateException("the cuda floor's problem did not close", t);
             }
         }
+    }
+
+    /**
+     * The floor of changing a graph, for {@link CaptureBench}: the chain of K saxpy launches over {@code x} and
+     * {@code y}, the first reading {@code first}, captured, instantiated and uploaded (capture), captured again with
+     * another scale and applied with {@code cuGraphExecUpdate} (update), and one node's parameters set to read
+     * {@code second} (rebind), as {@code capture_floor.cu} does with the runtime API and GraphRT's
+     * {@code capture}, {@code update} and {@code rebind} do through the driver layer.
+     */
+    final class Changes implements AutoCloseable {
+        private static final long NODE_PARAMS_BYTES = 72; // CUDA_KERNEL_NODE_PARAMS_v2
+        private final int n;
+        private final int grid;
+        private final long first;
+        private final long second;
+        private final long x;
+        private final long y;
+        private final long infoA;
+        private final long infoB;
+        private final MemorySegment paramsA;
+        private final MemorySegment paramsFirstA;
+        private final MemorySegment paramsFirstB;
+        private final MemorySegment paramsB;
+        private final MemorySegment rebound;
+        private final MemorySegment nodeParams = arena.allocate(NODE_PARAMS_BYTES, 8);
+        private final MemorySegment out = arena.allocate(JAVA_LONG);
+        private final MemorySegment count = arena.allocate(JAVA_LONG);
+        private final MemorySegment resultInfo = arena.allocate(24, 8);
+
+        Changes(float[] xs, float[] ys, float a, float b) throws Throwable {
+            n = xs.length;
+            grid = (n + 255) / 256;
+            first = allocate(n * 4L);
+            second = allocate(n * 4L);
+            x = allocate(n * 4L);
+            y = allocate(n * 4L);
+            infoA = allocate(8);
+            infoB = allocate(8);
+            for (long buffer : new long[] {first, second, x}) {
+                upload(buffer, MemorySegment.ofArray(xs));
+            }
+            upload(y, MemorySegment.ofArray(ys));
+            upload(infoA, MemorySegment.ofArray(new int[] {n, Float.floatToRawIntBits(a)}));
+            upload(infoB, MemorySegment.ofArray(new int[] {n, Float.floatToRawIntBits(b)}));
+            check("cuCtxSynchronize", (int) contextSynchronize.invokeExact());
+            paramsA = params(x, y, infoA);
+            paramsB = params(x, y, infoB);
+            paramsFirstA = params(first, y, infoA);
+            paramsFirstB = params(first, y, infoB);
+            rebound = params(second, y, infoB);
+        }
+
+        private MemorySegment params(long... pointers) {
+            MemorySegment values = arena.allocate(JAVA_LONG, pointers.length);
+            MemorySegment params = arena.allocate(ADDRESS, pointers.length);
+            for (int i = 0; i < pointers.length; i++) {
+                values.setAtIndex(JAVA_LONG, i, pointers[i]);
+                params.setAtIndex(ADDRESS, i, values.asSlice(i * 8L, 8));
+            }
+            return params;
+        }
+
+        private MemorySegment record(int k, MemorySegment firstParams, MemorySegment params) throws Throwable {
+            check("cuStreamBeginCapture_v2", (int) beginCapture.invokeExact(stream, CAPTURE_MODE_THREAD_LOCAL));
+            for (int i = 0; i < k; i++) {
+                check("cuLaunchKernel", (int) launchKernel.invokeExact(function, grid, 1, 1, 256, 1, 1, 0, stream,
+                        i == 0 ? firstParams : params, MemorySegment.NULL));
+            }
+            check("cuStreamEndCapture", (int) endCapture.invokeExact(stream, out));
+            return out.get(ADDRESS, 0);
+        }
+
+        /**
+         * One round: capture, update and rebind of a chain of {@code k}, each timed; returns nanoseconds {capture,
+         * update, rebind 1}. With {@code check}, replays the changed graph and returns {@code null} unless y
+         * became exactly {@code y0 + b * x} per launch.
+         */
+        long[] round(int k, boolean check, float[] xs, float[] y0, float b) throws Throwable {
+            long t0 = System.nanoTime();
+            MemorySegment graph = record(k, paramsFirstA, paramsA);
+            check("cuGraphInstantiateWithFlags", (int) instantiate.invokeExact(out, graph, 0L));
+            MemorySegment exec = out.get(ADDRESS, 0);
+            check("cuGraphUpload", (int) graphUpload.invokeExact(exec, stream));
+            long t1 = System.nanoTime();
+            MemorySegment other = record(k, paramsFirstB, paramsB);
+            check("cuGraphExecUpdate_v2", (int) execUpdate.invokeExact(exec, other, resultInfo));
+            long t2 = System.nanoTime();
+            MemorySegment node = firstNode(graph);
+            nodeParams.fill((byte) 0);
+            nodeParams.set(ADDRESS, 0, function);
+            nodeParams.set(JAVA_INT, 8, grid);
+            nodeParams.set(JAVA_INT, 12, 1);
+            nodeParams.set(JAVA_INT, 16, 1);
+            nodeParams.set(JAVA_INT, 20, 256);
+            nodeParams.set(JAVA_INT, 24, 1);
+            nodeParams.set(JAVA_INT, 28, 1);
+            nodeParams.set(ADDRESS, 40, rebound);
+            long t3 = System.nanoTime();
+            check("cuGraphExecKernelNodeSetParams_v2", (int) execKernelNodeSetParams.invokeExact(exec, node,
+                    nodeParams));
+            long t4 = System.nanoTime();
+            boolean exact = true;
+            if (check) { // the node captured first reads `second` (also x); every launch adds b * x
+                upload(y, MemorySegment.ofArray(y0));
+                check("cuCtxSynchronize", (int) contextSynchronize.invokeExact());
+                check("cuGraphLaunch", (int) graphLaunch.invokeExact(exec, stream));
+                check("cuStreamSynchronize", (int) streamSynchronize.invokeExact(stream));
+                float[] got = download(y, n);
+                for (int i = 0; i < n && exact; i++) {
+                    float want = y0[i];
+                    for (int j = 0; j < k; j++) {
+                        want = want + b * xs[i];
+                    }
+                    exact = got[i] == want;
+                }
+            }
+            check("cuGraphExecDestroy", (int) graphExecDestroy.invokeExact(exec));
+            check("cuGraphDestroy", (int) graphDestroy.invokeExact(graph));
+            check("cuGraphDestroy", (int) graphDestroy.invokeExact(other));
+            return exact ? new long[] {t1 - t0, t2 - t1, t4 - t3} : null;
+        }
+
+        /** The node captured first (the driver lists a captured chain's nodes in capture order, as the C floor uses). */
+        private MemorySegment firstNode(MemorySegment graph) throws Throwable {
+            count.set(JAVA_LONG, 0, 0);
+            check("cuGraphGetNodes", (int) graphGetNodes.invokeExact(graph, MemorySegment.NULL, count));
+            try (Arena listing = Arena.ofConfined()) {
+                MemorySegment nodes = listing.allocate(ADDRESS, count.get(JAVA_LONG, 0));
+                check("cuGraphGetNodes", (int) graphGetNodes.invokeExact(graph, nodes, count));
+                return nodes.getAtIndex(ADDRESS, 0);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                for (long pointer : new long[] {first, second, x, y, infoA, infoB}) {
+                    check("cuMemFree_v2", (int) memFree.invokeExact(pointer));
+                }
+            } catch (Throwable t) {
+                throw new IllegalStateException("the cuda floor's changes did not close", t);
+            }
+        }
+    }
+
+    private long allocate(long bytes) throws Throwable {
+        MemorySegment out = arena.allocate(JAVA_LONG);
+        check("cuMemAlloc_v2", (int) memAlloc.invokeExact(out, bytes));
+        return out.get(JAVA_LONG, 0);
+    }
+
+    private void upload(long dst, MemorySegment heap) throws Throwable {
+        try (Arena copy = Arena.ofConfined()) {
+            MemorySegment staged = copy.allocate(heap.byteSize(), 16).copyFrom(heap);
+            check("cuMemcpyHtoD_v2", (int) copyHtoD.invokeExact(dst, staged, heap.byteSize()));
+        }
+    }
+
+    private float[] download(long src, int n) throws Throwable {
+        float[] got = new float[n];
+        try (Arena copy = Arena.ofConfined()) {
+            MemorySegment staged = copy.allocate(n * 4L, 16);
+            check("cuMemcpyDtoH_v2", (int) copyDtoH.invokeExact(staged, src, n * 4L));
+            MemorySegment.copy(staged, JAVA_FLOAT, 0, got, 0, n);
+        }
+        return got;
     }
 
     @Override
