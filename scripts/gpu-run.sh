@@ -136,7 +136,7 @@ for step in $steps; do
       done ;;
     launchprofile) # issue 29: where an eager launch's time and heap go: LaunchFloorBench cuda under JFR (profile)
       "$JAVA" "${JOPTS[@]}" -XX:StartFlightRecording=filename="$OUT/launch-cuda.jfr",settings=profile \
-        -cp ".gpu/lib/*" dev.graphrt.examples.bench.LaunchFloorBench cuda "${ROUNDS:-9}" 1024x1000 \
+        -cp ".gpu/lib/*" dev.graphrt.examples.bench.LaunchFloorBench cuda "${PROFILE_ROUNDS:-2000}" 1024x1000 \
         > "$OUT/launchprofile-cuda.md" 2>"$OUT/launchprofile-cuda.err"; echo "launch profile cuda: exit $?"
       cat "$OUT/launchprofile-cuda.md" ;;
     floor)

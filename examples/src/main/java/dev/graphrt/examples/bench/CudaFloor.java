@@ -279,11 +279,15 @@ final class CudaFloor implements AutoCloseable {
 
         private MemorySegment record(int k, MemorySegment firstParams, MemorySegment params) throws Throwable {
             check("cuStreamBeginCapture_v2", (int) beginCapture.invokeExact(stream, CAPTURE_MODE_THREAD_LOCAL));
-            for (int i = 0; i < k; i++) {
-                check("cuLaunchKernel", (int) launchKernel.invokeExact(function, grid, 1, 1, 256, 1, 1, 0, stream,
-                        i == 0 ? firstParams : params, MemorySegment.NULL));
+            int failed = 0;
+            for (int i = 0; i < k && failed == 0; i++) {
+                MemorySegment launchParams = i == 0 ? firstParams : params; // invokeExact needs the static type
+                failed = (int) launchKernel.invokeExact(function, grid, 1, 1, 256, 1, 1, 0, stream, launchParams,
+                        MemorySegment.NULL);
             }
-            check("cuStreamEndCapture", (int) endCapture.invokeExact(stream, out));
+            int ended = (int) endCapture.invokeExact(stream, out); // ends the capture even after a failed launch
+            check("cuLaunchKernel", failed);
+            check("cuStreamEndCapture", ended);
             return out.get(ADDRESS, 0);
         }
 
