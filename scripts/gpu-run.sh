@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -136,9 +136,14 @@ for step in $steps; do
       done ;;
     launchprofile) # issue 29: where an eager launch's time and heap go: LaunchFloorBench cuda under JFR (profile)
       "$JAVA" "${JOPTS[@]}" -XX:StartFlightRecording=filename="$OUT/launch-cuda.jfr",settings=profile \
-        -cp ".gpu/lib/*" dev.graphrt.examples.bench.LaunchFloorBench cuda "${PROFILE_ROUNDS:-2000}" 1024x1000 \
+        -cp ".gpu/lib/*" dev.graphrt.examples.bench.LaunchFloorBench cuda "${PROFILE_ROUNDS:-700}" 1024x1000 \
         > "$OUT/launchprofile-cuda.md" 2>"$OUT/launchprofile-cuda.err"; echo "launch profile cuda: exit $?"
       cat "$OUT/launchprofile-cuda.md" ;;
+    captureprofile) # issue 29: where a capture's and an update's time go: CaptureBench cuda (100 launches) under JFR
+      "$JAVA" "${JOPTS[@]}" -XX:StartFlightRecording=filename="$OUT/capture-cuda.jfr",settings=profile \
+        -Dbench.warmup="${PROFILE_ROUNDS:-2000}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.CaptureBench cuda 15 100 \
+        > "$OUT/captureprofile-cuda.md" 2>"$OUT/captureprofile-cuda.err"; echo "capture profile cuda: exit $?"
+      cat "$OUT/captureprofile-cuda.md" ;;
     floor)
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
         && "$OUT/decode_floor" "${ROUNDS:-15}" > "$OUT/bench-c-floor.md"; echo "C floor: exit $?"; cat "$OUT/bench-c-floor.md"

@@ -28,7 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * CPU-side costs of the core on the cpu backend (DESIGN.md section 11, issue: memory model): a pooled
  * allocate + close on the hot path, and a launch whose info words hit the metadata cache, eager versus
- * replayed from a graph. The kernel does nothing, so the figures are the framework's bookkeeping plus the
+ * replayed from a graph; and what changing a graph of {@value #CHANGED} launches costs (issue 29): a capture
+ * with no warm-up (graph closed after), an update with another scale, and a rebind of the buffer only its first
+ * launch reads (and back). The kernel does nothing, so the figures are the framework's bookkeeping plus the
  * cpu backend's enqueue. Run: {@code scripts/bench-cpu.sh}.
  */
 @State(Scope.Thread)
@@ -39,6 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Dguice_bytecode_gen_option=DISABLED"})
 public class CoreOverheadBenchmark {
     static final int BATCH = 256;
+    static final int CHANGED = 100;
     private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {
     });
 
@@ -50,7 +53,11 @@ public class CoreOverheadBenchmark {
     private KernelArgs args;
     private LaunchDims dims;
     private Graph graph;
+    private Graph changing;
+    private Buffer first;
+    private Buffer second;
     private int invocations;
+    private int updates;
 
     @Setup
     public void open() {
@@ -66,11 +73,28 @@ public class CoreOverheadBenchmark {
                 s.launch(kernel, dims, args);
             }
         });
+        first = stream.allocate(4096);
+        second = stream.allocate(4096);
+        changing = stream.capture(NO_WARMUP, chain(first, 1));
         stream.synchronize();
+    }
+
+    private static final CaptureOptions NO_WARMUP = CaptureOptions.defaults().warmups(0);
+
+    /** {@value #CHANGED} launches, the first reading {@code input}, each with the info word {@code scale}. */
+    private java.util.function.Consumer<GpuStream> chain(Buffer input, int scale) {
+        return s -> {
+            for (int i = 0; i < CHANGED; i++) {
+                s.launch(kernel, dims, KernelArgs.of(i == 0 ? input : a, b).info(1024, scale));
+            }
+        };
     }
 
     @TearDown
     public void close() {
+        changing.close();
+        first.close();
+        second.close();
         graph.close();
         a.close();
         b.close();
@@ -113,5 +137,27 @@ public class CoreOverheadBenchmark {
     public void replayedLaunch() {
         graph.replay();
         flushAndSometimesSync();
+    }
+
+    /** A capture of {@value #CHANGED} launches with no warm-up (prepare, record, instantiate), then its close. */
+    @Benchmark
+    public Graph captureAndClose() {
+        Graph captured = stream.capture(NO_WARMUP, chain(a, 2));
+        captured.close();
+        return captured;
+    }
+
+    /** An update of the held graph of {@value #CHANGED} launches with another info word (same shape). */
+    @Benchmark
+    public Object update() {
+        return changing.update(NO_WARMUP, chain(first, 3 + (updates++ & 1)));
+    }
+
+    /** A rebind of the buffer only the first launch of the held graph reads, and back: two rebinds. */
+    @Benchmark
+    @OperationsPerInvocation(2)
+    public void rebindOneNode() {
+        changing.rebind(first, second);
+        changing.rebind(second, first);
     }
 }

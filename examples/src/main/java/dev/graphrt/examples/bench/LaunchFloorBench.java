@@ -31,7 +31,14 @@ public final class LaunchFloorBench {
     private LaunchFloorBench() {
     }
 
-    record Row(int n, int k, double eager, double floorEager, double replay, double floorReplay, boolean exact) {
+    record Row(int n, int k, double eager, double floorEager, double replay, double floorReplay, boolean exact,
+               double launches, double floorLaunches, double waited, double floorWaited) {
+        /** Where an eager round's time goes: µs per kernel of the launch loop, µs per round of the wait after it. */
+        String phases() {
+            return String.format("| %s x %d | %.2f | %.2f | %.2fx | %.1f | %.1f | %+.1f |", DecodeBench.size(n), k,
+                    launches, floorLaunches, launches / floorLaunches, waited, floorWaited, waited - floorWaited);
+        }
+
         String markdown() {
             return String.format("| %s x %d | %.2f | %.2f | %.2fx | %.2f | %.2f | %.2fx | %s |", DecodeBench.size(n), k,
                     eager, floorEager, eager / floorEager, replay, floorReplay, replay / floorReplay,
@@ -65,6 +72,13 @@ public final class LaunchFloorBench {
             System.out.println("|---|---|---|---|---|---|---|---|");
             measured.forEach(r -> System.out.println(r.markdown()));
             System.out.println();
+            System.out.println("Eager rounds split (medians): the launch loop, µs per kernel, and the wait after it "
+                    + "(synchronize; cuStreamSynchronize), µs per round");
+            System.out.println();
+            System.out.println("| row | GraphRT launches | floor launches | ratio | GraphRT wait | floor wait | difference |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            measured.forEach(r -> System.out.println(r.phases()));
+            System.out.println();
             measured.forEach(r -> System.out.println(r.summary(backend)));
         }
     }
@@ -91,6 +105,10 @@ public final class LaunchFloorBench {
             double[] floorEager = new double[rounds];
             double[] replay = new double[rounds];
             double[] floorReplay = new double[rounds];
+            double[] launches = new double[rounds];
+            double[] floorLaunches = new double[rounds];
+            double[] waited = new double[rounds];
+            double[] floorWaited = new double[rounds];
             try (Graph graph = DecodeBench.captureChain(stream, saxpy, dims, args, k)) {
                 // Warm-up rounds first, at least three and at least 20,000 launches each way, so the JIT has compiled
                 // both paths before the first timed round (a short row alone would time GraphRT's code cold).
@@ -100,6 +118,7 @@ public final class LaunchFloorBench {
                     for (int j = 0; j < k; j++) {
                         stream.launch(saxpy, dims, args);
                     }
+                    long t0b = System.nanoTime();
                     stream.synchronize();
                     long t1 = System.nanoTime();
                     long fe = problem.eager(k);
@@ -115,13 +134,18 @@ public final class LaunchFloorBench {
                         floorEager[r] = fe / 1e3 / k;
                         replay[r] = (t3 - t2) / 1e3 / k;
                         floorReplay[r] = fr / 1e3 / k;
+                        launches[r] = (t0b - t0) / 1e3 / k;
+                        floorLaunches[r] = problem.launchNanos() / 1e3 / k;
+                        waited[r] = (t1 - t0b) / 1e3;
+                        floorWaited[r] = (fe - problem.launchNanos()) / 1e3;
                     }
                 }
             }
             boolean exact = DecodeBench.exact(stream.readFloats(ys), x, y0, kernels)
                     && problem.verify(x, y0, A, floorKernels);
             return new Row(n, k, DecodeBench.median(eager), DecodeBench.median(floorEager), DecodeBench.median(replay),
-                    DecodeBench.median(floorReplay), exact);
+                    DecodeBench.median(floorReplay), exact, DecodeBench.median(launches),
+                    DecodeBench.median(floorLaunches), DecodeBench.median(waited), DecodeBench.median(floorWaited));
         }
     }
 }
