@@ -30,6 +30,8 @@ final class CudaFloor implements AutoCloseable {
     private static final int CAPTURE_MODE_THREAD_LOCAL = 1;
     private static final int ATTRIBUTE_CC_MAJOR = 75;
     private static final int ATTRIBUTE_CC_MINOR = 76;
+    private static final int EVENT_DISABLE_TIMING = 2;
+    private static final int NOT_READY = 600;
 
     private final Arena arena = Arena.ofShared();
     private final MethodHandle launchKernel;
@@ -49,6 +51,10 @@ final class CudaFloor implements AutoCloseable {
     private final MethodHandle primaryRelease;
     private final MethodHandle contextSynchronize;
     private final MethodHandle graphUpload;
+    private final MethodHandle eventRecord;
+    private final MethodHandle eventQuery;
+    private final MemorySegment event;
+    private final MethodHandle eventDestroy;
     private final MethodHandle execUpdate;
     private final MethodHandle graphGetNodes;
     private final MethodHandle execKernelNodeSetParams;
@@ -86,6 +92,10 @@ final class CudaFloor implements AutoCloseable {
         primaryRelease = bind(cuda, "cuDevicePrimaryCtxRelease_v2", JAVA_INT);
         contextSynchronize = bind(cuda, "cuCtxSynchronize");
         graphUpload = bind(cuda, "cuGraphUpload", ADDRESS, ADDRESS);
+        eventRecord = bind(cuda, "cuEventRecord", ADDRESS, ADDRESS);
+        eventQuery = bind(cuda, "cuEventQuery", ADDRESS);
+        MethodHandle eventCreate = bind(cuda, "cuEventCreate", ADDRESS, JAVA_INT);
+        eventDestroy = bind(cuda, "cuEventDestroy_v2", ADDRESS);
         execUpdate = bind(cuda, "cuGraphExecUpdate_v2", ADDRESS, ADDRESS, ADDRESS);
         graphGetNodes = bind(cuda, "cuGraphGetNodes", ADDRESS, ADDRESS, ADDRESS);
         execKernelNodeSetParams = bind(cuda, "cuGraphExecKernelNodeSetParams_v2", ADDRESS, ADDRESS, ADDRESS);
@@ -110,6 +120,8 @@ final class CudaFloor implements AutoCloseable {
         module = out.get(ADDRESS, 0);
         check("cuModuleGetFunction", (int) getFunction.invokeExact(out, module, arena.allocateFrom(entryPoint)));
         function = out.get(ADDRESS, 0);
+        check("cuEventCreate", (int) eventCreate.invokeExact(out, EVENT_DISABLE_TIMING));
+        event = out.get(ADDRESS, 0);
     }
 
     private static MethodHandle bind(SymbolLookup library, String name, MemoryLayout... arguments) {
@@ -172,6 +184,26 @@ final class CudaFloor implements AutoCloseable {
             long t2 = System.nanoTime();
             launchNanos = t1 - t0;
             return t2 - t0;
+        }
+
+        /**
+         * {@code k} launches, then the wait GraphRT makes instead of {@code cuStreamSynchronize}, which cannot be
+         * bounded: an event recorded after them, polled with {@code cuEventQuery} in a spin. Nanoseconds of the
+         * wait alone: the control for where GraphRT's synchronize loses time.
+         */
+        long eagerPolledWait(int k) throws Throwable {
+            for (int i = 0; i < k; i++) {
+                check("cuLaunchKernel", (int) launchKernel.invokeExact(function, grid, 1, 1, 256, 1, 1, 0, stream,
+                        params, MemorySegment.NULL));
+            }
+            long t0 = System.nanoTime();
+            check("cuEventRecord", (int) eventRecord.invokeExact(event, stream));
+            int status;
+            while ((status = (int) eventQuery.invokeExact(event)) == NOT_READY) {
+                Thread.onSpinWait();
+            }
+            check("cuEventQuery", status);
+            return System.nanoTime() - t0;
         }
 
         /** The launch loop's part of the last {@link #eager} round (the rest is the wait), in nanoseconds. */
@@ -399,6 +431,7 @@ final class CudaFloor implements AutoCloseable {
     @Override
     public void close() {
         try {
+            check("cuEventDestroy_v2", (int) eventDestroy.invokeExact(event));
             check("cuModuleUnload", (int) moduleUnload.invokeExact(module));
             check("cuStreamDestroy_v2", (int) streamDestroy.invokeExact(stream));
             check("cuDevicePrimaryCtxRelease_v2", (int) primaryRelease.invokeExact(device));
