@@ -18,8 +18,6 @@ import java.util.concurrent.locks.LockSupport;
  * driver's event record, captured), never a pooled fence that the backend later queries or reuses.
  */
 public interface BackendStream extends AutoCloseable {
-    /** How long the default {@link #await(Fence, Duration)} spins before it yields: 1 ms. */
-    long SPIN_NANOS = 1_000_000;
 
     // ---- ordinary work ---------------------------------------------------------------------------
 
@@ -66,11 +64,9 @@ public interface BackendStream extends AutoCloseable {
     /**
      * Waits at most {@code timeout} for the work before {@code fence}; returns whether it finished. The core
      * bounds every wait it makes through this method, so a stuck device becomes a typed timeout, not a hang.
-     * The default polls {@link #isComplete}: spinning for the first {@value #SPIN_NANOS} ns (as a driver's own
-     * synchronize spins, so the short waits of a launch loop cost no latency: a yield hands the core to another
-     * thread for a scheduler slice, which on the H200 added 40-70 µs to a synchronize after 150-1,000 small
-     * launches), yielding up to 10 ms, then parking up to 1 ms at a time. A backend with a timed wait of its own
-     * overrides it.
+     * The default polls {@link #isComplete}: spinning for the first 50 µs, yielding up to 10 ms (as a driver's
+     * own synchronize does, so short waits cost no latency), then parking up to 1 ms at a time. A backend with
+     * a timed wait of its own overrides it.
      */
     default boolean await(Fence fence, Duration timeout) {
         long start = System.nanoTime();
@@ -82,7 +78,7 @@ public interface BackendStream extends AutoCloseable {
                 return false;
             }
             long waited = now - start;
-            if (waited < SPIN_NANOS) {
+            if (waited < 50_000) {
                 Thread.onSpinWait();
             } else if (waited < 10_000_000) {
                 Thread.yield();
