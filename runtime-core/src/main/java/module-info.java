@@ -10,6 +10,7 @@ module dev.graphrt.core {
     requires jakarta.inject;
     requires jdk.jfr;
     requires org.slf4j;
+    requires static org.jspecify; // nullness annotations, read by NullAway at build time
 
     exports dev.graphrt.core;
 

@@ -14,15 +14,13 @@ import org.junit.jupiter.api.Test;
  * No close order crashes the process or leaves it unsound (issue 13 §2: on the H200 one order killed the JVM
  * in a driver thread). Each order runs in {@value #ROUNDS} fresh runtimes opened one after another through
  * the kit's hook; each fresh runtime first proves it computes exactly, so it also checks the order before it,
- * and one more fresh runtime checks the last. With {@value #ORDERS} orders the group opens
- * {@value #ORDERS} x ({@value #ROUNDS} + 1) runtimes besides the fixture's own, which stays open
- * throughout and must still capture and replay at the end.
+ * and one more fresh runtime checks the last. So each order (each test below) opens {@value #ROUNDS} + 1 runtimes
+ * besides the fixture's own, which stays open throughout and must still capture and replay at the end.
  *
  * <p>Group 19 of {@link CaptureConformanceKit}.
  */
 public abstract class CloseOrdersGroup extends KitFixture {
     private static final int ROUNDS = 2;
-    private static final int ORDERS = 15;
     private int seed = 500;
 
     /** A close order: does its closing on a scene, asserting what must hold. */

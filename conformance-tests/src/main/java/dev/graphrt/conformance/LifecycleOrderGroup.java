@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.CaptureOptions;
+import dev.graphrt.api.CaptureRejectedException;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphStateException;
@@ -125,16 +126,18 @@ public abstract class LifecycleOrderGroup extends KitFixture {
     void the_stream_can_capture_again_after_each_kind_of_failure() {
         Buffer in = upload(KitKernels.pattern(N, 4));
         Buffer out = poisoned();
-        catchThrowable(stream::beginCapture);
+        assertThatThrownBy(stream::beginCapture).as("beginCapture before prepare")
+                .isInstanceOf(GraphStateException.class);
         stream.prepare();
-        catchThrowable(stream::prepare);
+        assertThatThrownBy(stream::prepare).as("prepare twice").isInstanceOf(GraphStateException.class);
         stream.cancelCapture();
-        catchThrowable(() -> stream.capture(CaptureOptions.defaults(), s -> {
+        assertThatThrownBy(() -> stream.capture(CaptureOptions.defaults(), s -> {
             throw new IllegalArgumentException("user bug");
-        }));
+        })).as("the step's own failure").isInstanceOf(IllegalArgumentException.class).hasMessage("user bug");
         stream.prepare();
         stream.beginCapture();
-        catchThrowable(() -> read(out));
+        assertThatThrownBy(() -> read(out)).as("a host read while recording")
+                .isInstanceOf(CaptureRejectedException.class);
         launch(stream, addOne, in, out);
         track(stream.endCapture());
         assertRecapturable();

@@ -1,5 +1,6 @@
 package dev.graphrt.api;
 
+import org.jspecify.annotations.Nullable;
 import java.util.Arrays;
 
 /**
@@ -9,9 +10,9 @@ import java.util.Arrays;
  * the real size from a small buffer written before each run (and launches over the whole bucket). Immutable.
  */
 public final class Buckets {
-    private final int[] sizes; // ascending; null for powers of two
+    private final int @Nullable [] sizes; // ascending; null for powers of two
 
-    private Buckets(int[] sizes) {
+    private Buckets(int @Nullable [] sizes) {
         this.sizes = sizes;
     }
 

@@ -1,5 +1,6 @@
 package dev.graphrt.api;
 
+import org.jspecify.annotations.Nullable;
 import java.util.Objects;
 
 /**
@@ -12,7 +13,7 @@ import java.util.Objects;
  * @param pool    the {@link GraphPool} whose intermediates the graph shares, or null; it must be known from
  *                {@code prepare(options)} on ({@code capture(options, step)} does that)
  */
-public record CaptureOptions(int warmups, CaptureMode mode, GraphPool pool) {
+public record CaptureOptions(int warmups, CaptureMode mode, @Nullable GraphPool pool) {
     /** The most warm-up passes accepted; more would only waste time. */
     public static final int MAX_WARMUPS = 64;
 

@@ -1,5 +1,7 @@
 package dev.graphrt.api;
 
+import org.jspecify.annotations.Nullable;
+
 /** A native driver call failed. Carries the call's name, the numeric code and the code's symbolic name. */
 public final class DriverException extends GraphRTException {
     private final String call;
@@ -10,7 +12,7 @@ public final class DriverException extends GraphRTException {
         this(call, code, codeName, null);
     }
 
-    public DriverException(String call, int code, String codeName, String detail) {
+    public DriverException(String call, int code, String codeName, @Nullable String detail) {
         super(call + " failed: " + code + " " + codeName + (detail == null ? "" : " (" + detail + ")"));
         this.call = call;
         this.code = code;

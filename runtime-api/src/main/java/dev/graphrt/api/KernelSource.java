@@ -1,5 +1,6 @@
 package dev.graphrt.api;
 
+import org.jspecify.annotations.Nullable;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
@@ -14,11 +15,11 @@ import java.util.Optional;
 public final class KernelSource {
     private final String entryPoint;
     private final Map<Dialect, String> texts;
-    private final JavaKernel javaKernel;
-    private final JavaParameters javaParameters;
+    private final @Nullable JavaKernel javaKernel;
+    private final @Nullable JavaParameters javaParameters;
 
-    private KernelSource(String entryPoint, Map<Dialect, String> texts, JavaKernel javaKernel,
-                         JavaParameters javaParameters) {
+    private KernelSource(String entryPoint, Map<Dialect, String> texts, @Nullable JavaKernel javaKernel,
+                         @Nullable JavaParameters javaParameters) {
         this.entryPoint = entryPoint;
         this.texts = texts;
         this.javaKernel = javaKernel;

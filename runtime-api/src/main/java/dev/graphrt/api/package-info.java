@@ -4,4 +4,7 @@
  * {@link dev.graphrt.api.Graph} and replay it. The one jar users compile against; every operation refuses bad input at
  * the call, naming the argument, and the rules of what may happen while a stream captures are DESIGN.md section 3.
  */
+@NullMarked
 package dev.graphrt.api;
+
+import org.jspecify.annotations.NullMarked;

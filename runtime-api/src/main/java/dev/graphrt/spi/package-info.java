@@ -4,4 +4,7 @@
  * in {@code ServiceLoader}. The core owns every ordering rule and calls these hooks around each transition; a backend
  * implements device calls only, and the conformance kit proves it keeps the contract (docs/writing-a-backend.md).
  */
+@NullMarked
 package dev.graphrt.spi;
+
+import org.jspecify.annotations.NullMarked;

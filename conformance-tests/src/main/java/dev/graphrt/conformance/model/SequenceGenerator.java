@@ -173,7 +173,7 @@ final class SequenceGenerator {
             pools.putIfAbsent(pool, s);
         }
         String g = name('g');
-        Step step = step(s, false, pool != null);
+        Step step = step(false, pool != null);
         graphs.put(g, step);
         graphStreams.put(g, s);
         return new Action.Capture(s, g, warmups(), pool, step);
@@ -185,7 +185,7 @@ final class SequenceGenerator {
             return null;
         }
         String key = KEYS[random.nextInt(KEYS.length)];
-        Step step = cacheSteps.computeIfAbsent(c + key, k -> step(caches.get(c), true, true));
+        Step step = cacheSteps.computeIfAbsent(c + key, k -> step(true, true));
         return new Action.RunCache(caches.get(c), c, key, step);
     }
 
@@ -261,7 +261,7 @@ final class SequenceGenerator {
      * (where no fork is made) the user giving up in the recorded pass; a pooled step (a cache's) gives up after its
      * parts now and then, all its temporaries open.
      */
-    private Step step(String s, boolean forCache, boolean pooled) {
+    private Step step(boolean forCache, boolean pooled) {
         List<StepOp> ops = new ArrayList<>();
         Map<String, Integer> local = new LinkedHashMap<>();
         List<String> temps = new ArrayList<>();

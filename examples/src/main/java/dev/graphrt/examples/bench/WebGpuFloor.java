@@ -403,16 +403,22 @@ final class WebGpuFloor implements AutoCloseable {
         return callbackInfo;
     }
 
+    // An upcall target, found by name (lookup.findVirtual above), with every parameter its C signature passes.
+    @SuppressWarnings({"UnusedMethod", "UnusedVariable"})
     private void onRequest(int status, MemorySegment object, MemorySegment message, MemorySegment u1,
                            MemorySegment u2) {
         lastObject = object;
         lastStatus = status;
     }
 
+    // An upcall target, found by name (lookup.findVirtual above), with every parameter its C signature passes.
+    @SuppressWarnings({"UnusedMethod", "UnusedVariable"})
     private void onDone(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         lastStatus = status;
     }
 
+    // An upcall target, found by name (lookup.findVirtual above), with every parameter its C signature passes.
+    @SuppressWarnings({"UnusedMethod", "UnusedVariable"})
     private void onError(MemorySegment device, int type, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         if (firstError == null) {
             MemorySegment data = message.get(ADDRESS, 0);

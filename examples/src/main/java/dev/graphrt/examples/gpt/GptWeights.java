@@ -45,6 +45,7 @@ public final class GptWeights {
     }
 
     /** The generator: a double in [0, 1) with 24 random bits, for element {@code i} of tensor {@code tensor}. */
+    @SuppressWarnings("ConstantOverflow") // SplitMix64's seed step wraps around 2^64 on purpose, as its reference does
     static double unit(long tensor, long i) {
         long z = (tensor << 32) + i + SEED * 0x9E3779B97F4A7C15L + 0x9E3779B97F4A7C15L;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

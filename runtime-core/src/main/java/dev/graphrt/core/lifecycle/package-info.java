@@ -1,0 +1,4 @@
+/**
+ * The capture lifecycle of one stream: PREPARE, CAPTURE and the sealed window, with the backend hooks around each transition. Internal to runtime-core (not exported).
+ */
+package dev.graphrt.core.lifecycle;

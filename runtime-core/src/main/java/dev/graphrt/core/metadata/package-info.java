@@ -1,0 +1,4 @@
+/**
+ * Launch info words: the cache that gives equal words one device slice, and the storage behind it. Internal to runtime-core (not exported).
+ */
+package dev.graphrt.core.metadata;
