@@ -3,5 +3,6 @@ module dev.graphrt.backend.cpu {
     requires dev.graphrt.api;
     requires jdk.management;
 
-    provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.cpu.CpuBackendProvider;
+    provides dev.graphrt.spi.BackendProvider with
+            dev.graphrt.backend.cpu.CpuBackendProvider;
 }

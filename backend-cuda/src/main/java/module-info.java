@@ -7,5 +7,6 @@ module dev.graphrt.backend.cuda {
     requires dev.graphrt.driver;
     requires org.slf4j;
 
-    provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.cuda.CudaBackendProvider;
+    provides dev.graphrt.spi.BackendProvider with
+            dev.graphrt.backend.cuda.CudaBackendProvider;
 }

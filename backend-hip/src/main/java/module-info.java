@@ -8,5 +8,6 @@ module dev.graphrt.backend.hip {
     requires dev.graphrt.driver;
     requires org.slf4j;
 
-    provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.hip.HipBackendProvider;
+    provides dev.graphrt.spi.BackendProvider with
+            dev.graphrt.backend.hip.HipBackendProvider;
 }

@@ -5,5 +5,6 @@
 module dev.graphrt.backend.template {
     requires dev.graphrt.api;
 
-    provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.template.TemplateBackendProvider;
+    provides dev.graphrt.spi.BackendProvider with
+            dev.graphrt.backend.template.TemplateBackendProvider;
 }

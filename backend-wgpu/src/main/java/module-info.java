@@ -6,5 +6,7 @@
 module dev.graphrt.backend.wgpu {
     requires dev.graphrt.api;
     requires org.slf4j;
-    provides dev.graphrt.spi.BackendProvider with dev.graphrt.backend.wgpu.WgpuBackendProvider;
+
+    provides dev.graphrt.spi.BackendProvider with
+            dev.graphrt.backend.wgpu.WgpuBackendProvider;
 }

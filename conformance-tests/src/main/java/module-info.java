@@ -10,6 +10,9 @@ module dev.graphrt.conformance {
 
     exports dev.graphrt.conformance;
     exports dev.graphrt.conformance.model;
-    opens dev.graphrt.conformance to org.junit.platform.commons;
-    opens dev.graphrt.conformance.model to org.junit.platform.commons;
+
+    opens dev.graphrt.conformance to
+            org.junit.platform.commons;
+    opens dev.graphrt.conformance.model to
+            org.junit.platform.commons;
 }

@@ -5,7 +5,11 @@ module dev.graphrt.examples {
     requires jmh.core;
     requires HdrHistogram; // no module name of its own: the name comes from the jar's file name
 
-    exports dev.graphrt.examples.bench to jmh.core;
-    opens dev.graphrt.examples.bench to jmh.core;
-    opens dev.graphrt.examples.bench.jmh_generated to jmh.core;
+    exports dev.graphrt.examples.bench to
+            jmh.core;
+
+    opens dev.graphrt.examples.bench to
+            jmh.core;
+    opens dev.graphrt.examples.bench.jmh_generated to
+            jmh.core;
 }

@@ -6,7 +6,9 @@
 @SuppressWarnings("module") // the qualified export names dev.graphrt.core, which is built after this module
 module dev.graphrt.api {
     requires static org.jspecify; // nullness annotations, read by NullAway at build time
+
     exports dev.graphrt.api;
     exports dev.graphrt.spi;
+
     uses dev.graphrt.spi.BackendProvider;
 }

@@ -14,8 +14,10 @@ module dev.graphrt.core {
 
     exports dev.graphrt.core;
 
-    opens dev.graphrt.core to com.google.guice;
-    opens dev.graphrt.core.discovery to com.google.guice;
+    opens dev.graphrt.core to
+            com.google.guice;
+    opens dev.graphrt.core.discovery to
+            com.google.guice;
 
     uses dev.graphrt.spi.BackendProvider;
 }

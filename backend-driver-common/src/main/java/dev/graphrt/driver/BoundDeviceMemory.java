@@ -26,8 +26,8 @@ public abstract class BoundDeviceMemory implements DeviceMemoryDriver {
      * Binds the shared {@code symbols} through {@code binder}; results are checked with {@code calls}, pinned
      * allocations made under {@code relaxed}.
      */
-    protected BoundDeviceMemory(DriverCalls calls, NativeBinder binder, MemorySymbols symbols,
-            RelaxedCaptureMode relaxed) {
+    protected BoundDeviceMemory(
+            DriverCalls calls, NativeBinder binder, MemorySymbols symbols, RelaxedCaptureMode relaxed) {
         this.calls = Objects.requireNonNull(calls, "calls");
         this.symbols = Objects.requireNonNull(symbols, "symbols");
         this.relaxed = Objects.requireNonNull(relaxed, "relaxed");
@@ -78,8 +78,8 @@ public abstract class BoundDeviceMemory implements DeviceMemoryDriver {
 
     @Override
     public final MemorySegment allocatePinned(long bytes) {
-        return relaxed.run(() -> calls.allocationOut(symbols.allocatePinned().name(), bytes,
-                out -> rawAllocatePinned(out, bytes)));
+        return relaxed.run(() ->
+                calls.allocationOut(symbols.allocatePinned().name(), bytes, out -> rawAllocatePinned(out, bytes)));
     }
 
     @Override

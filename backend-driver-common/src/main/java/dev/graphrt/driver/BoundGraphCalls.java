@@ -65,16 +65,21 @@ public abstract class BoundGraphCalls implements GraphCalls {
      * The executable-graph update's code: one raw call of the backend's handle, storing the driver's update result
      * ({@code int}) at {@code result} and the node it named (or NULL) at {@code errorNode}; returns the result code.
      */
-    protected abstract int rawExecUpdate(MemorySegment exec, MemorySegment template, MemorySegment result,
-            MemorySegment errorNode) throws Throwable;
+    protected abstract int rawExecUpdate(
+            MemorySegment exec, MemorySegment template, MemorySegment result, MemorySegment errorNode) throws Throwable;
 
     /**
      * The capture info's code: one raw call of the backend's handle storing the capture status ({@code int}) at
      * {@code status}, the capture's graph at {@code graph}, its current dependencies (a {@code const node*}) at
      * {@code dependencies} and their count ({@code size_t}) at {@code count}; returns the result code.
      */
-    protected abstract int rawCaptureInfo(MemorySegment stream, MemorySegment status, MemorySegment graph,
-            MemorySegment dependencies, MemorySegment count) throws Throwable;
+    protected abstract int rawCaptureInfo(
+            MemorySegment stream,
+            MemorySegment status,
+            MemorySegment graph,
+            MemorySegment dependencies,
+            MemorySegment count)
+            throws Throwable;
 
     /** Replaces the capture's dependencies by the {@code count} nodes at {@code nodes}; returns the result code. */
     protected abstract int rawSetCaptureDependencies(MemorySegment stream, MemorySegment nodes, long count)
@@ -124,8 +129,8 @@ public abstract class BoundGraphCalls implements GraphCalls {
     }
 
     /** The backend's kernel-node params struct for a launch of {@code function}, in {@code arena}. */
-    protected abstract MemorySegment kernelNodeParams(Arena arena, MemorySegment function, LaunchDims dims,
-            MemorySegment kernelParams);
+    protected abstract MemorySegment kernelNodeParams(
+            Arena arena, MemorySegment function, LaunchDims dims, MemorySegment kernelParams);
 
     /** The checked-call helpers, for a backend's own graph calls. */
     protected final DriverCalls calls() {
@@ -156,26 +161,34 @@ public abstract class BoundGraphCalls implements GraphCalls {
 
     @Override
     public final int nodeCount(MemorySegment template) {
-        return (int) calls.longOut(symbols.getNodes().name(),
-                count -> (int) getNodes.invokeExact(template, MemorySegment.NULL, count));
+        return (int) calls.longOut(
+                symbols.getNodes().name(), count -> (int) getNodes.invokeExact(template, MemorySegment.NULL, count));
     }
 
     @Override
     public final int[] nodeTypes(MemorySegment template) {
-        return calls.graphNodeTypes(template, symbols.getNodes().name(), getNodes, symbols.nodeGetType().name(),
+        return calls.graphNodeTypes(
+                template,
+                symbols.getNodes().name(),
+                getNodes,
+                symbols.nodeGetType().name(),
                 nodeGetType);
     }
 
     @Override
     public final DriverCalls.GraphNodes nodes(MemorySegment template) {
-        return calls.graphNodes(template, symbols.getNodes().name(), getNodes, symbols.nodeGetType().name(),
+        return calls.graphNodes(
+                template,
+                symbols.getNodes().name(),
+                getNodes,
+                symbols.nodeGetType().name(),
                 nodeGetType);
     }
 
     @Override
     public final MemorySegment instantiate(MemorySegment template) {
-        return calls.addressOut(symbols.instantiate().name(),
-                out -> (int) instantiate.invokeExact(out, template, DriverConstants.GRAPH_INSTANTIATE_FLAGS));
+        return calls.addressOut(symbols.instantiate().name(), out ->
+                (int) instantiate.invokeExact(out, template, DriverConstants.GRAPH_INSTANTIATE_FLAGS));
     }
 
     /** Uploads where the library can; where it lacks the (optional) call, the first replay uploads. */
@@ -195,12 +208,13 @@ public abstract class BoundGraphCalls implements GraphCalls {
     @Override
     public final void printDot(MemorySegment template, String path) {
         if (debugDotPrint == null) {
-            throw new IllegalStateException("the library has no " + symbols.debugDotPrint().name());
+            throw new IllegalStateException(
+                    "the library has no " + symbols.debugDotPrint().name());
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cPath = arena.allocateFrom(path);
-            calls.run(symbols.debugDotPrint().name(), () -> (int) debugDotPrint.invokeExact(template, cPath,
-                    DriverConstants.GRAPH_DEBUG_DOT_FLAGS_DEFAULT));
+            calls.run(symbols.debugDotPrint().name(), () ->
+                    (int) debugDotPrint.invokeExact(template, cPath, DriverConstants.GRAPH_DEBUG_DOT_FLAGS_DEFAULT));
         }
     }
 
@@ -238,15 +252,20 @@ public abstract class BoundGraphCalls implements GraphCalls {
     }
 
     @Override
-    public final void setKernelNode(MemorySegment exec, MemorySegment node, MemorySegment function, LaunchDims dims,
+    public final void setKernelNode(
+            MemorySegment exec,
+            MemorySegment node,
+            MemorySegment function,
+            LaunchDims dims,
             MemorySegment kernelParams) {
         if (execKernelNodeSetParams == null) {
-            throw new UnsupportedOperationException("the library has no " + symbols.execKernelNodeSetParams().name());
+            throw new UnsupportedOperationException(
+                    "the library has no " + symbols.execKernelNodeSetParams().name());
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment params = kernelNodeParams(arena, function, dims, kernelParams);
-            calls.run(symbols.execKernelNodeSetParams().name(),
-                    () -> (int) execKernelNodeSetParams.invokeExact(exec, node, params));
+            calls.run(symbols.execKernelNodeSetParams().name(), () ->
+                    (int) execKernelNodeSetParams.invokeExact(exec, node, params));
         }
     }
 

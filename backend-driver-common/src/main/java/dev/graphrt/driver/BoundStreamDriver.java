@@ -34,8 +34,8 @@ public abstract class BoundStreamDriver implements StreamDriver {
      * Binds the cold {@code symbols} through {@code binder}; results are checked with {@code calls}, the graph
      * calls are {@code graphs}.
      */
-    protected BoundStreamDriver(DriverNames names, DriverCalls calls, NativeBinder binder, StreamSymbols symbols,
-            GraphCalls graphs) {
+    protected BoundStreamDriver(
+            DriverNames names, DriverCalls calls, NativeBinder binder, StreamSymbols symbols, GraphCalls graphs) {
         this.names = Objects.requireNonNull(names, "names");
         this.calls = Objects.requireNonNull(calls, "calls");
         this.graphs = Objects.requireNonNull(graphs, "graphs");
@@ -55,12 +55,11 @@ public abstract class BoundStreamDriver implements StreamDriver {
     protected abstract int rawSynchronize(MemorySegment stream) throws Throwable;
 
     /** The device-to-device copy call's code (either pointer may be another device's, with unified addressing). */
-    protected abstract int rawCopyDeviceToDevice(long dst, long src, long bytes, MemorySegment stream)
-            throws Throwable;
+    protected abstract int rawCopyDeviceToDevice(long dst, long src, long bytes, MemorySegment stream) throws Throwable;
 
     /** The launch call's code ({@code params} is {@code void**}, no shared memory, no extra). */
-    protected abstract int rawLaunch(MemorySegment function, LaunchDims dims, MemorySegment params,
-            MemorySegment stream) throws Throwable;
+    protected abstract int rawLaunch(
+            MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) throws Throwable;
 
     /** The stream-ordered host-to-device copy's code. */
     protected abstract int rawCopyToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream)
@@ -90,8 +89,8 @@ public abstract class BoundStreamDriver implements StreamDriver {
 
     @Override
     public final MemorySegment createStream() {
-        return calls.addressOut(symbols.createStream().name(),
-                out -> (int) createStream.invokeExact(out, DriverConstants.STREAM_NON_BLOCKING));
+        return calls.addressOut(symbols.createStream().name(), out ->
+                (int) createStream.invokeExact(out, DriverConstants.STREAM_NON_BLOCKING));
     }
 
     @Override
@@ -116,7 +115,8 @@ public abstract class BoundStreamDriver implements StreamDriver {
     }
 
     @Override
-    public final void launchKernel(MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) {
+    public final void launchKernel(
+            MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) {
         int rc;
         try { // hot: no lambda
             rc = rawLaunch(function, dims, params, stream);
@@ -161,8 +161,8 @@ public abstract class BoundStreamDriver implements StreamDriver {
 
     @Override
     public final MemorySegment createEvent() {
-        return calls.addressOut(symbols.createEvent().name(),
-                out -> (int) createEvent.invokeExact(out, DriverConstants.EVENT_DISABLE_TIMING));
+        return calls.addressOut(symbols.createEvent().name(), out ->
+                (int) createEvent.invokeExact(out, DriverConstants.EVENT_DISABLE_TIMING));
     }
 
     @Override

@@ -20,13 +20,14 @@ public final class CKernelSignature {
     private static final Pattern COMMENTS = Pattern.compile("//[^\\n]*|/\\*(?s:.*?)\\*/");
     private static final Pattern PREPROCESSOR = Pattern.compile("(?m)^[ \\t]*#.*(?:\\\\\\n.*)*$");
 
-    private CKernelSignature() {
-    }
+    private CKernelSignature() {}
 
     /** The parameter count of {@code entryPoint}'s {@code __global__} declaration in {@code source}, if found. */
     public static OptionalInt parameterCount(String source, String entryPoint) {
-        String text = PREPROCESSOR.matcher(COMMENTS.matcher(source).replaceAll(" ")).replaceAll(" ");
-        Matcher name = Pattern.compile("\\b" + Pattern.quote(entryPoint) + "\\s*\\(").matcher(text);
+        String text =
+                PREPROCESSOR.matcher(COMMENTS.matcher(source).replaceAll(" ")).replaceAll(" ");
+        Matcher name =
+                Pattern.compile("\\b" + Pattern.quote(entryPoint) + "\\s*\\(").matcher(text);
         while (name.find()) {
             if (statementBefore(text, name.start()).matches("(?s).*\\b__global__\\b.*")) {
                 return count(text, name.end());
@@ -66,8 +67,7 @@ public final class CKernelSignature {
                         commas++;
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
             list.append(c);
         }

@@ -31,7 +31,11 @@ public final class DeviceQueries {
     private final MethodHandle attribute;
 
     /** Binds the three symbols through {@code binder}; results are checked with {@code calls}. */
-    public DeviceQueries(DriverCalls calls, NativeBinder binder, NativeSymbol name, NativeSymbol totalMemory,
+    public DeviceQueries(
+            DriverCalls calls,
+            NativeBinder binder,
+            NativeSymbol name,
+            NativeSymbol totalMemory,
             NativeSymbol attribute) {
         this.calls = Objects.requireNonNull(calls, "calls");
         this.nameCall = name.name();
@@ -59,20 +63,29 @@ public final class DeviceQueries {
 
     /** The value of {@code attributeCode} (in the API's numbering) for the device. */
     public int attribute(int attributeCode, int device) {
-        return calls.intOut(attributeCall + "(" + attributeCode + ")",
-                out -> (int) attribute.invokeExact(out, attributeCode, device));
+        return calls.intOut(attributeCall + "(" + attributeCode + ")", out ->
+                (int) attribute.invokeExact(out, attributeCode, device));
     }
 
     /** The attribute numbers of a device's launch limits, in the API's numbering ({@code CUdevice_attribute}, ...). */
-    public record LimitAttributes(int maxGridX, int maxGridY, int maxGridZ, int maxBlockX, int maxBlockY,
-                                  int maxBlockZ, int maxThreadsPerBlock) {
-    }
+    public record LimitAttributes(
+            int maxGridX,
+            int maxGridY,
+            int maxGridZ,
+            int maxBlockX,
+            int maxBlockY,
+            int maxBlockZ,
+            int maxThreadsPerBlock) {}
 
     /** The device's launch limits, asked once when the backend opens; every launch is checked against them. */
     public LaunchLimits launchLimits(LimitAttributes codes, int device) {
-        return new LaunchLimits(attribute(codes.maxGridX(), device), attribute(codes.maxGridY(), device),
-                attribute(codes.maxGridZ(), device), attribute(codes.maxBlockX(), device),
-                attribute(codes.maxBlockY(), device), attribute(codes.maxBlockZ(), device),
+        return new LaunchLimits(
+                attribute(codes.maxGridX(), device),
+                attribute(codes.maxGridY(), device),
+                attribute(codes.maxGridZ(), device),
+                attribute(codes.maxBlockX(), device),
+                attribute(codes.maxBlockY(), device),
+                attribute(codes.maxBlockZ(), device),
                 attribute(codes.maxThreadsPerBlock(), device));
     }
 }

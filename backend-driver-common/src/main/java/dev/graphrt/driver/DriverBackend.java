@@ -28,8 +28,14 @@ public final class DriverBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(DriverBackend.class);
 
     /** What a driver backend is made of, and its own last step at close (e.g. releasing its context). */
-    public record Parts(int ordinal, DeviceInfo device, Set<Capability> capabilities, StreamDriver streams,
-            DriverDeviceMemory memory, DriverKernelCompiler compiler, Runnable release) {
+    public record Parts(
+            int ordinal,
+            DeviceInfo device,
+            Set<Capability> capabilities,
+            StreamDriver streams,
+            DriverDeviceMemory memory,
+            DriverKernelCompiler compiler,
+            Runnable release) {
         public Parts {
             Objects.requireNonNull(device, "device");
             capabilities = Collections.unmodifiableSet(EnumSet.copyOf(capabilities));

@@ -62,6 +62,7 @@ public abstract class DriverBackendProvider implements BackendProvider {
 
     /** Available with {@code count} devices, described by the first: "NVIDIA H200 ... (+1 more)". */
     protected static Availability devices(int count, String first) {
-        return Availability.available(count == 1 ? first : first + " (+" + (count - 1) + " more)").withDevices(count);
+        return Availability.available(count == 1 ? first : first + " (+" + (count - 1) + " more)")
+                .withDevices(count);
     }
 }

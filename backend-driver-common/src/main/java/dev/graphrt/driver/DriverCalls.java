@@ -150,18 +150,17 @@ public final class DriverCalls {
      * The node type of every node of {@code graph}, in the driver's order and numbering, through its
      * {@code GraphGetNodes(graph, nodes*, size_t* count)} and {@code GraphNodeGetType(node, int*)} handles.
      */
-    public int[] graphNodeTypes(MemorySegment graph, String getNodesCall, MethodHandle getNodes,
-            String getTypeCall, MethodHandle getType) {
+    public int[] graphNodeTypes(
+            MemorySegment graph, String getNodesCall, MethodHandle getNodes, String getTypeCall, MethodHandle getType) {
         return graphNodes(graph, getNodesCall, getNodes, getTypeCall, getType).types();
     }
 
     /** A graph's nodes, in the driver's order (a captured stream's creation order), and their types. */
-    public record GraphNodes(MemorySegment[] nodes, int[] types) {
-    }
+    public record GraphNodes(MemorySegment[] nodes, int[] types) {}
 
     /** The nodes of {@code graph} and their types, through the driver's get-nodes and node-type calls. */
-    public GraphNodes graphNodes(MemorySegment graph, String getNodesCall, MethodHandle getNodes,
-            String getTypeCall, MethodHandle getType) {
+    public GraphNodes graphNodes(
+            MemorySegment graph, String getNodesCall, MethodHandle getNodes, String getTypeCall, MethodHandle getType) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment count = arena.allocate(JAVA_LONG);
             count.set(JAVA_LONG, 0, 0L);

@@ -7,8 +7,7 @@ import dev.graphrt.api.CaptureMode;
  * ({@code hipStreamCaptureMode}) share: GLOBAL 0, THREAD_LOCAL 1, RELAXED 2.
  */
 public final class DriverCaptureModes {
-    private DriverCaptureModes() {
-    }
+    private DriverCaptureModes() {}
 
     /** RELAXED's number: the mode a thread's capture mode is exchanged to around host allocations. */
     public static final int RELAXED = 2;

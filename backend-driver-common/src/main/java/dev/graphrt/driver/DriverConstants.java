@@ -13,8 +13,7 @@ import java.util.List;
  * flags and its pre-5.3 node numbering) stays in the backend.
  */
 public final class DriverConstants {
-    private DriverConstants() {
-    }
+    private DriverConstants() {}
 
     /** {@code CU_STREAM_NON_BLOCKING}, {@code hipStreamNonBlocking}: no implicit synchronisation with the null stream. */
     public static final int STREAM_NON_BLOCKING = 0x1;
@@ -35,9 +34,16 @@ public final class DriverConstants {
     /** Graph instantiation flags GraphRT passes: none (auto-free-on-launch is for memory nodes, which it refuses). */
     public static final long GRAPH_INSTANTIATE_FLAGS = 0L;
     /** {@code CU_GRAPH_EXEC_UPDATE_*}, {@code hipGraphExecUpdate*}: the result of an executable-graph update, by value. */
-    public static final List<String> GRAPH_EXEC_UPDATE_RESULTS = List.of("SUCCESS", "ERROR", "ERROR_TOPOLOGY_CHANGED",
-            "ERROR_NODE_TYPE_CHANGED", "ERROR_FUNCTION_CHANGED", "ERROR_PARAMETERS_CHANGED", "ERROR_NOT_SUPPORTED",
-            "ERROR_UNSUPPORTED_FUNCTION_CHANGE", "ERROR_ATTRIBUTES_CHANGED");
+    public static final List<String> GRAPH_EXEC_UPDATE_RESULTS = List.of(
+            "SUCCESS",
+            "ERROR",
+            "ERROR_TOPOLOGY_CHANGED",
+            "ERROR_NODE_TYPE_CHANGED",
+            "ERROR_FUNCTION_CHANGED",
+            "ERROR_PARAMETERS_CHANGED",
+            "ERROR_NOT_SUPPORTED",
+            "ERROR_UNSUPPORTED_FUNCTION_CHANGE",
+            "ERROR_ATTRIBUTES_CHANGED");
     /** DOT export flags: 0 = topology, node types, kernel names. */
     public static final int GRAPH_DEBUG_DOT_FLAGS_DEFAULT = 0;
 }

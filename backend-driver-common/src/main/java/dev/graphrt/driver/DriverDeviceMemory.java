@@ -36,6 +36,7 @@ public final class DriverDeviceMemory implements DeviceMemory, AutoCloseable {
     private final Object stagingLock = new Object();
     /** The pinned staging block; null before the first upload and after close. */
     private MemorySegment staging;
+
     private boolean closed;
 
     /** Device memory whose blocks have the drivers' {@link #DRIVER_ALIGNMENT}. */
@@ -74,7 +75,8 @@ public final class DriverDeviceMemory implements DeviceMemory, AutoCloseable {
     @Override
     public void free(DeviceAllocation allocation) {
         Objects.requireNonNull(allocation, "allocation");
-        if (!(allocation instanceof DriverAllocation own) || !own.backend().equals(context.names().backend())) {
+        if (!(allocation instanceof DriverAllocation own)
+                || !own.backend().equals(context.names().backend())) {
             throw new IllegalArgumentException("allocation " + allocation + " does not belong to the "
                     + context.names().backend() + " backend");
         }

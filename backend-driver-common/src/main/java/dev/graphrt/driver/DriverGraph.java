@@ -38,8 +38,15 @@ public final class DriverGraph implements BackendGraph {
     /** The kernel nodes of {@link #template}, in launch order; found on the first rebind. Guarded by this. */
     private MemorySegment[] kernelNodes;
 
-    DriverGraph(GraphCapture owner, String kind, MemorySegment exec, MemorySegment template, MemorySegment latest,
-            int nodeCount, List<MemorySegment> hostCopies, MemorySegment[] kernelNodes) {
+    DriverGraph(
+            GraphCapture owner,
+            String kind,
+            MemorySegment exec,
+            MemorySegment template,
+            MemorySegment latest,
+            int nodeCount,
+            List<MemorySegment> hostCopies,
+            MemorySegment[] kernelNodes) {
         this.owner = Objects.requireNonNull(owner, "owner");
         this.kind = Objects.requireNonNull(kind, "kind");
         this.exec = Objects.requireNonNull(exec, "exec");

@@ -17,8 +17,9 @@ import java.util.OptionalInt;
  * @param parameterCount parameters the kernel takes, from the driver or else its parsed signature, or -1 when
  *                       neither can tell
  */
-public record DriverKernel(String backend, Dialect dialect, String entryPoint, MemorySegment function,
-        int parameterCount) implements CompiledKernel {
+public record DriverKernel(
+        String backend, Dialect dialect, String entryPoint, MemorySegment function, int parameterCount)
+        implements CompiledKernel {
     public DriverKernel {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(dialect, "dialect");

@@ -59,8 +59,8 @@ public final class DriverKernelCompiler implements KernelCompiler {
         Objects.requireNonNull(source, "source");
         modules.ensureOpen();
         String entry = source.entryPoint();
-        String text = source.text(toolchain.dialect()).orElseThrow(
-                () -> new KernelCompilationException(toolchain.missingSourceMessage(entry), ""));
+        String text = source.text(toolchain.dialect())
+                .orElseThrow(() -> new KernelCompilationException(toolchain.missingSourceMessage(entry), ""));
         context.makeCurrent();
         MemorySegment module = modules.module(text, t -> load(entry, t));
         MemorySegment function = toolchain.function(module, entry);
@@ -87,7 +87,10 @@ public final class DriverKernelCompiler implements KernelCompiler {
                 LOG.debug("{}: kernel '{}' loaded from the kernel cache", backend, entry);
                 return module;
             } catch (KernelCompilationException refused) {
-                LOG.warn("{}: the cached image of kernel '{}' was refused ({}); compiling it again", backend, entry,
+                LOG.warn(
+                        "{}: the cached image of kernel '{}' was refused ({}); compiling it again",
+                        backend,
+                        entry,
                         refused.getMessage());
                 cached.delete();
             }

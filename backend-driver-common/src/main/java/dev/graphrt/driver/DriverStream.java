@@ -3,13 +3,13 @@ package dev.graphrt.driver;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.BackendGraph;
-import dev.graphrt.spi.RecordedLaunches;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.DriverCapture;
 import dev.graphrt.spi.Fence;
+import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -38,11 +38,13 @@ public final class DriverStream implements BackendStream {
     private static final Logger LOG = LoggerFactory.getLogger(DriverStream.class);
     /** Indexes of {@link #rangeNames}. */
     private static final int PREPARE = 0;
+
     private static final int CAPTURE = 1;
     private static final int REPLAY = 2;
     private static final int SYNCHRONIZE = 3;
     /** Largest pinned read buffer; bigger reads are copied through it piece by piece. */
     public static final long READ_CHUNK_BYTES = 4L << 20;
+
     private static final long MIN_READ_BUFFER = 64L << 10;
 
     private final long id;
@@ -59,6 +61,7 @@ public final class DriverStream implements BackendStream {
     private final List<MemorySegment> captureEvents = new ArrayList<>();
     /** Set when a wait made this stream join another stream's capture; cleared once the driver says it ended. */
     private boolean joinedCapture;
+
     private final WriteStaging writes;
     private final WriteStaging.Copier asyncCopy;
     private final GraphCapture captures;
@@ -89,15 +92,21 @@ public final class DriverStream implements BackendStream {
         this.name = backend + " stream " + id;
         this.markers = driver.markers();
         this.rangeNames = Stream.of("prepare", "capture", "replay", "synchronize")
-                .map(phase -> "graphrt " + name + ": " + phase).toArray(String[]::new);
+                .map(phase -> "graphrt " + name + ": " + phase)
+                .toArray(String[]::new);
         driver.makeCurrent();
         this.stream = driver.createStream();
         this.parameters = new KernelParameterBlock(arena, slice -> DriverAllocation.address(slice, backend));
         this.fences = new EventFences<>(new StreamEvents(driver, stream));
         this.writes = new WriteStaging(pinned, fences);
         this.asyncCopy = (dst, staged) -> driver.copyHostToDevice(dst, staged, staged.byteSize(), stream);
-        this.captures = new GraphCapture(driver, stream, releases, pinned, LoggerFactory.getLogger(
-                DriverStream.class.getName() + "." + backend), id);
+        this.captures = new GraphCapture(
+                driver,
+                stream,
+                releases,
+                pinned,
+                LoggerFactory.getLogger(DriverStream.class.getName() + "." + backend),
+                id);
         LOG.debug("{}: created", name);
     }
 
@@ -107,8 +116,8 @@ public final class DriverStream implements BackendStream {
     public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
         ensureOpen();
         if (!(kernel instanceof DriverKernel own) || !own.backend().equals(names.backend())) {
-            throw new IllegalArgumentException("kernel " + kernel + " was not compiled by the " + names.backend()
-                    + " backend");
+            throw new IllegalArgumentException(
+                    "kernel " + kernel + " was not compiled by the " + names.backend() + " backend");
         }
         int expected = own.parameterCount();
         if (expected >= 0 && expected != bindings.parameterCount()) {
@@ -149,8 +158,10 @@ public final class DriverStream implements BackendStream {
     @Override
     public boolean copy(DeviceSlice src, DeviceSlice dst) {
         ensureOpen();
-        if (!(src.allocation() instanceof DriverAllocation from) || !(dst.allocation() instanceof DriverAllocation to)
-                || !from.backend().equals(names.backend()) || !to.backend().equals(names.backend())) {
+        if (!(src.allocation() instanceof DriverAllocation from)
+                || !(dst.allocation() instanceof DriverAllocation to)
+                || !from.backend().equals(names.backend())
+                || !to.backend().equals(names.backend())) {
             return false;
         }
         if (src.length() > dst.length()) {
@@ -165,8 +176,11 @@ public final class DriverStream implements BackendStream {
                 LOG.debug("{}: no peer access to {}; the driver stages the copy through host memory", name, peer);
             }
         }
-        driver.copyDeviceToDevice(DriverAllocation.address(dst, names.backend()),
-                DriverAllocation.address(src, names.backend()), src.length(), stream);
+        driver.copyDeviceToDevice(
+                DriverAllocation.address(dst, names.backend()),
+                DriverAllocation.address(src, names.backend()),
+                src.length(),
+                stream);
         captures.noteLaunch();
         return true;
     }
@@ -216,8 +230,7 @@ public final class DriverStream implements BackendStream {
     }
 
     /** An event recorded into a capture on {@code owner}. */
-    private record CaptureFence(DriverStream owner, MemorySegment event) implements Fence {
-    }
+    private record CaptureFence(DriverStream owner, MemorySegment event) implements Fence {}
 
     /** Whether this stream still takes part in a capture it joined (asks the driver only after a join). */
     private boolean stillJoined() {
@@ -322,8 +335,7 @@ public final class DriverStream implements BackendStream {
         }
 
         @Override
-        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
-                int[] changed) {
+        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
             ensureOpen();
             return captures.rebind(graph, before, after, changed, parameters);
         }

@@ -66,7 +66,8 @@ public interface GraphCalls {
         /** The result's name ({@code ERROR_TOPOLOGY_CHANGED}), shared by CUDA and HIP. */
         public String resultName() {
             return result >= 0 && result < DriverConstants.GRAPH_EXEC_UPDATE_RESULTS.size()
-                    ? DriverConstants.GRAPH_EXEC_UPDATE_RESULTS.get(result) : "result " + result;
+                    ? DriverConstants.GRAPH_EXEC_UPDATE_RESULTS.get(result)
+                    : "result " + result;
         }
     }
 
@@ -82,7 +83,11 @@ public interface GraphCalls {
      * launch {@code function} over {@code dims} with {@code kernelParams} ({@code GraphExecKernelNodeSetParams});
      * the driver copies the parameters, and only later launches of {@code exec} see them.
      */
-    void setKernelNode(MemorySegment exec, MemorySegment node, MemorySegment function, LaunchDims dims,
+    void setKernelNode(
+            MemorySegment exec,
+            MemorySegment node,
+            MemorySegment function,
+            LaunchDims dims,
             MemorySegment kernelParams);
 
     /**

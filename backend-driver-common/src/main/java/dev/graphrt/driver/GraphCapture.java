@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.DriverException;
-import dev.graphrt.api.GraphStateException;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
@@ -78,8 +77,13 @@ public final class GraphCapture {
      * @param log      the stream's logger (messages keep the stream's category)
      * @param streamId the stream's id, for messages ({@code cuda stream 3})
      */
-    public GraphCapture(StreamDriver driver, MemorySegment stream, CaptureAwareReleases releases,
-            PinnedHostMemory pinned, Logger log, long streamId) {
+    public GraphCapture(
+            StreamDriver driver,
+            MemorySegment stream,
+            CaptureAwareReleases releases,
+            PinnedHostMemory pinned,
+            Logger log,
+            long streamId) {
         this.driver = Objects.requireNonNull(driver, "driver");
         this.stream = Objects.requireNonNull(stream, "stream");
         this.names = driver.names();
@@ -156,8 +160,12 @@ public final class GraphCapture {
         if (log.isDebugEnabled()) {
             OptionalLong id = graphs.captureId(stream);
             if (id.isPresent()) {
-                log.debug("{}: capture begun ({} mode, driver capture id {}, {} bytes reserved for writes)",
-                        name, mode, id.getAsLong(), copies.heldBytes());
+                log.debug(
+                        "{}: capture begun ({} mode, driver capture id {}, {} bytes reserved for writes)",
+                        name,
+                        mode,
+                        id.getAsLong(),
+                        copies.heldBytes());
             } else {
                 log.debug("{}: capture begun ({} mode, {} bytes reserved for writes)", name, mode, copies.heldBytes());
             }
@@ -183,8 +191,12 @@ public final class GraphCapture {
             log.debug("{}: capture ended without a graph: {}", name, failure.getMessage());
             throw failure;
         }
-        log.debug("{}: capture sealed ({} mode): {} nodes, {} pinned bytes for recorded writes",
-                name, captureMode, sealed.nodeCount(), sumBytes(sealed.hostCopies()));
+        log.debug(
+                "{}: capture sealed ({} mode): {} nodes, {} pinned bytes for recorded writes",
+                name,
+                captureMode,
+                sealed.nodeCount(),
+                sumBytes(sealed.hostCopies()));
         return sealed;
     }
 
@@ -211,8 +223,10 @@ public final class GraphCapture {
             Optional<GraphCalls.UpdateRefusal> refusal = graphs.execUpdate(old.exec(), template);
             if (refusal.isPresent()) {
                 int launch = launchIndex(template, refusal.get().errorNode());
-                throw new UpdateRejectedException(launch, names.callPrefix() + "GraphExecUpdate refused the update: "
-                        + refusal.get().resultName() + (launch >= 0 ? " at launch " + launch : ""));
+                throw new UpdateRejectedException(
+                        launch,
+                        names.callPrefix() + "GraphExecUpdate refused the update: "
+                                + refusal.get().resultName() + (launch >= 0 ? " at launch " + launch : ""));
             }
             next = old.succeededBy(template, copies == null ? List.of() : copies.transfer());
         } catch (RuntimeException e) {
@@ -233,7 +247,11 @@ public final class GraphCapture {
      * ({@code GraphExecKernelNodeSetParams}; later launches only), packing each through {@code parameters}. On a
      * failure the nodes already patched get {@code before}'s arguments back, then the failure is thrown.
      */
-    public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed,
+    public BackendGraph rebind(
+            BackendGraph graph,
+            RecordedLaunches before,
+            RecordedLaunches after,
+            int[] changed,
             KernelParameterBlock parameters) {
         DriverGraph own = own(graph);
         if (own.isHandedOn() || own.isDestroyed()) {
@@ -375,8 +393,8 @@ public final class GraphCapture {
             }
             throw e;
         }
-        return new DriverGraph(this, graphKind, exec, template, template, nodes,
-                copies == null ? List.of() : copies.transfer(), null);
+        return new DriverGraph(
+                this, graphKind, exec, template, template, nodes, copies == null ? List.of() : copies.transfer(), null);
     }
 
     /**
@@ -389,8 +407,11 @@ public final class GraphCapture {
         if (count == recordedNodes) {
             return count;
         }
-        log.debug("{}: the captured graph has {} nodes, {} recorded through the stream: checking their types", name,
-                count, recordedNodes);
+        log.debug(
+                "{}: the captured graph has {} nodes, {} recorded through the stream: checking their types",
+                name,
+                count,
+                recordedNodes);
         int[] types = graphs.nodeTypes(template);
         graphs.checkRelaunchable(types);
         return types.length;
@@ -474,8 +495,8 @@ public final class GraphCapture {
         return -1;
     }
 
-    private void setKernelNode(DriverGraph graph, MemorySegment node, RecordedLaunch launch,
-            KernelParameterBlock parameters) {
+    private void setKernelNode(
+            DriverGraph graph, MemorySegment node, RecordedLaunch launch, KernelParameterBlock parameters) {
         if (!(launch.kernel() instanceof DriverKernel kernel)) {
             throw new IllegalArgumentException("launch of " + launch.kernel() + " was not compiled by " + name);
         }
@@ -516,7 +537,11 @@ public final class GraphCapture {
             graphOut.set(ADDRESS, 0, MemorySegment.NULL);
             int rc = graphs.tryEndCapture(stream, graphOut);
             MemorySegment graph = graphOut.get(ADDRESS, 0);
-            log.debug("{}: capture aborted ({}StreamEndCapture {} {})", name, names.callPrefix(), rc,
+            log.debug(
+                    "{}: capture aborted ({}StreamEndCapture {} {})",
+                    name,
+                    names.callPrefix(),
+                    rc,
                     names.errors().name(rc));
             if (!graph.equals(MemorySegment.NULL)) {
                 graphs.destroyTemplate(graph);

@@ -12,11 +12,23 @@ import java.util.Objects;
  * {@code (node*, graph, const deps*, size_t count, child)} in both; {@code captureInfo} and
  * {@code updateCaptureDependencies} differ (CUDA 12.3+ adds edge data) and are only named here.
  */
-public record GraphSymbols(NativeSymbol beginCapture, NativeSymbol endCapture, NativeSymbol isCapturing,
-        NativeSymbol getNodes, NativeSymbol nodeGetType, NativeSymbol instantiate, NativeSymbol upload,
-        NativeSymbol debugDotPrint, NativeSymbol destroy, NativeSymbol launch, NativeSymbol execDestroy,
-        NativeSymbol execUpdate, NativeSymbol execKernelNodeSetParams, NativeSymbol addChildGraphNode,
-        NativeSymbol captureInfo, NativeSymbol updateCaptureDependencies) {
+public record GraphSymbols(
+        NativeSymbol beginCapture,
+        NativeSymbol endCapture,
+        NativeSymbol isCapturing,
+        NativeSymbol getNodes,
+        NativeSymbol nodeGetType,
+        NativeSymbol instantiate,
+        NativeSymbol upload,
+        NativeSymbol debugDotPrint,
+        NativeSymbol destroy,
+        NativeSymbol launch,
+        NativeSymbol execDestroy,
+        NativeSymbol execUpdate,
+        NativeSymbol execKernelNodeSetParams,
+        NativeSymbol addChildGraphNode,
+        NativeSymbol captureInfo,
+        NativeSymbol updateCaptureDependencies) {
     public GraphSymbols {
         Objects.requireNonNull(beginCapture, "beginCapture");
         Objects.requireNonNull(endCapture, "endCapture");

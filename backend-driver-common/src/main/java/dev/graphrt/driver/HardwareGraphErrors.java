@@ -51,7 +51,8 @@ public final class HardwareGraphErrors {
     public static final int GRAPH_EXEC_UPDATE_FAILURE = 910;
 
     /** Codes after which the context (CUDA) or device (HIP) is unusable until reset; both number them alike. */
-    private static final java.util.Set<Integer> STICKY = java.util.Set.of(700, 702, 709, 710, 714, 715, 716, 717, 718, 719);
+    private static final java.util.Set<Integer> STICKY =
+            java.util.Set.of(700, 702, 709, 710, 714, 715, 716, 717, 718, 719);
 
     private final IntFunction<String> codeNames;
 
@@ -109,13 +110,16 @@ public final class HardwareGraphErrors {
         }
         DriverException driver = new DriverException(call, code, name);
         if (isCaptureFailure(code)) {
-            return new CaptureInvalidatedException(call + " failed: " + code + " " + name + ": "
-                    + explainCaptureFailure(code), code, driver);
+            return new CaptureInvalidatedException(
+                    call + " failed: " + code + " " + name + ": " + explainCaptureFailure(code), code, driver);
         }
         if (code == OUT_OF_MEMORY) {
-            return new DeviceOutOfMemoryException(call + " failed: " + code + " " + name
-                    + (requestedBytes > 0 ? ": could not allocate " + requestedBytes + " bytes" : "")
-                    + "; close buffers or graphs, or call runtime.trim()", requestedBytes, driver);
+            return new DeviceOutOfMemoryException(
+                    call + " failed: " + code + " " + name
+                            + (requestedBytes > 0 ? ": could not allocate " + requestedBytes + " bytes" : "")
+                            + "; close buffers or graphs, or call runtime.trim()",
+                    requestedBytes,
+                    driver);
         }
         return driver;
     }
@@ -127,8 +131,9 @@ public final class HardwareGraphErrors {
     public GraphRTException toBeginCaptureException(String call, int code) {
         if (code == ILLEGAL_STATE) {
             String name = name(code);
-            return new GraphStateException(call + " failed: " + code + " " + name
-                    + ": the stream is already capturing; end or cancel that capture before beginning another",
+            return new GraphStateException(
+                    call + " failed: " + code + " " + name
+                            + ": the stream is already capturing; end or cancel that capture before beginning another",
                     new DriverException(call, code, name));
         }
         return toException(call, code);
@@ -137,18 +142,21 @@ public final class HardwareGraphErrors {
     /** What a capture-family code means and what to do about it, in words that fit CUDA and HIP alike. */
     public static String explainCaptureFailure(int code) {
         return switch (code) {
-            case 900 -> "the operation is not allowed while the stream captures (a host synchronisation, a "
-                    + "legacy-stream launch, or an allocation outside RELAXED mode); the capture is invalidated";
+            case 900 ->
+                "the operation is not allowed while the stream captures (a host synchronisation, a "
+                        + "legacy-stream launch, or an allocation outside RELAXED mode); the capture is invalidated";
             case 901 -> "an earlier operation invalidated the capture; no graph was produced, capture again";
             case 902 -> "two independent captures were merged through an event";
             case 903 -> "the capture was not begun on this stream";
             case 904 -> "a stream forked from the capture was not joined back before it ended";
             case 905 -> "the capture waited on work recorded outside it";
-            case 906 -> "an operation implicitly synchronised with the capturing stream (a blocking stream "
-                    + "or the legacy default stream)";
+            case 906 ->
+                "an operation implicitly synchronised with the capturing stream (a blocking stream "
+                        + "or the legacy default stream)";
             case 907 -> "an event recorded inside the capture was queried or waited on from the host";
-            case 908 -> "the capture was ended from another thread than the one that began it; use RELAXED "
-                    + "mode to allow that";
+            case 908 ->
+                "the capture was ended from another thread than the one that began it; use RELAXED "
+                        + "mode to allow that";
             case 909 -> "the driver timed out";
             case 910 -> "the graph could not be updated in place";
             default -> "the stream capture failed";

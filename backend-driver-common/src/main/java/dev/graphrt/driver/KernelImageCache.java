@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class KernelImageCache {
     /** Backend option: the cache's directory, or {@code off}. */
     public static final String OPTION = "kernelCache";
+
     private static final Logger LOG = LoggerFactory.getLogger(KernelImageCache.class);
     private static final byte[] MAGIC = "GRTKIMG1".getBytes(StandardCharsets.US_ASCII);
     private static final int DIGEST_BYTES = 32;
@@ -75,7 +76,8 @@ public final class KernelImageCache {
             root = Path.of(option);
         } else {
             String xdg = System.getenv("XDG_CACHE_HOME");
-            root = xdg != null && !xdg.isBlank() ? Path.of(xdg, "graphrt")
+            root = xdg != null && !xdg.isBlank()
+                    ? Path.of(xdg, "graphrt")
                     : Path.of(System.getProperty("user.home"), ".cache", "graphrt");
         }
         return in(root.resolve(backend));
@@ -89,8 +91,10 @@ public final class KernelImageCache {
     /** The entry of kernel {@code entryPoint} with {@code text}, compiled as {@code imageKey} says. */
     public Entry entry(String imageKey, String entryPoint, String text) {
         String key = "graphrt kernel image 1\n" + imageKey + "\n" + entryPoint + "\n" + text;
-        return new Entry(key, directory.map(d -> d.resolve(HexFormat.of().formatHex(sha256(
-                key.getBytes(StandardCharsets.UTF_8))) + ".kimg")));
+        return new Entry(
+                key,
+                directory.map(d ->
+                        d.resolve(HexFormat.of().formatHex(sha256(key.getBytes(StandardCharsets.UTF_8))) + ".kimg")));
     }
 
     /** One kernel's place in the cache. */
@@ -188,7 +192,8 @@ public final class KernelImageCache {
                 return Optional.empty();
             }
             int keyLength = in.getInt();
-            if (keyLength != expectedKey.length || in.remaining() < keyLength + 4
+            if (keyLength != expectedKey.length
+                    || in.remaining() < keyLength + 4
                     || !Arrays.equals(take(in, keyLength), expectedKey)) {
                 return Optional.empty();
             }

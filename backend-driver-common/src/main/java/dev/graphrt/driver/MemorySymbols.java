@@ -8,8 +8,12 @@ import java.util.Objects;
  * the others differ between the APIs (a {@code CUdeviceptr} is an integer, a HIP device pointer a {@code void*};
  * {@code hipHostMalloc} takes flags) and are only named here, for messages: the backend calls them itself.
  */
-public record MemorySymbols(NativeSymbol allocate, NativeSymbol free, NativeSymbol copyToDevice,
-        NativeSymbol allocatePinned, NativeSymbol freePinned) {
+public record MemorySymbols(
+        NativeSymbol allocate,
+        NativeSymbol free,
+        NativeSymbol copyToDevice,
+        NativeSymbol allocatePinned,
+        NativeSymbol freePinned) {
     public MemorySymbols {
         Objects.requireNonNull(allocate, "allocate");
         Objects.requireNonNull(free, "free");

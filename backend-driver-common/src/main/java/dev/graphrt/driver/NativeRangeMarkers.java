@@ -75,7 +75,8 @@ public final class NativeRangeMarkers implements PhaseMarkers {
         Linker linker = Linker.nativeLinker();
         return Optional.of(new NativeRangeMarkers(
                 linker.downcallHandle(startAddress.get(), FunctionDescriptor.of(JAVA_LONG, ADDRESS)),
-                linker.downcallHandle(endAddress.get(), FunctionDescriptor.ofVoid(JAVA_LONG)), library));
+                linker.downcallHandle(endAddress.get(), FunctionDescriptor.ofVoid(JAVA_LONG)),
+                library));
     }
 
     /** Where the library came from. */

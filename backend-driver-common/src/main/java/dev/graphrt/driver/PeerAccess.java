@@ -40,7 +40,8 @@ public final class PeerAccess {
      * writes the query's answer (non-zero: yes), {@code enable} enables access from this device's context, made
      * current first; it leaves that context current.
      */
-    public boolean reaches(StreamDriver peer, boolean sameDevice, DriverCalls.OutCall canAccess, DriverCalls.Call enable) {
+    public boolean reaches(
+            StreamDriver peer, boolean sameDevice, DriverCalls.OutCall canAccess, DriverCalls.Call enable) {
         return peers.computeIfAbsent(peer, p -> sameDevice || ask(peer, canAccess, enable));
     }
 
@@ -58,8 +59,13 @@ public final class PeerAccess {
         if (rc == HardwareGraphErrors.SUCCESS || rc == ALREADY_ENABLED) {
             return true;
         }
-        LOG.warn("{}: {} to {} returned {} {}; copies between them go through host memory", device.names().backend(),
-                enableCall, peer, rc, calls.errors().name(rc));
+        LOG.warn(
+                "{}: {} to {} returned {} {}; copies between them go through host memory",
+                device.names().backend(),
+                enableCall,
+                peer,
+                rc,
+                calls.errors().name(rc));
         return false;
     }
 }

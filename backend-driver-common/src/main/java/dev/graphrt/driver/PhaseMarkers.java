@@ -18,7 +18,7 @@ public interface PhaseMarkers {
     /** An open range. */
     interface Range extends AutoCloseable {
         /** The range of {@link #NONE}. */
-        Range NONE = () -> { };
+        Range NONE = () -> {};
 
         /** Ends the range; never throws. */
         @Override

@@ -16,12 +16,10 @@ import java.util.Map;
  * backend's tests.
  */
 public final class ResultCodeNames {
-    private ResultCodeNames() {
-    }
+    private ResultCodeNames() {}
 
     /** One result code and its name in each API; null where the API lacks the code. */
-    private record Row(int code, String cuda, String hip) {
-    }
+    private record Row(int code, String cuda, String hip) {}
 
     private static final List<Row> ROWS = List.of(
             new Row(0, "CUDA_SUCCESS", "hipSuccess"),

@@ -55,17 +55,25 @@ public final class RuntimeCompiler {
         /** The bound functions, named as exported, with their C signatures; all must be present. */
         public Map<String, FunctionDescriptor> signatures() {
             Map<String, FunctionDescriptor> map = new LinkedHashMap<>();
-            map.put(prefix + "Version", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));   // (int* major, int* minor)
-            map.put(prefix + "GetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));      // const char*(result)
-            map.put(prefix + "CreateProgram", FunctionDescriptor.of(JAVA_INT,                  // (program*, src, name,
-                    ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));                      //  int n, headers, names)
-            map.put(prefix + "DestroyProgram", FunctionDescriptor.of(JAVA_INT, ADDRESS));      // (program*)
-            map.put(prefix + "CompileProgram", FunctionDescriptor.of(JAVA_INT,                 // (program, int n,
-                    ADDRESS, JAVA_INT, ADDRESS));                                                 //  const char** options)
+            map.put(prefix + "Version", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)); // (int* major, int* minor)
+            map.put(prefix + "GetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT)); // const char*(result)
+            map.put(
+                    prefix + "CreateProgram",
+                    FunctionDescriptor.of(
+                            JAVA_INT, // (program*, src, name,
+                            ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS)); //  int n, headers, names)
+            map.put(prefix + "DestroyProgram", FunctionDescriptor.of(JAVA_INT, ADDRESS)); // (program*)
+            map.put(
+                    prefix + "CompileProgram",
+                    FunctionDescriptor.of(
+                            JAVA_INT, // (program, int n,
+                            ADDRESS, JAVA_INT, ADDRESS)); //  const char** options)
             map.put(prefix + "Get" + imageName + "Size", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)); // size_t*
-            map.put(prefix + "Get" + imageName, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));         // char*
-            map.put(prefix + "GetProgramLogSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));  // (program, size_t*)
-            map.put(prefix + "GetProgramLog", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));      // (program, char*)
+            map.put(prefix + "Get" + imageName, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)); // char*
+            map.put(
+                    prefix + "GetProgramLogSize",
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)); // (program, size_t*)
+            map.put(prefix + "GetProgramLog", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)); // (program, char*)
             return Collections.unmodifiableMap(map);
         }
     }
@@ -96,8 +104,9 @@ public final class RuntimeCompiler {
         MethodHandle[] handles = new MethodHandle[signatures.size()];
         int i = 0;
         for (Map.Entry<String, FunctionDescriptor> entry : signatures.entrySet()) {
-            MemorySegment address = lookup.find(entry.getKey()).orElseThrow(() -> new IllegalStateException(
-                    origin + " lacks " + entry.getKey() + " (" + flavor.notIt() + ")"));
+            MemorySegment address = lookup.find(entry.getKey())
+                    .orElseThrow(() -> new IllegalStateException(
+                            origin + " lacks " + entry.getKey() + " (" + flavor.notIt() + ")"));
             handles[i++] = Linker.nativeLinker().downcallHandle(address, entry.getValue());
         }
         this.version = handles[0];
@@ -159,8 +168,13 @@ public final class RuntimeCompiler {
     public Compilation compile(String source, String programName, List<String> options) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment programOut = arena.allocate(ADDRESS);
-            int rc = (int) createProgram.invokeExact(programOut, arena.allocateFrom(source),
-                    arena.allocateFrom(programName), 0, MemorySegment.NULL, MemorySegment.NULL);
+            int rc = (int) createProgram.invokeExact(
+                    programOut,
+                    arena.allocateFrom(source),
+                    arena.allocateFrom(programName),
+                    0,
+                    MemorySegment.NULL,
+                    MemorySegment.NULL);
             if (rc != SUCCESS) {
                 return new Compilation(rc, errorString(rc), Optional.empty(), "");
             }
@@ -195,8 +209,11 @@ public final class RuntimeCompiler {
         }
         long bytes = size.get(JAVA_LONG, 0);
         if (bytes <= 0 || bytes > Integer.MAX_VALUE - 8) {
-            return new Compilation(rc, flavor.prefix() + "Get" + flavor.imageName() + "Size returned " + bytes
-                    + " bytes", Optional.empty(), log);
+            return new Compilation(
+                    rc,
+                    flavor.prefix() + "Get" + flavor.imageName() + "Size returned " + bytes + " bytes",
+                    Optional.empty(),
+                    log);
         }
         MemorySegment image = arena.allocate(bytes);
         rc = (int) getImage.invokeExact(program, image);

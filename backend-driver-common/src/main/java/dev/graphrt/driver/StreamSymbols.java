@@ -10,10 +10,21 @@ import java.util.Objects;
  * to wait, {@code (handle)} otherwise); the hot ones are only named
  * here, for messages: the backend calls them itself.
  */
-public record StreamSymbols(NativeSymbol createStream, NativeSymbol destroyStream, NativeSymbol synchronize,
-        NativeSymbol query, NativeSymbol launch, NativeSymbol copyToDevice, NativeSymbol copyToHost,
-        NativeSymbol createEvent, NativeSymbol recordEvent, NativeSymbol queryEvent, NativeSymbol synchronizeEvent,
-        NativeSymbol destroyEvent, NativeSymbol waitEvent, NativeSymbol copyDeviceToDevice) {
+public record StreamSymbols(
+        NativeSymbol createStream,
+        NativeSymbol destroyStream,
+        NativeSymbol synchronize,
+        NativeSymbol query,
+        NativeSymbol launch,
+        NativeSymbol copyToDevice,
+        NativeSymbol copyToHost,
+        NativeSymbol createEvent,
+        NativeSymbol recordEvent,
+        NativeSymbol queryEvent,
+        NativeSymbol synchronizeEvent,
+        NativeSymbol destroyEvent,
+        NativeSymbol waitEvent,
+        NativeSymbol copyDeviceToDevice) {
     public StreamSymbols {
         Objects.requireNonNull(createStream, "createStream");
         Objects.requireNonNull(destroyStream, "destroyStream");

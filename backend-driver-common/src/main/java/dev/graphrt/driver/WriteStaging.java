@@ -1,7 +1,6 @@
 package dev.graphrt.driver;
 
 import dev.graphrt.spi.Fence;
-import dev.graphrt.driver.EventFences;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -23,8 +23,10 @@ class CKernelSignatureTest {
 
     @Test
     void a_kernel_without_parameters_has_none() {
-        assertThat(CKernelSignature.parameterCount("extern \"C\" __global__ void k() {}", "k")).hasValue(0);
-        assertThat(CKernelSignature.parameterCount("extern \"C\" __global__ void k(void) {}", "k")).hasValue(0);
+        assertThat(CKernelSignature.parameterCount("extern \"C\" __global__ void k() {}", "k"))
+                .hasValue(0);
+        assertThat(CKernelSignature.parameterCount("extern \"C\" __global__ void k(void) {}", "k"))
+                .hasValue(0);
     }
 
     @Test

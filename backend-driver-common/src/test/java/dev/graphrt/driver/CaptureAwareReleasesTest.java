@@ -45,7 +45,8 @@ class CaptureAwareReleasesTest {
         releases.captureStarting();
         releases.captureEnded();
 
-        assertThatThrownBy(releases::captureEnded).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(releases::captureEnded)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("without a matching captureStarting");
         releases.release(() -> ran.add("after"));
         assertThat(ran).as("no capture runs: a release runs at once").containsExactly("after");
@@ -69,11 +70,12 @@ class CaptureAwareReleasesTest {
         CountDownLatch releaseRunning = new CountDownLatch(1);
         CountDownLatch letReleaseFinish = new CountDownLatch(1);
         AtomicBoolean released = new AtomicBoolean();
-        Thread releaser = Thread.ofPlatform().start(() -> releases.release(() -> {
-            releaseRunning.countDown(); // past the check: nothing captured when it was made
-            awaitQuietly(letReleaseFinish);
-            released.set(true);
-        }));
+        Thread releaser = Thread.ofPlatform()
+                .start(() -> releases.release(() -> {
+                    releaseRunning.countDown(); // past the check: nothing captured when it was made
+                    awaitQuietly(letReleaseFinish);
+                    released.set(true);
+                }));
         assertThat(releaseRunning.await(5, TimeUnit.SECONDS)).isTrue();
 
         CompletableFuture<Boolean> captureBegan = CompletableFuture.supplyAsync(() -> {
@@ -84,7 +86,9 @@ class CaptureAwareReleasesTest {
         assertThat(captureBegan).isNotDone();
 
         letReleaseFinish.countDown();
-        assertThat(captureBegan.get(5, TimeUnit.SECONDS)).as("the release had finished when the capture began").isTrue();
+        assertThat(captureBegan.get(5, TimeUnit.SECONDS))
+                .as("the release had finished when the capture began")
+                .isTrue();
         releaser.join(5_000);
     }
 

@@ -36,7 +36,8 @@ class DriverAllocationTest {
 
     @Test
     void a_slice_address_is_the_block_pointer_plus_the_offset() {
-        assertThat(DriverAllocation.address(new DeviceSlice(allocation, 4096, 256), "cuda")).isEqualTo(BASE + 4096);
+        assertThat(DriverAllocation.address(new DeviceSlice(allocation, 4096, 256), "cuda"))
+                .isEqualTo(BASE + 4096);
     }
 
     @Test
@@ -60,13 +61,16 @@ class DriverAllocationTest {
     @Test
     void the_shared_parameter_block_packs_cuda_device_addresses() {
         try (Arena arena = Arena.ofConfined()) {
-            KernelParameterBlock block = new KernelParameterBlock(arena, slice -> DriverAllocation.address(slice, "cuda"));
+            KernelParameterBlock block =
+                    new KernelParameterBlock(arena, slice -> DriverAllocation.address(slice, "cuda"));
 
-            MemorySegment params = block.pack(new Bindings(List.of(new DeviceSlice(allocation, 256, 256)),
-                    new DeviceSlice(allocation, 512, 4), 1));
+            MemorySegment params = block.pack(new Bindings(
+                    List.of(new DeviceSlice(allocation, 256, 256)), new DeviceSlice(allocation, 512, 4), 1));
 
-            assertThat(params.getAtIndex(ADDRESS, 0).reinterpret(8).get(JAVA_LONG, 0)).isEqualTo(BASE + 256);
-            assertThat(params.getAtIndex(ADDRESS, 1).reinterpret(8).get(JAVA_LONG, 0)).isEqualTo(BASE + 512);
+            assertThat(params.getAtIndex(ADDRESS, 0).reinterpret(8).get(JAVA_LONG, 0))
+                    .isEqualTo(BASE + 256);
+            assertThat(params.getAtIndex(ADDRESS, 1).reinterpret(8).get(JAVA_LONG, 0))
+                    .isEqualTo(BASE + 512);
         }
     }
 }

@@ -39,8 +39,7 @@ class DriverDeviceMemoryTest {
         }
 
         @Override
-        public void free(long pointer) {
-        }
+        public void free(long pointer) {}
 
         @Override
         public void copyToDevice(long address, MemorySegment src, long bytes) {
@@ -59,8 +58,9 @@ class DriverDeviceMemoryTest {
         }
 
         boolean isPinned(MemorySegment segment) {
-            return pinned.stream().anyMatch(block -> block.address() <= segment.address()
-                    && segment.address() + segment.byteSize() <= block.address() + block.byteSize());
+            return pinned.stream()
+                    .anyMatch(block -> block.address() <= segment.address()
+                            && segment.address() + segment.byteSize() <= block.address() + block.byteSize());
         }
     }
 
@@ -71,8 +71,7 @@ class DriverDeviceMemoryTest {
         }
 
         @Override
-        public void makeCurrent() {
-        }
+        public void makeCurrent() {}
     };
 
     private final RecordingDriver driver = new RecordingDriver();

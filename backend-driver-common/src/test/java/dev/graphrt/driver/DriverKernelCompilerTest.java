@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** Where a driver kernel's declared parameter count comes from: the driver's query, else the parsed signature. */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class DriverKernelCompilerTest {
-    private static final KernelSource SRC_DST_INFO = KernelSource.named("add_one").cuda("""
+    private static final KernelSource SRC_DST_INFO =
+            KernelSource.named("add_one").cuda("""
             extern "C" __global__ void add_one(const unsigned int* src, unsigned int* dst, const unsigned int* info) {
             }
             """);
@@ -26,8 +27,7 @@ class DriverKernelCompilerTest {
             }
 
             @Override
-            public void makeCurrent() {
-            }
+            public void makeCurrent() {}
         };
         KernelToolchain toolchain = new KernelToolchain() {
             @Override
@@ -66,15 +66,15 @@ class DriverKernelCompilerTest {
             }
 
             @Override
-            public void unloadModule(MemorySegment module) {
-            }
+            public void unloadModule(MemorySegment module) {}
         };
         return new DriverKernelCompiler(context, toolchain);
     }
 
     @Test
     void the_count_the_driver_reports_is_the_one_declared() {
-        assertThat(compilerWhoseDriverReports(3).compile(SRC_DST_INFO).declaredParameters()).hasValue(3);
+        assertThat(compilerWhoseDriverReports(3).compile(SRC_DST_INFO).declaredParameters())
+                .hasValue(3);
     }
 
     @Test
@@ -92,6 +92,7 @@ class DriverKernelCompilerTest {
                 KERNEL(k) { }
                 """);
 
-        assertThat(compilerWhoseDriverReports(-1).compile(macro).declaredParameters()).isEmpty();
+        assertThat(compilerWhoseDriverReports(-1).compile(macro).declaredParameters())
+                .isEmpty();
     }
 }

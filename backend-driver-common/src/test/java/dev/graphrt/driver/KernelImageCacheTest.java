@@ -86,8 +86,7 @@ class KernelImageCacheTest {
         }
 
         @Override
-        public void unloadModule(MemorySegment module) {
-        }
+        public void unloadModule(MemorySegment module) {}
     }
 
     private static final DriverContext CONTEXT = new DriverContext() {
@@ -97,8 +96,7 @@ class KernelImageCacheTest {
         }
 
         @Override
-        public void makeCurrent() {
-        }
+        public void makeCurrent() {}
     };
 
     /** A compiler as a new process would have it: empty module cache, the disk cache in {@code cacheDir}. */
@@ -149,7 +147,8 @@ class KernelImageCacheTest {
         process(next, dir).compile(KERNEL);
 
         assertThat(next.compiled).containsExactly("scale");
-        assertThat(next.loaded).containsExactly("k|" + KERNEL.text(Dialect.CUDA_C).orElseThrow());
+        assertThat(next.loaded)
+                .containsExactly("k|" + KERNEL.text(Dialect.CUDA_C).orElseThrow());
         RecordingToolchain after = new RecordingToolchain("k");
         process(after, dir).compile(KERNEL);
         assertThat(after.compiled).as("the rewritten entry is whole again").isEmpty();
@@ -160,12 +159,16 @@ class KernelImageCacheTest {
         process(new RecordingToolchain("k"), dir).compile(KERNEL);
         Path entry = entries().get(0);
         byte[] whole = Files.readAllBytes(entry);
-        for (byte[] broken : List.of(new byte[0], Arrays.copyOf(whole, whole.length / 2),
+        for (byte[] broken : List.of(
+                new byte[0],
+                Arrays.copyOf(whole, whole.length / 2),
                 "not a kernel image at all".getBytes(StandardCharsets.UTF_8))) {
             Files.write(entry, broken);
             RecordingToolchain next = new RecordingToolchain("k");
             process(next, dir).compile(KERNEL);
-            assertThat(next.compiled).as("after a file of %d bytes", broken.length).containsExactly("scale");
+            assertThat(next.compiled)
+                    .as("after a file of %d bytes", broken.length)
+                    .containsExactly("scale");
         }
     }
 
@@ -173,8 +176,8 @@ class KernelImageCacheTest {
     void an_entry_renamed_to_another_key_is_not_taken_for_it() throws IOException {
         process(new RecordingToolchain("k"), dir).compile(KERNEL);
         Path kernelEntry = entries().get(0);
-        KernelImageCache.Entry otherEntry = KernelImageCache.in(dir).entry("k", "shift",
-                OTHER.text(Dialect.CUDA_C).orElseThrow());
+        KernelImageCache.Entry otherEntry = KernelImageCache.in(dir)
+                .entry("k", "shift", OTHER.text(Dialect.CUDA_C).orElseThrow());
         Files.copy(kernelEntry, otherEntry.file().orElseThrow());
 
         RecordingToolchain next = new RecordingToolchain("k");
@@ -185,8 +188,8 @@ class KernelImageCacheTest {
 
     @Test
     void a_cached_image_the_driver_refuses_is_deleted_and_the_kernel_compiled_again() throws IOException {
-        KernelImageCache.Entry entry = KernelImageCache.in(dir).entry("k", "scale",
-                KERNEL.text(Dialect.CUDA_C).orElseThrow());
+        KernelImageCache.Entry entry = KernelImageCache.in(dir)
+                .entry("k", "scale", KERNEL.text(Dialect.CUDA_C).orElseThrow());
         entry.write("an image of another driver".getBytes(StandardCharsets.UTF_8));
 
         RecordingToolchain next = new RecordingToolchain("k");
@@ -194,8 +197,9 @@ class KernelImageCacheTest {
 
         assertThat(next.compiled).containsExactly("scale");
         assertThat(next.loaded).hasSize(2);
-        assertThat(entry.read()).hasValueSatisfying(image -> assertThat(new String(image, StandardCharsets.UTF_8))
-                .startsWith("k|"));
+        assertThat(entry.read())
+                .hasValueSatisfying(image ->
+                        assertThat(new String(image, StandardCharsets.UTF_8)).startsWith("k|"));
     }
 
     @Test
@@ -203,8 +207,7 @@ class KernelImageCacheTest {
         RecordingToolchain refusing = new RecordingToolchain("k");
         refusing.refuseEverything = true;
 
-        assertThatThrownBy(() -> process(refusing, dir).compile(KERNEL))
-                .isInstanceOf(KernelCompilationException.class);
+        assertThatThrownBy(() -> process(refusing, dir).compile(KERNEL)).isInstanceOf(KernelCompilationException.class);
 
         assertThat(entries()).isEmpty();
     }
@@ -223,10 +226,13 @@ class KernelImageCacheTest {
 
     @Test
     void the_option_chooses_the_folder_and_off_turns_the_cache_off() {
-        assertThat(KernelImageCache.configured(new BackendConfig(0, Map.of(KernelImageCache.OPTION, dir.toString())),
-                "cuda").directory()).contains(dir.resolve("cuda"));
+        assertThat(KernelImageCache.configured(
+                                new BackendConfig(0, Map.of(KernelImageCache.OPTION, dir.toString())), "cuda")
+                        .directory())
+                .contains(dir.resolve("cuda"));
         assertThat(KernelImageCache.configured(new BackendConfig(0, Map.of(KernelImageCache.OPTION, "off")), "cuda")
-                .directory()).isEmpty();
+                        .directory())
+                .isEmpty();
         assertThat(KernelImageCache.configured(BackendConfig.defaults(), "hip").directory())
                 .hasValueSatisfying(path -> assertThat(path.toString()).endsWith("graphrt/hip"));
     }

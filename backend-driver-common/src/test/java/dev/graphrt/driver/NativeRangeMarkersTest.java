@@ -12,8 +12,11 @@ class NativeRangeMarkersTest {
 
     @Test
     void no_loadable_library_gives_the_no_op_markers() {
-        assertThat(NativeRangeMarkers.load(List.of("libgraphrt-no-such-profiler.so.1", "/nonexistent/libx.so"),
-                "nvtxRangeStartA", "nvtxRangeEnd")).isSameAs(PhaseMarkers.NONE);
+        assertThat(NativeRangeMarkers.load(
+                        List.of("libgraphrt-no-such-profiler.so.1", "/nonexistent/libx.so"),
+                        "nvtxRangeStartA",
+                        "nvtxRangeEnd"))
+                .isSameAs(PhaseMarkers.NONE);
     }
 
     @Test
@@ -28,8 +31,8 @@ class NativeRangeMarkersTest {
      */
     @Test
     void a_library_with_both_calls_is_bound_and_its_ranges_open_and_close_for_many_names() {
-        PhaseMarkers markers = NativeRangeMarkers.load(List.of("libgraphrt-no-such-profiler.so.1", "libc.so.6"),
-                "strlen", "srand");
+        PhaseMarkers markers =
+                NativeRangeMarkers.load(List.of("libgraphrt-no-such-profiler.so.1", "libc.so.6"), "strlen", "srand");
 
         assertThat(markers).isInstanceOf(NativeRangeMarkers.class);
         assertThat(((NativeRangeMarkers) markers).origin()).isEqualTo("libc.so.6");

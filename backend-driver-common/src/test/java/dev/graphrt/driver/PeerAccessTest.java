@@ -24,15 +24,22 @@ class PeerAccessTest {
             madeCurrent.incrementAndGet();
         }
     };
-    private final PeerAccess peers = new PeerAccess(device,
-            new DriverCalls(HardwareGraphErrors.withNames(code -> "E" + code)), "fakeCanAccessPeer", "fakeEnablePeer");
+    private final PeerAccess peers = new PeerAccess(
+            device,
+            new DriverCalls(HardwareGraphErrors.withNames(code -> "E" + code)),
+            "fakeCanAccessPeer",
+            "fakeEnablePeer");
 
     private boolean reaches(StreamDriver peer, boolean sameDevice, int canAccess, int enableResult) {
-        return peers.reaches(peer, sameDevice, out -> {
-            asked.incrementAndGet();
-            out.set(JAVA_INT, 0, canAccess);
-            return 0;
-        }, () -> enableResult);
+        return peers.reaches(
+                peer,
+                sameDevice,
+                out -> {
+                    asked.incrementAndGet();
+                    out.set(JAVA_INT, 0, canAccess);
+                    return 0;
+                },
+                () -> enableResult);
     }
 
     @Test
@@ -49,10 +56,16 @@ class PeerAccessTest {
 
     @Test
     void an_enabled_or_already_enabled_peer_is_reached_and_a_refused_one_is_not() {
-        assertThat(reaches(mock(StreamDriver.class), false, 1, HardwareGraphErrors.SUCCESS)).isTrue();
-        assertThat(reaches(mock(StreamDriver.class), false, 1, PeerAccess.ALREADY_ENABLED)).isTrue();
-        assertThat(reaches(mock(StreamDriver.class), false, 1, 711)).as("too many peers: staged copies").isFalse();
-        assertThat(madeCurrent).as("this device's context is current for each enable").hasValue(3);
+        assertThat(reaches(mock(StreamDriver.class), false, 1, HardwareGraphErrors.SUCCESS))
+                .isTrue();
+        assertThat(reaches(mock(StreamDriver.class), false, 1, PeerAccess.ALREADY_ENABLED))
+                .isTrue();
+        assertThat(reaches(mock(StreamDriver.class), false, 1, 711))
+                .as("too many peers: staged copies")
+                .isFalse();
+        assertThat(madeCurrent)
+                .as("this device's context is current for each enable")
+                .hasValue(3);
     }
 
     @Test

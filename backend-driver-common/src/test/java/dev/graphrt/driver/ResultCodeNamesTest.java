@@ -11,9 +11,20 @@ import org.junit.jupiter.api.Test;
 class ResultCodeNamesTest {
     @Test
     void the_codes_HardwareGraphErrors_maps_are_named_in_both_columns() {
-        for (int code : new int[] {HardwareGraphErrors.SUCCESS, HardwareGraphErrors.INVALID_VALUE,
-                HardwareGraphErrors.OUT_OF_MEMORY, HardwareGraphErrors.ILLEGAL_STATE, HardwareGraphErrors.NOT_FOUND,
-                HardwareGraphErrors.NOT_READY, 700, 719, 900, 901, 908, 910}) {
+        for (int code : new int[] {
+            HardwareGraphErrors.SUCCESS,
+            HardwareGraphErrors.INVALID_VALUE,
+            HardwareGraphErrors.OUT_OF_MEMORY,
+            HardwareGraphErrors.ILLEGAL_STATE,
+            HardwareGraphErrors.NOT_FOUND,
+            HardwareGraphErrors.NOT_READY,
+            700,
+            719,
+            900,
+            901,
+            908,
+            910
+        }) {
             assertThat(ResultCodeNames.CUDA).as("CUDA " + code).containsKey(code);
             assertThat(ResultCodeNames.HIP).as("HIP " + code).containsKey(code);
         }

@@ -21,10 +21,11 @@ class WriteStagingTest {
     private final WriteStaging staging = new WriteStaging(pinned, fences, CHUNK, 3);
     /** Each enqueued copy: destination and the staged bytes as they are at enqueue time. */
     private final List<Copy> copies = new ArrayList<>();
-    private final WriteStaging.Copier copier = (dst, staged) -> copies.add(new Copy(dst, staged, staged.toArray(JAVA_BYTE)));
 
-    private record Copy(long dst, MemorySegment staged, byte[] bytes) {
-    }
+    private final WriteStaging.Copier copier =
+            (dst, staged) -> copies.add(new Copy(dst, staged, staged.toArray(JAVA_BYTE)));
+
+    private record Copy(long dst, MemorySegment staged, byte[] bytes) {}
 
     @AfterEach
     void release() {
@@ -60,7 +61,8 @@ class WriteStagingTest {
         long first = copies.get(0).staged().address();
         long second = copies.get(1).staged().address();
         assertThat(second - first).isEqualTo(WriteStaging.PIECE_ALIGNMENT);
-        assertThat(copies.get(0).staged().toArray(JAVA_BYTE)).containsExactly(bytes(5, 1).toArray(JAVA_BYTE));
+        assertThat(copies.get(0).staged().toArray(JAVA_BYTE))
+                .containsExactly(bytes(5, 1).toArray(JAVA_BYTE));
     }
 
     @Test
@@ -72,7 +74,8 @@ class WriteStagingTest {
         long covered = 0;
         for (Copy copy : copies) {
             assertThat(copy.dst()).isEqualTo(5000 + covered);
-            assertThat(copy.bytes()).containsExactly(big.asSlice(covered, copy.bytes().length).toArray(JAVA_BYTE));
+            assertThat(copy.bytes())
+                    .containsExactly(big.asSlice(covered, copy.bytes().length).toArray(JAVA_BYTE));
             covered += copy.bytes().length;
         }
         assertThat(covered).isEqualTo(big.byteSize());
@@ -82,16 +85,17 @@ class WriteStagingTest {
     @Test
     void a_chunk_is_fenced_when_the_ring_moves_on_and_reused_only_after_its_fence_completed() {
         MemorySegment almostChunk = bytes((int) CHUNK - 64, 9);
-        staging.write(0, almostChunk, copier);          // chunk A
-        staging.write(0, almostChunk, copier);          // A fenced, chunk B
+        staging.write(0, almostChunk, copier); // chunk A
+        staging.write(0, almostChunk, copier); // A fenced, chunk B
         assertThat(events.records).isEqualTo(1);
         assertThat(pinned.allocated).hasSize(2);
 
-        events.completeAll();                           // A's copies finished on the device
-        staging.write(0, almostChunk, copier);          // B fenced, A reused
+        events.completeAll(); // A's copies finished on the device
+        staging.write(0, almostChunk, copier); // B fenced, A reused
 
         assertThat(pinned.allocated).hasSize(2);
-        assertThat(copies.get(2).staged().address()).isEqualTo(copies.get(0).staged().address());
+        assertThat(copies.get(2).staged().address())
+                .isEqualTo(copies.get(0).staged().address());
     }
 
     @Test
@@ -99,7 +103,7 @@ class WriteStagingTest {
         MemorySegment almostChunk = bytes((int) CHUNK - 64, 9);
         staging.write(0, almostChunk, copier);
         staging.write(0, almostChunk, copier);
-        staging.write(0, almostChunk, copier);          // nothing completed: a third chunk
+        staging.write(0, almostChunk, copier); // nothing completed: a third chunk
 
         assertThat(pinned.allocated).hasSize(3);
         assertThat(copies).extracting(c -> c.staged().address()).doesNotHaveDuplicates();
@@ -115,7 +119,8 @@ class WriteStagingTest {
 
         assertThat(pinned.allocated).hasSize(3);
         assertThat(events.synchronizations).isEqualTo(1);
-        assertThat(copies.get(3).staged().address()).isEqualTo(copies.get(0).staged().address());
+        assertThat(copies.get(3).staged().address())
+                .isEqualTo(copies.get(0).staged().address());
     }
 
     @Test
@@ -131,8 +136,11 @@ class WriteStagingTest {
 
         assertThat(pinned.allocated).hasSize(2);
         assertThat(events.synchronizations).isZero();
-        assertThat(copies.subList(2, 4)).extracting(c -> c.staged().address())
-                .containsExactlyInAnyOrderElementsOf(copies.subList(0, 2).stream().map(c -> c.staged().address()).toList());
+        assertThat(copies.subList(2, 4))
+                .extracting(c -> c.staged().address())
+                .containsExactlyInAnyOrderElementsOf(copies.subList(0, 2).stream()
+                        .map(c -> c.staged().address())
+                        .toList());
     }
 
     @Test

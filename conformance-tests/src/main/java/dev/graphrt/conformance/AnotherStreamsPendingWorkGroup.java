@@ -37,7 +37,9 @@ public abstract class AnotherStreamsPendingWorkGroup extends KitFixture {
         stream.synchronize();
         other.synchronize();
         for (int i = 0; i < victims.size(); i++) {
-            assertThat(read(victims.get(i))).as("buffer %d allocated after the close", i).isEqualTo(marker(i));
+            assertThat(read(victims.get(i)))
+                    .as("buffer %d allocated after the close", i)
+                    .isEqualTo(marker(i));
         }
     }
 }

@@ -41,9 +41,11 @@ public record CSignatures(Set<String> handles, Set<String> ints, Set<String> lon
      */
     public static Optional<String> prototype(String header, String returns, String name) {
         // parameters may hold one level of parentheses: HIP's default arguments, "flags __dparm(0)"
-        Matcher m = Pattern.compile("^[ \\t]*(?:" + returns + ")\\s+" + Pattern.quote(name)
-                + "\\s*\\(((?:[^()]|\\([^()]*\\))*)\\)\\s*;",
-                Pattern.MULTILINE).matcher(header);
+        Matcher m = Pattern.compile(
+                        "^[ \\t]*(?:" + returns + ")\\s+" + Pattern.quote(name)
+                                + "\\s*\\(((?:[^()]|\\([^()]*\\))*)\\)\\s*;",
+                        Pattern.MULTILINE)
+                .matcher(header);
         return m.find() ? Optional.of(m.group().strip().replaceAll("\\s+", " ")) : Optional.empty();
     }
 
@@ -64,14 +66,18 @@ public record CSignatures(Set<String> handles, Set<String> ints, Set<String> lon
 
     /** The FFM descriptor that the prototype of {@code name} calls for. */
     public FunctionDescriptor descriptor(String prototype, String name) {
-        String returns = withoutIgnored(prototype.substring(0, prototype.indexOf(name + "(") >= 0
-                ? prototype.indexOf(name + "(") : prototype.indexOf(name)));
-        String parameters = prototype.substring(prototype.indexOf('(') + 1, prototype.lastIndexOf(')')).strip();
+        String returns = withoutIgnored(prototype.substring(
+                0, prototype.indexOf(name + "(") >= 0 ? prototype.indexOf(name + "(") : prototype.indexOf(name)));
+        String parameters = prototype
+                .substring(prototype.indexOf('(') + 1, prototype.lastIndexOf(')'))
+                .strip();
         List<MemoryLayout> arguments = new ArrayList<>();
         if (!parameters.isEmpty() && !parameters.equals("void")) {
             for (String parameter : parameters.split(",")) {
-                String declaration = parameter.replaceAll("=.*$", "") // a C++ default argument
-                        .replaceAll("__dparm\\([^)]*\\)", "").strip(); // HIP's macro for one
+                String declaration = parameter
+                        .replaceAll("=.*$", "") // a C++ default argument
+                        .replaceAll("__dparm\\([^)]*\\)", "")
+                        .strip(); // HIP's macro for one
                 String type = declaration.contains("*")
                         ? declaration.substring(0, declaration.lastIndexOf('*') + 1)
                         : declaration.substring(0, declaration.lastIndexOf(' ')).strip();

@@ -51,11 +51,13 @@ final class CloseOrderScene {
     static CloseOrderScene open(GraphRuntime runtime, int seed) {
         CloseOrderScene scene = new CloseOrderScene(runtime, seed);
         scene.graph.replay();
-        assertThat(scene.stream.readInts(scene.out)).as("a fresh runtime replays exactly (seed %d)", seed)
+        assertThat(scene.stream.readInts(scene.out))
+                .as("a fresh runtime replays exactly (seed %d)", seed)
                 .isEqualTo(KitKernels.addOne(scene.input));
         try (Buffer doubled = scene.stream.allocate(BYTES)) {
             launch(scene.stream, scene.mulTwo, scene.in, doubled);
-            assertThat(scene.stream.readInts(doubled)).as("a fresh runtime launches exactly (seed %d)", seed)
+            assertThat(scene.stream.readInts(doubled))
+                    .as("a fresh runtime launches exactly (seed %d)", seed)
                     .isEqualTo(KitKernels.mulTwo(scene.input));
         }
         return scene;
@@ -100,8 +102,7 @@ final class CloseOrderScene {
     }
 
     /** A second stream left recording, and the buffer its recorded launch writes. */
-    record Recording(GpuStream stream, Buffer scratch) {
-    }
+    record Recording(GpuStream stream, Buffer scratch) {}
 
     /** Closes each of {@code resources} in order and returns the first failure, or {@code null}. */
     static Throwable closeAll(List<? extends AutoCloseable> resources) {
@@ -123,13 +124,15 @@ final class CloseOrderScene {
     /** Runs {@code action} on a new thread, waits for it, and returns what it threw, or {@code null}. */
     static Throwable onAnotherThread(String name, ThrowingRunnable action) throws InterruptedException {
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
-            try {
-                action.run();
-            } catch (Throwable failure) {
-                thrown.set(failure);
-            }
-        }, name);
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        action.run();
+                    } catch (Throwable failure) {
+                        thrown.set(failure);
+                    }
+                },
+                name);
         thread.start();
         thread.join();
         return thrown.get();

@@ -39,7 +39,8 @@ public abstract class CloseOrdersGroup extends KitFixture {
             }
         }
         CloseOrderScene next = CloseOrderScene.open(openRuntime(), seed++);
-        assertThat(CloseOrderScene.closeAll(List.of(next.graph, next.in, next.out, next.stream))).isNull();
+        assertThat(CloseOrderScene.closeAll(List.of(next.graph, next.in, next.out, next.stream)))
+                .isNull();
         next.runtime.close();
         assertRecapturable();
     }
@@ -82,7 +83,8 @@ public abstract class CloseOrdersGroup extends KitFixture {
             assertThat(CloseOrderScene.closeAll(List.of(scene.stream, scene.graph, scene.out, scene.in)))
                     .isNull();
             scene.assertBuffersAndGraphClosed();
-            assertThatThrownBy(() -> scene.stream.allocate(16)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> scene.stream.allocate(16))
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("closed");
         });
     }
@@ -107,20 +109,22 @@ public abstract class CloseOrdersGroup extends KitFixture {
             assertThat(scene.graph.isClosed()).isTrue();
             assertThat(CloseOrderScene.closeAll(List.of(scene.in, scene.out))).isNull();
             scene.runtime.close();
-            assertThat(CloseOrderScene.closeAll(List.of(scene.stream))).as("the stream, after").isNull();
+            assertThat(CloseOrderScene.closeAll(List.of(scene.stream)))
+                    .as("the stream, after")
+                    .isNull();
             scene.assertBuffersAndGraphClosed();
         });
     }
 
     @Test
-    void a_buffer_the_graph_uses_closed_first_then_a_replay_left_pending_when_the_runtime_closes()
-            throws Exception {
+    void a_buffer_the_graph_uses_closed_first_then_a_replay_left_pending_when_the_runtime_closes() throws Exception {
         inFreshRuntimes(scene -> {
             scene.in.close();
             assertThat(scene.in.isClosed()).isTrue();
             scene.replayPending(); // the graph still holds the input's storage
             scene.runtime.close();
-            assertThat(CloseOrderScene.closeAll(List.of(scene.graph, scene.out, scene.stream))).isNull();
+            assertThat(CloseOrderScene.closeAll(List.of(scene.graph, scene.out, scene.stream)))
+                    .isNull();
             scene.assertBuffersAndGraphClosed();
         });
     }
@@ -132,10 +136,12 @@ public abstract class CloseOrdersGroup extends KitFixture {
             scene.replayPending();
             CloseOrderScene.Recording recording = scene.recordOnAnotherStream();
             scene.runtime.close();
-            assertThatThrownBy(recording.stream()::endCapture).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(recording.stream()::endCapture)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("closed");
-            assertThat(CloseOrderScene.closeAll(List.of(recording.scratch(), scene.graph, scene.in,
-                    recording.stream(), scene.out, scene.stream))).isNull();
+            assertThat(CloseOrderScene.closeAll(List.of(
+                            recording.scratch(), scene.graph, scene.in, recording.stream(), scene.out, scene.stream)))
+                    .isNull();
             scene.assertBuffersAndGraphClosed();
             assertThat(recording.scratch().isClosed()).isTrue();
         });
@@ -148,11 +154,13 @@ public abstract class CloseOrdersGroup extends KitFixture {
             warming.prepare();
             Buffer primed = warming.allocate(64);
             scene.runtime.close();
-            assertThatThrownBy(warming::cancelCapture).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(warming::cancelCapture)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("closed");
             assertThat(warming.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
-            assertThat(CloseOrderScene.closeAll(List.of(primed, warming, scene.stream, scene.graph, scene.in,
-                    scene.out))).isNull();
+            assertThat(CloseOrderScene.closeAll(
+                            List.of(primed, warming, scene.stream, scene.graph, scene.in, scene.out)))
+                    .isNull();
             assertThat(primed.isClosed()).isTrue();
             scene.assertBuffersAndGraphClosed();
         });
@@ -164,11 +172,13 @@ public abstract class CloseOrdersGroup extends KitFixture {
             CloseOrderScene.Recording recording = scene.recordOnAnotherStream();
             recording.stream().close();
             assertThat(recording.stream().captureState()).isEqualTo(CaptureState.NO_CAPTURE);
-            assertThatThrownBy(recording.stream()::endCapture).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(recording.stream()::endCapture)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("closed");
             recording.scratch().close();
             scene.graph.replay();
-            assertThat(scene.stream.readInts(scene.out)).as("the scene's own stream still replays")
+            assertThat(scene.stream.readInts(scene.out))
+                    .as("the scene's own stream still replays")
                     .isEqualTo(KitKernels.addOne(scene.input));
             scene.runtime.close();
             assertThat(CloseOrderScene.closeAll(scene.buffersAndGraph())).isNull();
@@ -182,11 +192,14 @@ public abstract class CloseOrdersGroup extends KitFixture {
             scene.replayPending();
             CloseOrderScene.Recording recording = scene.recordOnAnotherStream();
             assertThat(CloseOrderScene.onAnotherThread("runtime-closer", scene.runtime::close))
-                    .as("closing the runtime from another thread").isNull();
-            assertThatThrownBy(recording.stream()::endCapture).isInstanceOf(IllegalStateException.class)
+                    .as("closing the runtime from another thread")
+                    .isNull();
+            assertThatThrownBy(recording.stream()::endCapture)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("closed");
-            assertThat(CloseOrderScene.closeAll(List.of(recording.stream(), recording.scratch(), scene.stream,
-                    scene.graph, scene.in, scene.out))).isNull();
+            assertThat(CloseOrderScene.closeAll(List.of(
+                            recording.stream(), recording.scratch(), scene.stream, scene.graph, scene.in, scene.out)))
+                    .isNull();
             scene.assertBuffersAndGraphClosed();
         });
     }
@@ -197,14 +210,15 @@ public abstract class CloseOrdersGroup extends KitFixture {
             scene.replayPending();
             CloseOrderScene.Recording recording = scene.recordOnAnotherStream();
             scene.runtime.close();
-            List<AutoCloseable> all = List.of(scene.graph, recording.scratch(), scene.in, scene.out,
-                    recording.stream(), scene.stream);
+            List<AutoCloseable> all =
+                    List.of(scene.graph, recording.scratch(), scene.in, scene.out, recording.stream(), scene.stream);
             assertThat(CloseOrderScene.onAnotherThread("closer", () -> {
-                Throwable failure = CloseOrderScene.closeAll(all);
-                if (failure != null) {
-                    throw new AssertionError("closing on another thread failed", failure);
-                }
-            })).isNull();
+                        Throwable failure = CloseOrderScene.closeAll(all);
+                        if (failure != null) {
+                            throw new AssertionError("closing on another thread failed", failure);
+                        }
+                    }))
+                    .isNull();
             scene.assertBuffersAndGraphClosed();
             assertThat(recording.scratch().isClosed()).isTrue();
         });
@@ -215,8 +229,10 @@ public abstract class CloseOrdersGroup extends KitFixture {
         inFreshRuntimes(scene -> {
             scene.replayPending();
             AtomicReference<Throwable> closerFailure = new AtomicReference<>();
-            Thread closer = new Thread(() -> closerFailure.set(
-                    CloseOrderScene.closeAll(CloseOrderScene.reversed(scene.buffersAndGraph()))), "racing-closer");
+            Thread closer = new Thread(
+                    () -> closerFailure.set(
+                            CloseOrderScene.closeAll(CloseOrderScene.reversed(scene.buffersAndGraph()))),
+                    "racing-closer");
             closer.start();
             scene.runtime.close();
             closer.join();
@@ -237,14 +253,17 @@ public abstract class CloseOrdersGroup extends KitFixture {
             second.flush();
             scene.replayPending();
             AtomicReference<Throwable> otherFailure = new AtomicReference<>();
-            Thread other = new Thread(() -> otherFailure.set(CloseOrderScene.closeAll(List.of(second))),
-                    "second-stream-closer");
+            Thread other = new Thread(
+                    () -> otherFailure.set(CloseOrderScene.closeAll(List.of(second))), "second-stream-closer");
             other.start();
             Throwable mine = CloseOrderScene.closeAll(List.of(scene.stream));
             other.join();
             assertThat(mine).as("closing the first stream").isNull();
-            assertThat(otherFailure.get()).as("closing the second stream on another thread").isNull();
-            assertThat(CloseOrderScene.closeAll(List.of(doubled, scene.graph, scene.in, scene.out))).isNull();
+            assertThat(otherFailure.get())
+                    .as("closing the second stream on another thread")
+                    .isNull();
+            assertThat(CloseOrderScene.closeAll(List.of(doubled, scene.graph, scene.in, scene.out)))
+                    .isNull();
             scene.runtime.close();
             scene.assertBuffersAndGraphClosed();
             assertThat(doubled.isClosed()).isTrue();
@@ -255,14 +274,16 @@ public abstract class CloseOrdersGroup extends KitFixture {
     void every_resource_and_the_runtime_closed_twice_before_and_after_the_runtime() throws Exception {
         inFreshRuntimes(scene -> {
             CloseOrderScene.Recording recording = scene.recordOnAnotherStream();
-            List<AutoCloseable> all = List.of(scene.graph, scene.in, recording.scratch(), scene.out,
-                    scene.stream);
+            List<AutoCloseable> all = List.of(scene.graph, scene.in, recording.scratch(), scene.out, scene.stream);
             assertThat(CloseOrderScene.closeAll(all)).as("before the runtime").isNull();
-            assertThat(CloseOrderScene.closeAll(all)).as("again before the runtime").isNull();
+            assertThat(CloseOrderScene.closeAll(all))
+                    .as("again before the runtime")
+                    .isNull();
             scene.runtime.close();
             scene.runtime.close();
             assertThat(CloseOrderScene.closeAll(all)).as("after the runtime").isNull();
-            assertThat(CloseOrderScene.closeAll(List.of(recording.stream(), recording.stream()))).isNull();
+            assertThat(CloseOrderScene.closeAll(List.of(recording.stream(), recording.stream())))
+                    .isNull();
             scene.assertBuffersAndGraphClosed();
             assertThat(recording.scratch().isClosed()).isTrue();
         });

@@ -29,7 +29,8 @@ public abstract class ClosingABufferALiveGraphUsesGroup extends KitFixture {
         in.close();
         mid.close();
         assertThat(in.isClosed()).isTrue();
-        assertThat(runtime.memoryStats().retainedByGraphsBytes()).as("the graph retains in and mid")
+        assertThat(runtime.memoryStats().retainedByGraphsBytes())
+                .as("the graph retains in and mid")
                 .isGreaterThanOrEqualTo(2 * BYTES);
         List<Buffer> later = new ArrayList<>();
         for (int i = 0; i < 32; i++) {
@@ -40,15 +41,22 @@ public abstract class ClosingABufferALiveGraphUsesGroup extends KitFixture {
         stream.write(out, KitKernels.poison(N));
         graph.replay();
         graph.replay();
-        assertThat(read(out)).as("the closed input's bytes still feed the graph")
+        assertThat(read(out))
+                .as("the closed input's bytes still feed the graph")
                 .isEqualTo(KitKernels.addOne(KitKernels.mulTwo(x)));
         for (int i = 0; i < later.size(); i++) {
-            assertThat(read(later.get(i))).as("buffer %d allocated after the close", i).isEqualTo(marker(i));
+            assertThat(read(later.get(i)))
+                    .as("buffer %d allocated after the close", i)
+                    .isEqualTo(marker(i));
         }
-        assertThatThrownBy(() -> launch(stream, addOne, in, out)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("args.buffers[0]").hasMessageContaining("closed");
+        assertThatThrownBy(() -> launch(stream, addOne, in, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("args.buffers[0]")
+                .hasMessageContaining("closed");
         graph.close();
         stream.synchronize();
-        assertThat(runtime.memoryStats().retainedByGraphsBytes()).as("nothing retained once it is closed").isZero();
+        assertThat(runtime.memoryStats().retainedByGraphsBytes())
+                .as("nothing retained once it is closed")
+                .isZero();
     }
 }

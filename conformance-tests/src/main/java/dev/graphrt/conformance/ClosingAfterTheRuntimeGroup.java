@@ -36,15 +36,17 @@ public abstract class ClosingAfterTheRuntimeGroup extends KitFixture {
 
         List<AutoCloseable> order = List.of(elsewhere, graph, other, in, stream, out);
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread closer = new Thread(() -> {
-            try {
-                for (int i = order.size() - 1; i >= 0; i -= 2) {
-                    order.get(i).close();
-                }
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, "closer");
+        Thread closer = new Thread(
+                () -> {
+                    try {
+                        for (int i = order.size() - 1; i >= 0; i -= 2) {
+                            order.get(i).close();
+                        }
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                },
+                "closer");
         closer.start();
         for (int i = 0; i < order.size(); i += 2) {
             order.get(i).close();
@@ -58,7 +60,8 @@ public abstract class ClosingAfterTheRuntimeGroup extends KitFixture {
         assertThat(out.isClosed()).isTrue();
         assertThat(elsewhere.isClosed()).isTrue();
         assertThat(graph.isClosed()).isTrue();
-        assertThatThrownBy(stream::endCapture).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(stream::endCapture)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
         assertThatThrownBy(graph::replay).isInstanceOf(IllegalStateException.class);
     }

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * device runs copy that file to {@code docs/conformance/}.
  */
 public final class ConformanceReport implements BeforeAllCallback, TestWatcher {
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ConformanceReport.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(ConformanceReport.class);
 
-    record Row(String group, String test, String outcome, String reason) {
-    }
+    record Row(String group, String test, String outcome, String reason) {}
 
     /** Collects the rows of one kit class and writes them when the run ends (the root store closes). */
     static final class Collector implements AutoCloseable {
@@ -52,20 +52,40 @@ public final class ConformanceReport implements BeforeAllCallback, TestWatcher {
                 return;
             }
             Path dir = Path.of(System.getProperty("graphrt.conformance.dir", "target/conformance"));
-            long passed = rows.stream().filter(r -> r.outcome().equals("passed")).count();
-            long skipped = rows.stream().filter(r -> r.outcome().equals("skipped")).count();
+            long passed =
+                    rows.stream().filter(r -> r.outcome().equals("passed")).count();
+            long skipped =
+                    rows.stream().filter(r -> r.outcome().equals("skipped")).count();
             long failed = rows.size() - passed - skipped;
             StringBuilder md = new StringBuilder();
             md.append("# Conformance: ").append(backend).append("\n\n");
-            md.append("- date: ").append(OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE)).append('\n');
-            md.append("- device: ").append(device.isEmpty() ? "(no runtime opened)" : device).append('\n');
-            md.append("- commit: ").append(System.getProperty("graphrt.commit", "(not given)")).append('\n');
-            md.append("- result: ").append(passed).append(" passed, ").append(failed).append(" failed, ")
-                    .append(skipped).append(" skipped\n\n");
+            md.append("- date: ")
+                    .append(OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE))
+                    .append('\n');
+            md.append("- device: ")
+                    .append(device.isEmpty() ? "(no runtime opened)" : device)
+                    .append('\n');
+            md.append("- commit: ")
+                    .append(System.getProperty("graphrt.commit", "(not given)"))
+                    .append('\n');
+            md.append("- result: ")
+                    .append(passed)
+                    .append(" passed, ")
+                    .append(failed)
+                    .append(" failed, ")
+                    .append(skipped)
+                    .append(" skipped\n\n");
             md.append("| group | test | outcome | reason |\n|---|---|---|---|\n");
             for (Row row : rows) {
-                md.append("| ").append(row.group()).append(" | ").append(row.test()).append(" | ").append(row.outcome())
-                        .append(" | ").append(row.reason().replace("|", "\\|").replace("\n", " ")).append(" |\n");
+                md.append("| ")
+                        .append(row.group())
+                        .append(" | ")
+                        .append(row.test())
+                        .append(" | ")
+                        .append(row.outcome())
+                        .append(" | ")
+                        .append(row.reason().replace("|", "\\|").replace("\n", " "))
+                        .append(" |\n");
             }
             try {
                 Files.createDirectories(dir);
@@ -92,12 +112,16 @@ public final class ConformanceReport implements BeforeAllCallback, TestWatcher {
 
     private static Collector collector(ExtensionContext context) {
         Class<?> kitClass = kitClass(context);
-        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(kitClass.getName(),
-                key -> new Collector(backendLabel(kitClass)), Collector.class);
+        return context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(
+                        kitClass.getName(), key -> new Collector(backendLabel(kitClass)), Collector.class);
     }
 
     private static boolean enabled(ExtensionContext context) {
-        return context.getConfigurationParameter("graphrt.conformance.report").map(Boolean::parseBoolean).orElse(true);
+        return context.getConfigurationParameter("graphrt.conformance.report")
+                .map(Boolean::parseBoolean)
+                .orElse(true);
     }
 
     @Override
@@ -112,13 +136,18 @@ public final class ConformanceReport implements BeforeAllCallback, TestWatcher {
             return;
         }
         Collector collector = collector(context);
-        context.getTestInstances().ifPresent(instances -> instances.getAllInstances().stream()
-                .filter(KitFixture.class::isInstance).map(KitFixture.class::cast)
-                .filter(fixture -> fixture.runtime != null).findFirst()
-                .ifPresent(fixture -> collector.device(fixture.runtime.device()
-                        + (System.getProperty(KitSupport.DEVICE_PROPERTY) != null
-                                ? " (device ordinal " + KitSupport.deviceIndex() + ")" : "") + "; declares "
-                        + new TreeSet<>(fixture.runtime.capabilities()))));
+        context.getTestInstances()
+                .ifPresent(instances -> instances.getAllInstances().stream()
+                        .filter(KitFixture.class::isInstance)
+                        .map(KitFixture.class::cast)
+                        .filter(fixture -> fixture.runtime != null)
+                        .findFirst()
+                        .ifPresent(fixture -> collector.device(fixture.runtime.device()
+                                + (System.getProperty(KitSupport.DEVICE_PROPERTY) != null
+                                        ? " (device ordinal " + KitSupport.deviceIndex() + ")"
+                                        : "")
+                                + "; declares "
+                                + new TreeSet<>(fixture.runtime.capabilities()))));
         String group = context.getParent().map(ExtensionContext::getDisplayName).orElse("");
         collector.add(new Row(group, context.getDisplayName(), outcome, reason));
     }

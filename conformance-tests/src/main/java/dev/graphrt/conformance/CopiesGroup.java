@@ -41,7 +41,8 @@ public abstract class CopiesGroup extends KitFixture {
         int[] expected = KitKernels.poison(2 * N);
         System.arraycopy(KitKernels.addOne(x), 0, expected, 0, N);
         assertThat(read(dst)).as("the copy ran after the launch before it").isEqualTo(expected);
-        assertThat(read(out)).as("the launch after the copy read what it copied")
+        assertThat(read(out))
+                .as("the launch after the copy read what it copied")
                 .isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
     }
 
@@ -51,9 +52,11 @@ public abstract class CopiesGroup extends KitFixture {
         Buffer src = upload(x);
         Buffer small = track(stream.upload(KitKernels.poison(N - 1)));
 
-        assertThatThrownBy(() -> stream.copy(src, small)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> stream.copy(src, small))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("dst");
-        assertThatThrownBy(() -> stream.copy(src, src)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> stream.copy(src, src))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("same buffer");
         assertThat(read(small)).isEqualTo(KitKernels.poison(N - 1));
         assertThat(read(src)).isEqualTo(x);
@@ -81,7 +84,8 @@ public abstract class CopiesGroup extends KitFixture {
         for (int i = 0; i < expected.length; i++) {
             expected[i] += 20;
         }
-        assertThat(read(dst)).as("the copy read src after the queued launches, before anything reused it")
+        assertThat(read(dst))
+                .as("the copy read src after the queued launches, before anything reused it")
                 .isEqualTo(expected);
         assertThat(other.readInts(reuse)).isEqualTo(KitKernels.poison(N));
     }
@@ -103,12 +107,16 @@ public abstract class CopiesGroup extends KitFixture {
             assertThat(read(dst)).as("the replay copied again").isEqualTo(KitKernels.addOne(next));
         } else {
             assertThatThrownBy(() -> capture(s -> {
-                launch(s, addOne, in, mid);
-                s.copy(mid, dst);
-            })).isInstanceOf(CaptureRejectedException.class).hasMessageContaining("copy");
+                        launch(s, addOne, in, mid);
+                        s.copy(mid, dst);
+                    }))
+                    .isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("copy");
             assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
             stream.copy(in, dst);
-            assertThat(read(dst)).as("the stream copies again after the refused capture").isEqualTo(x);
+            assertThat(read(dst))
+                    .as("the stream copies again after the refused capture")
+                    .isEqualTo(x);
         }
     }
 
@@ -124,8 +132,10 @@ public abstract class CopiesGroup extends KitFixture {
             s.copy(in, dst);
         };
         if (runtime.graphKind() != GraphKind.HARDWARE) {
-            assertThatThrownBy(() -> capture(step)).as("a software graph cannot hold the copy")
-                    .isInstanceOf(CaptureRejectedException.class).hasMessageContaining("copy");
+            assertThatThrownBy(() -> capture(step))
+                    .as("a software graph cannot hold the copy")
+                    .isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("copy");
             in.close();
             return;
         }
@@ -143,9 +153,12 @@ public abstract class CopiesGroup extends KitFixture {
         other.synchronize();
         graph.replay();
 
-        assertThat(read(mid)).as("the launch reads the new buffer").isEqualTo(KitKernels.addOne(
-                KitKernels.pattern(N, 288)));
-        assertThat(read(dst)).as("the copy still reads the closed buffer, which the graph keeps").isEqualTo(x);
+        assertThat(read(mid))
+                .as("the launch reads the new buffer")
+                .isEqualTo(KitKernels.addOne(KitKernels.pattern(N, 288)));
+        assertThat(read(dst))
+                .as("the copy still reads the closed buffer, which the graph keeps")
+                .isEqualTo(x);
         assertThat(other.readInts(reuse)).isEqualTo(KitKernels.poison(N));
     }
 
@@ -155,21 +168,28 @@ public abstract class CopiesGroup extends KitFixture {
         int[] y = KitKernels.pattern(N, 286);
         Buffer ours = upload(y);
         Buffer back = poisoned();
-        try (GraphRuntime elsewhere = openRuntime(); GpuStream foreign = elsewhere.openStream();
-             Buffer theirs = foreign.upload(x); Buffer theirsOut = foreign.upload(KitKernels.poison(N))) {
+        try (GraphRuntime elsewhere = openRuntime();
+                GpuStream foreign = elsewhere.openStream();
+                Buffer theirs = foreign.upload(x);
+                Buffer theirsOut = foreign.upload(KitKernels.poison(N))) {
             foreign.synchronize();
             try {
                 stream.copy(theirs, back);
             } catch (IllegalArgumentException refused) {
-                assertThat(copiesBetweenRuntimes()).as("this backend declares copies between its runtimes, but "
-                        + "refused one: %s", refused.getMessage()).isFalse();
+                assertThat(copiesBetweenRuntimes())
+                        .as(
+                                "this backend declares copies between its runtimes, but " + "refused one: %s",
+                                refused.getMessage())
+                        .isFalse();
                 assertThat(refused).hasMessageContaining(COPY_THROUGH_HOST);
                 assertThat(read(back)).as("a refused copy changes nothing").isEqualTo(KitKernels.poison(N));
                 return;
             }
             assertThat(read(back)).as("copied from the other runtime").isEqualTo(x);
             stream.copy(ours, theirsOut);
-            assertThat(foreign.readInts(theirsOut)).as("copied into the other runtime").isEqualTo(y);
+            assertThat(foreign.readInts(theirsOut))
+                    .as("copied into the other runtime")
+                    .isEqualTo(y);
         }
     }
 }

@@ -27,7 +27,8 @@ public abstract class DestroyDuringReplayGroup extends KitFixture {
         Buffer in = upload(x);
         Buffer out = poisoned();
         Consumer<GpuStream> step = s -> {
-            try (Buffer t1 = s.allocate(BYTES); Buffer t2 = s.allocate(BYTES)) {
+            try (Buffer t1 = s.allocate(BYTES);
+                    Buffer t2 = s.allocate(BYTES)) {
                 launch(s, addOne, in, t1);
                 for (int k = 0; k < 40; k++) {
                     launch(s, k % 2 == 0 ? addOne : mulTwo, k % 2 == 0 ? t1 : t2, k % 2 == 0 ? t2 : t1);

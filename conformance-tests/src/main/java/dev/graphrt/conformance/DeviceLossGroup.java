@@ -27,10 +27,13 @@ public abstract class DeviceLossGroup extends KitFixture {
             // No trap here (on NVIDIA it poisons the whole process); an ordinary failure must not lose the runtime.
             Buffer in = upload(x);
             Buffer out = poisoned();
-            assertThatThrownBy(() -> stream.launch(addOne, DIMS, KernelArgs.of(in).info(N)))
+            assertThatThrownBy(
+                            () -> stream.launch(addOne, DIMS, KernelArgs.of(in).info(N)))
                     .isInstanceOf(IllegalArgumentException.class);
             launch(stream, addOne, in, out);
-            assertThat(read(out)).as("the runtime is not lost by ordinary failures").isEqualTo(KitKernels.addOne(x));
+            assertThat(read(out))
+                    .as("the runtime is not lost by ordinary failures")
+                    .isEqualTo(KitKernels.addOne(x));
             return;
         }
         Buffer in = upload(x);
@@ -39,7 +42,8 @@ public abstract class DeviceLossGroup extends KitFixture {
         loseDevice();
         Throwable lost = catchThrowable(stream::synchronize);
         assertThat(lost).as("the trap surfaces at the next sync").isInstanceOf(DeviceLostException.class);
-        assertThatThrownBy(() -> stream.allocate(BYTES)).isInstanceOf(DeviceLostException.class)
+        assertThatThrownBy(() -> stream.allocate(BYTES))
+                .isInstanceOf(DeviceLostException.class)
                 .hasMessageContaining("lost earlier");
         assertThatThrownBy(runtime::openStream).isInstanceOf(DeviceLostException.class);
         GraphRuntime lostRuntime = runtime;
@@ -55,7 +59,8 @@ public abstract class DeviceLossGroup extends KitFixture {
         Buffer again = track(stream.upload(x));
         Buffer result = track(stream.upload(KitKernels.poison(N)));
         launch(stream, addOne, again, result);
-        assertThat(stream.readInts(result)).as("a new runtime on the same device works")
+        assertThat(stream.readInts(result))
+                .as("a new runtime on the same device works")
                 .isEqualTo(KitKernels.addOne(x));
     }
 }

@@ -72,6 +72,7 @@ public abstract class DeviceSmokeKit {
     protected BackendStream stream;
     /** The stream's capture support: a hardware-graph backend's stream offers driver capture. */
     protected DriverCapture capture;
+
     private DeviceAllocation dataBlock;
     private DeviceAllocation infoBlock;
     protected DeviceSlice data;
@@ -85,7 +86,8 @@ public abstract class DeviceSmokeKit {
         probe = provider().probe();
         if (probe.available()) {
             backend = provider().open(BackendConfig.defaults());
-            addOne = backend.compiler().compile(KernelSource.named("add_one").cuda(ADD_ONE).hip(ADD_ONE));
+            addOne = backend.compiler()
+                    .compile(KernelSource.named("add_one").cuda(ADD_ONE).hip(ADD_ONE));
         }
     }
 
@@ -157,8 +159,10 @@ public abstract class DeviceSmokeKit {
     @Test
     void the_backend_describes_a_hardware_graph_device_honestly() {
         assertThat(backend.name()).isEqualTo(provider().name());
-        assertThat(stream.capture()).as("a hardware-graph backend's stream offers driver capture")
-                .isInstanceOf(DriverCapture.class).isSameAs(stream.capture());
+        assertThat(stream.capture())
+                .as("a hardware-graph backend's stream offers driver capture")
+                .isInstanceOf(DriverCapture.class)
+                .isSameAs(stream.capture());
         assertThat(backend.capabilities()).contains(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED);
         assertThat(backend.device().computeUnits()).isPositive();
         assertThat(backend.device().memoryBytes()).isPositive();
@@ -199,7 +203,8 @@ public abstract class DeviceSmokeKit {
 
     @Test
     void the_driver_dot_export_has_one_node_per_launch_where_the_backend_declares_it() {
-        assumeTrue(backend.capabilities().contains(Capability.DOT_EXPORT),
+        assumeTrue(
+                backend.capabilities().contains(Capability.DOT_EXPORT),
                 backend.name() + " declares no DOT_EXPORT here");
         stream.onPrepare();
         capture.open(CaptureMode.THREAD_LOCAL);
@@ -266,10 +271,14 @@ public abstract class DeviceSmokeKit {
         launchAddOne();
 
         // the core never lets this through while recording; here it provokes a real invalidation
-        assertThatThrownBy(stream::synchronize).isInstanceOfSatisfying(CaptureInvalidatedException.class,
-                e -> assertThat(e.driverCode()).isEqualTo(900));
-        assertThatThrownBy(capture::close).isInstanceOfSatisfying(CaptureInvalidatedException.class,
-                e -> assertThat(e.driverCode()).isEqualTo(901));
+        assertThatThrownBy(stream::synchronize)
+                .isInstanceOfSatisfying(
+                        CaptureInvalidatedException.class,
+                        e -> assertThat(e.driverCode()).isEqualTo(900));
+        assertThatThrownBy(capture::close)
+                .isInstanceOfSatisfying(
+                        CaptureInvalidatedException.class,
+                        e -> assertThat(e.driverCode()).isEqualTo(901));
 
         float[] start = ramp();
         stream.write(data, MemorySegment.ofArray(start));
@@ -309,7 +318,8 @@ public abstract class DeviceSmokeKit {
         capture.open(CaptureMode.THREAD_LOCAL);
 
         assertThatThrownBy(() -> capture.open(CaptureMode.THREAD_LOCAL))
-                .isInstanceOf(IllegalStateException.class).isNotInstanceOf(GraphStateException.class)
+                .isInstanceOf(IllegalStateException.class)
+                .isNotInstanceOf(GraphStateException.class)
                 .hasMessageContaining("already capturing");
 
         launchAddOne();
@@ -338,7 +348,8 @@ public abstract class DeviceSmokeKit {
         KernelSource broken = KernelSource.named("broken").cuda(text).hip(text);
 
         assertThatThrownBy(() -> backend.compiler().compile(broken))
-                .isInstanceOfSatisfying(KernelCompilationException.class,
+                .isInstanceOfSatisfying(
+                        KernelCompilationException.class,
                         e -> assertThat(e.log()).containsPattern("[\"']y[\"']")); // NVRTC: "y", clang: 'y'
     }
 
@@ -348,6 +359,7 @@ public abstract class DeviceSmokeKit {
 
         assertThatThrownBy(() -> backend.compiler().compile(misnamed))
                 .isInstanceOf(KernelCompilationException.class)
-                .hasMessageContaining("'not_there'").hasMessageContaining("extern \"C\"");
+                .hasMessageContaining("'not_there'")
+                .hasMessageContaining("extern \"C\"");
     }
 }

@@ -31,6 +31,7 @@ public abstract class EventsGroup extends KitFixture {
      * host takes to enqueue them, so a waiting stream that does not wait reads a half-done chain every round.
      */
     private static final int LONG = 1 << 18;
+
     private static final LaunchDims LONG_DIMS = LaunchDims.linear(LONG, BLOCK);
 
     /** {@code CHAIN} ping-pong launches of {@code LONG} words between a and b on {@code s}; returns a's model. */
@@ -38,7 +39,10 @@ public abstract class EventsGroup extends KitFixture {
         int[] model = x;
         for (int i = 0; i < CHAIN; i++) {
             boolean forward = i % 2 == 0;
-            s.launch(pingPong, LONG_DIMS, KernelArgs.of(forward ? a : b, forward ? b : a).info(LONG, i));
+            s.launch(
+                    pingPong,
+                    LONG_DIMS,
+                    KernelArgs.of(forward ? a : b, forward ? b : a).info(LONG, i));
             model = KitKernels.pingPong(model, i);
         }
         return model; // CHAIN is even: the last launch wrote a
@@ -59,7 +63,8 @@ public abstract class EventsGroup extends KitFixture {
                 other.waitFor(done);
                 launch(other, addOne, a, out);
 
-                assertThat(other.readInts(out)).as("round %d: the waiting stream saw the whole chain", round)
+                assertThat(other.readInts(out))
+                        .as("round %d: the waiting stream saw the whole chain", round)
                         .isEqualTo(KitKernels.addOne(Arrays.copyOf(expected, N)));
                 done.await();
                 assertThat(done.isComplete()).isTrue();
@@ -72,10 +77,13 @@ public abstract class EventsGroup extends KitFixture {
         int[] x = KitKernels.pattern(N, 250);
         Buffer in = upload(x);
         Buffer out = poisoned();
-        try (GraphRuntime elsewhere = openRuntime(); GpuStream foreign = elsewhere.openStream()) {
+        try (GraphRuntime elsewhere = openRuntime();
+                GpuStream foreign = elsewhere.openStream()) {
             StreamEvent theirs = foreign.record();
-            assertThatThrownBy(() -> stream.waitFor(theirs)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("event").hasMessageContaining("another runtime");
+            assertThatThrownBy(() -> stream.waitFor(theirs))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("event")
+                    .hasMessageContaining("another runtime");
         }
         launch(stream, addOne, in, out);
         stream.waitFor(stream.record());
@@ -92,15 +100,17 @@ public abstract class EventsGroup extends KitFixture {
             stream.prepare();
             stream.beginCapture();
             if (!declares(Capability.MULTI_STREAM_CAPTURE)) {
-                assertThatThrownBy(stream::record).isInstanceOf(UnsupportedCapabilityException.class)
+                assertThatThrownBy(stream::record)
+                        .isInstanceOf(UnsupportedCapabilityException.class)
                         .hasMessageContaining("MULTI_STREAM_CAPTURE");
-                assertThatThrownBy(() -> stream.waitFor(before))
-                        .isInstanceOf(UnsupportedCapabilityException.class);
+                assertThatThrownBy(() -> stream.waitFor(before)).isInstanceOf(UnsupportedCapabilityException.class);
             } else {
                 StreamEvent inside = stream.record();
-                assertThatThrownBy(inside::isComplete).as("a capture event marks a point in the graph")
+                assertThatThrownBy(inside::isComplete)
+                        .as("a capture event marks a point in the graph")
                         .isInstanceOf(IllegalStateException.class);
-                assertThatThrownBy(() -> stream.waitFor(before)).as("an event from outside the capture")
+                assertThatThrownBy(() -> stream.waitFor(before))
+                        .as("an event from outside the capture")
                         .isInstanceOf(CaptureRejectedException.class);
             }
             assertThat(stream.captureState()).as("the capture is intact").isEqualTo(CaptureState.CAPTURE);

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 public abstract class ForkJoinGroup extends KitFixture {
     @Test
     void a_diamond_forked_to_two_streams_and_joined_back_replays_exactly_every_time() {
-        Assumptions.assumeTrue(declares(Capability.MULTI_STREAM_CAPTURE),
+        Assumptions.assumeTrue(
+                declares(Capability.MULTI_STREAM_CAPTURE),
                 "MULTI_STREAM_CAPTURE not declared: group 24 checks the refusal");
         int[] x = KitKernels.pattern(N, 260);
         Buffer in = upload(x);
@@ -33,7 +34,8 @@ public abstract class ForkJoinGroup extends KitFixture {
         Buffer left = poisoned();
         Buffer right = poisoned();
         Buffer out = poisoned();
-        try (GpuStream b = runtime.openStream(); GpuStream c = runtime.openStream()) {
+        try (GpuStream b = runtime.openStream();
+                GpuStream c = runtime.openStream()) {
             stream.prepare();
             stream.beginCapture();
             launch(stream, addOne, in, mid);
@@ -68,7 +70,8 @@ public abstract class ForkJoinGroup extends KitFixture {
 
     @Test
     void an_unjoined_end_is_refused_naming_the_stream_and_joining_then_ending_succeeds() {
-        Assumptions.assumeTrue(declares(Capability.MULTI_STREAM_CAPTURE),
+        Assumptions.assumeTrue(
+                declares(Capability.MULTI_STREAM_CAPTURE),
                 "MULTI_STREAM_CAPTURE not declared: group 24 checks the refusal");
         int[] x = KitKernels.pattern(N, 261);
         Buffer in = upload(x);
@@ -81,11 +84,14 @@ public abstract class ForkJoinGroup extends KitFixture {
             b.waitFor(stream.record());
             launch(b, mulTwo, mid, side);
 
-            assertThatThrownBy(b::synchronize).as("b records: no host sync")
+            assertThatThrownBy(b::synchronize)
+                    .as("b records: no host sync")
                     .isInstanceOf(CaptureRejectedException.class);
             assertThatThrownBy(b::endCapture).as("only the origin ends it").isInstanceOf(GraphStateException.class);
-            assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
-                    .hasMessageContaining("stream #" + b.id()).hasMessageContaining("not joined back");
+            assertThatThrownBy(stream::endCapture)
+                    .isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("stream #" + b.id())
+                    .hasMessageContaining("not joined back");
             assertThat(stream.captureState()).as("the capture is intact").isEqualTo(CaptureState.CAPTURE);
 
             stream.waitFor(b.record());
@@ -98,7 +104,8 @@ public abstract class ForkJoinGroup extends KitFixture {
 
     @Test
     void a_capture_cancelled_with_a_stream_still_joined_leaves_both_streams_usable() {
-        Assumptions.assumeTrue(declares(Capability.MULTI_STREAM_CAPTURE),
+        Assumptions.assumeTrue(
+                declares(Capability.MULTI_STREAM_CAPTURE),
                 "MULTI_STREAM_CAPTURE not declared: group 24 checks the refusal");
         int[] x = KitKernels.pattern(N, 262);
         Buffer in = upload(x);

@@ -28,7 +28,8 @@ public abstract class GraphExportGroup extends KitFixture {
         assertThat(graph.info().nodeCount()).isEqualTo(3);
         if (!declares(Capability.DOT_EXPORT)) {
             assertThat(dot.lines().filter(line -> line.contains("[shape=box")).count())
-                    .as("the core's rendering: one node per launch").isEqualTo(3);
+                    .as("the core's rendering: one node per launch")
+                    .isEqualTo(3);
         }
     }
 }

@@ -29,7 +29,9 @@ public abstract class GraphUpdateGroup extends KitFixture {
 
     /** One ping-pong launch over the first {@code n} elements, with {@code step} as its second info word. */
     private void pingPong(GpuStream s, Buffer src, Buffer dst, int n, int step) {
-        s.launch(this.pingPong, LaunchDims.linear(n, BLOCK),
+        s.launch(
+                this.pingPong,
+                LaunchDims.linear(n, BLOCK),
                 KernelArgs.of(src, dst).info(n, step));
     }
 
@@ -50,8 +52,10 @@ public abstract class GraphUpdateGroup extends KitFixture {
             return false;
         }
         assertThatThrownBy(() -> graph.update(s -> launch(s, addOne, from, to)))
-                .isInstanceOf(UnsupportedCapabilityException.class).hasMessageContaining("GRAPH_UPDATE");
-        assertThatThrownBy(() -> graph.rebind(from, to)).isInstanceOf(UnsupportedCapabilityException.class)
+                .isInstanceOf(UnsupportedCapabilityException.class)
+                .hasMessageContaining("GRAPH_UPDATE");
+        assertThatThrownBy(() -> graph.rebind(from, to))
+                .isInstanceOf(UnsupportedCapabilityException.class)
                 .hasMessageContaining("GRAPH_UPDATE");
         assertRecapturable();
         return true;
@@ -71,7 +75,8 @@ public abstract class GraphUpdateGroup extends KitFixture {
         assertThat(read(out)).as("the captured graph").isEqualTo(twoSteps(x, HALF, 5, 6));
         if (!declares(Capability.GRAPH_UPDATE)) {
             assertThatThrownBy(() -> graph.update(s -> pingPong(s, in, out, N, 7)))
-                    .isInstanceOf(UnsupportedCapabilityException.class).hasMessageContaining("GRAPH_UPDATE");
+                    .isInstanceOf(UnsupportedCapabilityException.class)
+                    .hasMessageContaining("GRAPH_UPDATE");
             assertThatThrownBy(() -> graph.rebind(in, mid)).isInstanceOf(UnsupportedCapabilityException.class);
             stream.write(out, KitKernels.poison(N));
             graph.replay();
@@ -91,11 +96,14 @@ public abstract class GraphUpdateGroup extends KitFixture {
         assertThat(result.applied()).isTrue();
         stream.write(out, KitKernels.poison(N));
         graph.replay();
-        assertThat(read(out)).as("new dims and info words, and a buffer the graph retains")
+        assertThat(read(out))
+                .as("new dims and info words, and a buffer the graph retains")
                 .isEqualTo(twoSteps(y, N, 7, 8));
         graph.replay();
         assertThat(read(out)).as("again").isEqualTo(twoSteps(y, N, 7, 8));
-        assertThat(graph.info().nodeCount()).as("two launches, as before").isEqualTo(2 * capture(s -> pingPong(s, in, out, N, 1)).info().nodeCount());
+        assertThat(graph.info().nodeCount())
+                .as("two launches, as before")
+                .isEqualTo(2 * capture(s -> pingPong(s, in, out, N, 1)).info().nodeCount());
     }
 
     @Test
@@ -176,16 +184,25 @@ public abstract class GraphUpdateGroup extends KitFixture {
         Buffer closed = stream.upload(x);
         closed.close();
         Buffer unused = poisoned();
-        assertThatThrownBy(() -> graph.rebind(otherOut, shorter)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("to:").hasMessageContaining("size");
-        assertThatThrownBy(() -> graph.rebind(otherOut, closed)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("to:").hasMessageContaining("closed");
-        assertThatThrownBy(() -> graph.rebind(unused, in)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("from:").hasMessageContaining("not an argument");
-        try (GraphRuntime elsewhere = openRuntime(); GpuStream s = elsewhere.openStream();
-             Buffer foreign = s.upload(x)) {
-            assertThatThrownBy(() -> graph.rebind(otherOut, foreign)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("to:").hasMessageContaining("another runtime");
+        assertThatThrownBy(() -> graph.rebind(otherOut, shorter))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("to:")
+                .hasMessageContaining("size");
+        assertThatThrownBy(() -> graph.rebind(otherOut, closed))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("to:")
+                .hasMessageContaining("closed");
+        assertThatThrownBy(() -> graph.rebind(unused, in))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("from:")
+                .hasMessageContaining("not an argument");
+        try (GraphRuntime elsewhere = openRuntime();
+                GpuStream s = elsewhere.openStream();
+                Buffer foreign = s.upload(x)) {
+            assertThatThrownBy(() -> graph.rebind(otherOut, foreign))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("to:")
+                    .hasMessageContaining("another runtime");
         }
         stream.write(otherOut, KitKernels.poison(N));
         graph.replay();
@@ -207,16 +224,20 @@ public abstract class GraphUpdateGroup extends KitFixture {
         graph.replay(); // pending: no sync before the update
         // The update's warm-up runs its step eagerly, so it writes elsewhere: out keeps what the replay wrote.
         Buffer elsewhere = poisoned();
-        assertThat(graph.update(s -> pingPong(s, in, elsewhere, N, 12)).applied()).isTrue();
-        assertThat(read(out)).as("the replay before the update ran the old graph")
+        assertThat(graph.update(s -> pingPong(s, in, elsewhere, N, 12)).applied())
+                .isTrue();
+        assertThat(read(out))
+                .as("the replay before the update ran the old graph")
                 .isEqualTo(KitKernels.pingPong(x, 11));
         stream.write(out, KitKernels.poison(N));
         graph.replay();
         graph.rebind(in, other); // with that replay pending
-        assertThat(read(elsewhere)).as("the replay before the rebind read the old input")
+        assertThat(read(elsewhere))
+                .as("the replay before the rebind read the old input")
                 .isEqualTo(KitKernels.pingPong(x, 12));
         graph.replay();
-        assertThat(read(out)).as("no replay after the update writes the old output")
+        assertThat(read(out))
+                .as("no replay after the update writes the old output")
                 .isEqualTo(KitKernels.poison(N));
         assertThat(read(elsewhere)).as("the replay after both").isEqualTo(KitKernels.pingPong(y, 12));
     }

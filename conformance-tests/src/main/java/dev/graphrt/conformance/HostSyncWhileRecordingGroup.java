@@ -24,11 +24,14 @@ public abstract class HostSyncWhileRecordingGroup extends KitFixture {
         stream.prepare();
         stream.beginCapture();
         launch(stream, addOne, in, out);
-        assertThatThrownBy(() -> stream.readInts(out)).isInstanceOf(CaptureRejectedException.class)
+        assertThatThrownBy(() -> stream.readInts(out))
+                .isInstanceOf(CaptureRejectedException.class)
                 .hasMessageContaining("read");
-        assertThatThrownBy(stream::synchronize).isInstanceOf(CaptureRejectedException.class)
+        assertThatThrownBy(stream::synchronize)
+                .isInstanceOf(CaptureRejectedException.class)
                 .hasMessageContaining("synchronize");
-        assertThatThrownBy(stream::flush).isInstanceOf(CaptureRejectedException.class)
+        assertThatThrownBy(stream::flush)
+                .isInstanceOf(CaptureRejectedException.class)
                 .hasMessageContaining("flush");
         assertThat(stream.captureState()).isEqualTo(CaptureState.CAPTURE);
         Graph graph = track(stream.endCapture());

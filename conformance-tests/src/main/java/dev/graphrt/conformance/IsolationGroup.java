@@ -27,20 +27,25 @@ public abstract class IsolationGroup extends KitFixture {
         stream.beginCapture();
         launch(stream, addOne, in, mid);
         AtomicReference<Object> seen = new AtomicReference<>();
-        Thread worker = new Thread(() -> {
-            try (Buffer a = other.upload(y); Buffer b = other.allocate(BYTES)) {
-                launch(other, mulTwo, a, b);
-                seen.set(other.readInts(b));
-            } catch (Throwable failure) {
-                seen.set(failure);
-            }
-        }, "isolation-worker");
+        Thread worker = new Thread(
+                () -> {
+                    try (Buffer a = other.upload(y);
+                            Buffer b = other.allocate(BYTES)) {
+                        launch(other, mulTwo, a, b);
+                        seen.set(other.readInts(b));
+                    } catch (Throwable failure) {
+                        seen.set(failure);
+                    }
+                },
+                "isolation-worker");
         worker.start();
         worker.join();
         launch(stream, mulTwo, mid, out);
         Graph graph = track(stream.endCapture());
         assertThat(seen.get()).as("stream B's own result").isEqualTo(KitKernels.mulTwo(y));
-        assertThat(graph.info().nodeCount()).as("A's graph holds only A's launches").isEqualTo(2);
+        assertThat(graph.info().nodeCount())
+                .as("A's graph holds only A's launches")
+                .isEqualTo(2);
         graph.replay();
         assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
     }

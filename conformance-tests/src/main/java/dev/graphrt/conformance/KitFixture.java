@@ -177,7 +177,8 @@ public abstract class KitFixture {
         Graph graph = track(stream.endCapture());
 
         graph.replay();
-        assertThat(read(out)).as("the graph holds the accepted launches only")
+        assertThat(read(out))
+                .as("the graph holds the accepted launches only")
                 .isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
         return graph;
     }

@@ -16,8 +16,7 @@ public final class KitKernels {
     /** Threads per block / workgroup of every kit kernel (the WGSL texts fix it). */
     public static final int BLOCK = 256;
 
-    private KitKernels() {
-    }
+    private KitKernels() {}
 
     private static String cuda(String name, String body) {
         return "extern \"C\" __global__ void " + name + "(const unsigned int* src, unsigned int* dst, "
@@ -96,12 +95,14 @@ public final class KitKernels {
                     + "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                     + "    if (i < info[1]) { dst[i] = 7u; }\n}\n")
             .wgsl(wgsl("overrun", "").replace("if (i < info[0]) {  }", "if (i < info[1]) { dst[i] = 7u; }"))
-            .java((args, from, to) -> {
-                MemorySegment dst = args.buffer(1);
-                for (int i = from; i < Math.min(to, args.info(1)); i++) {
-                    dst.setAtIndex(ValueLayout.JAVA_INT, i, 7);
-                }
-            }, SRC_DST_INFO);
+            .java(
+                    (args, from, to) -> {
+                        MemorySegment dst = args.buffer(1);
+                        for (int i = from; i < Math.min(to, args.info(1)); i++) {
+                            dst.setAtIndex(ValueLayout.JAVA_INT, i, 7);
+                        }
+                    },
+                    SRC_DST_INFO);
 
     /** Host-side model of {@link #ADD_ONE}. */
     public static int[] addOne(int[] x) {

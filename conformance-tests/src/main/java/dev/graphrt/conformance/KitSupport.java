@@ -14,8 +14,7 @@ public final class KitSupport {
      */
     public static final String DEVICE_PROPERTY = "graphrt.kit.deviceIndex";
 
-    private KitSupport() {
-    }
+    private KitSupport() {}
 
     /** The ordinal {@value #DEVICE_PROPERTY} names, or 0. */
     public static int deviceIndex() {
@@ -30,8 +29,10 @@ public final class KitSupport {
         try {
             return GraphRT.open(options.backend(backend));
         } catch (BackendUnavailableException unavailable) {
-            String reason = unavailable.probeResults().stream().filter(line -> line.startsWith(backend + " "))
-                    .findFirst().orElse(unavailable.getMessage().lines().findFirst().orElse(""));
+            String reason = unavailable.probeResults().stream()
+                    .filter(line -> line.startsWith(backend + " "))
+                    .findFirst()
+                    .orElse(unavailable.getMessage().lines().findFirst().orElse(""));
             Assumptions.abort(backend + " backend unavailable here: " + reason);
             throw unavailable;
         }

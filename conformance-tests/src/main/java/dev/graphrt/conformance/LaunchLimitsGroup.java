@@ -43,7 +43,8 @@ public abstract class LaunchLimitsGroup extends KitFixture {
         Buffer in = upload(x);
         Buffer out = poisoned();
 
-        assertThatThrownBy(() -> stream.launch(addOne, dims, KernelArgs.of(in, out).info(N)))
+        assertThatThrownBy(
+                        () -> stream.launch(addOne, dims, KernelArgs.of(in, out).info(N)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContainingAll(named);
 
@@ -55,18 +56,26 @@ public abstract class LaunchLimitsGroup extends KitFixture {
     @Test
     void the_backend_declares_the_launch_limits_of_its_device() {
         assertThat(limits()).as("an opened device declares its limits").isNotEqualTo(LaunchLimits.UNDECLARED);
-        assertThat(limits().maxThreadsPerBlock()).as("the kit's blocks fit").isGreaterThanOrEqualTo(kitBlock().x());
+        assertThat(limits().maxThreadsPerBlock())
+                .as("the kit's blocks fit")
+                .isGreaterThanOrEqualTo(kitBlock().x());
     }
 
     @Test
     void a_grid_one_past_the_limit_in_y_or_z_is_refused_at_the_call_naming_the_field_the_value_and_the_limit() {
         LaunchLimits l = limits();
         assumeTrue(l.maxGridY() < Integer.MAX_VALUE, "the device declares no grid limit in Y below 2^31-1");
-        assertRefusedAndHarmless(covering(l.maxGridY() + 1, 1, kitBlock()), "gridY", String.valueOf(l.maxGridY() + 1),
+        assertRefusedAndHarmless(
+                covering(l.maxGridY() + 1, 1, kitBlock()),
+                "gridY",
+                String.valueOf(l.maxGridY() + 1),
                 String.valueOf(l.maxGridY()));
         if (l.maxGridZ() < Integer.MAX_VALUE) {
-            assertRefusedAndHarmless(covering(1, l.maxGridZ() + 1, kitBlock()), "gridZ",
-                    String.valueOf(l.maxGridZ() + 1), String.valueOf(l.maxGridZ()));
+            assertRefusedAndHarmless(
+                    covering(1, l.maxGridZ() + 1, kitBlock()),
+                    "gridZ",
+                    String.valueOf(l.maxGridZ() + 1),
+                    String.valueOf(l.maxGridZ()));
         }
     }
 
@@ -75,13 +84,14 @@ public abstract class LaunchLimitsGroup extends KitFixture {
         LaunchLimits l = limits();
         if (l.maxBlockZ() < 1024) {
             LaunchDims tooDeep = new LaunchDims(N, 1, 1, 1, 1, l.maxBlockZ() + 1);
-            assertRefusedAndHarmless(tooDeep, "blockZ", String.valueOf(l.maxBlockZ() + 1),
-                    String.valueOf(l.maxBlockZ()));
+            assertRefusedAndHarmless(
+                    tooDeep, "blockZ", String.valueOf(l.maxBlockZ() + 1), String.valueOf(l.maxBlockZ()));
         }
         if (l.maxThreadsPerBlock() < 1024) { // 1,024 is what LaunchDims itself allows
             int y = Math.min(l.maxBlockY(), 1024 / Math.min(l.maxBlockX(), 1024));
             LaunchDims tooMany = new LaunchDims(N, 1, 1, Math.min(l.maxBlockX(), 1024), y, 1);
-            assumeTrue((long) tooMany.blockX() * tooMany.blockY() > l.maxThreadsPerBlock(),
+            assumeTrue(
+                    (long) tooMany.blockX() * tooMany.blockY() > l.maxThreadsPerBlock(),
                     "no block within the per-dimension limits exceeds the thread limit");
             assertRefusedAndHarmless(tooMany, "threads", String.valueOf(l.maxThreadsPerBlock()));
         }
@@ -96,7 +106,8 @@ public abstract class LaunchLimitsGroup extends KitFixture {
         Buffer in = upload(x);
         Buffer out = poisoned();
 
-        stream.launch(addOne, covering(gridY, 1, kitBlock()), KernelArgs.of(in, out).info(N));
+        stream.launch(
+                addOne, covering(gridY, 1, kitBlock()), KernelArgs.of(in, out).info(N));
 
         assertThat(read(out)).as("every block in Y writes the same words").isEqualTo(KitKernels.addOne(x));
     }
@@ -111,7 +122,10 @@ public abstract class LaunchLimitsGroup extends KitFixture {
         Buffer in = upload(x);
         Buffer out = poisoned();
 
-        stream.launch(addOne, covering(1, 1, new BlockShape(xThreads, 1, z)), KernelArgs.of(in, out).info(N));
+        stream.launch(
+                addOne,
+                covering(1, 1, new BlockShape(xThreads, 1, z)),
+                KernelArgs.of(in, out).info(N));
 
         assertThat(read(out)).as("threads in Z repeat the same words").isEqualTo(KitKernels.addOne(x));
     }
@@ -121,11 +135,18 @@ public abstract class LaunchLimitsGroup extends KitFixture {
         LaunchLimits l = limits();
         assumeTrue(l.maxGridY() < Integer.MAX_VALUE, "the device declares no grid limit in Y below 2^31-1");
 
-        Graph graph = assertRefusalsInsideACaptureRecordNothing(304, (mid, out) -> assertThatThrownBy(() ->
-                stream.launch(mulTwo, covering(l.maxGridY() + 1, 1, kitBlock()), KernelArgs.of(mid, out).info(N)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gridY"));
+        Graph graph = assertRefusalsInsideACaptureRecordNothing(
+                304,
+                (mid, out) -> assertThatThrownBy(() -> stream.launch(
+                                mulTwo,
+                                covering(l.maxGridY() + 1, 1, kitBlock()),
+                                KernelArgs.of(mid, out).info(N)))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("gridY"));
 
-        assertThat(graph.info().nodeCount()).as("the refused launch was not recorded").isEqualTo(2);
+        assertThat(graph.info().nodeCount())
+                .as("the refused launch was not recorded")
+                .isEqualTo(2);
     }
 
     @Test

@@ -51,9 +51,13 @@ public abstract class LifecycleOrderGroup extends KitFixture {
                     }
                 });
                 if (expected == null) {
-                    assertThat(thrown).as("%s from %s", call, from).isInstanceOf(GraphStateException.class)
+                    assertThat(thrown)
+                            .as("%s from %s", call, from)
+                            .isInstanceOf(GraphStateException.class)
                             .hasMessageContaining(call);
-                    assertThat(stream.captureState()).as("%s from %s changed nothing", call, from).isEqualTo(from);
+                    assertThat(stream.captureState())
+                            .as("%s from %s changed nothing", call, from)
+                            .isEqualTo(from);
                 } else {
                     assertThat(thrown).as("%s from %s", call, from).isNull();
                     assertThat(stream.captureState()).isEqualTo(expected);
@@ -112,11 +116,12 @@ public abstract class LifecycleOrderGroup extends KitFixture {
             int[] runs = {0};
             IllegalStateException boom = new IllegalStateException("step failed on run " + failOnRun);
             assertThatThrownBy(() -> stream.capture(CaptureOptions.defaults(), s -> {
-                launch(s, addOne, in, out);
-                if (runs[0]++ == failOnRun) {
-                    throw boom;
-                }
-            })).isSameAs(boom);
+                        launch(s, addOne, in, out);
+                        if (runs[0]++ == failOnRun) {
+                            throw boom;
+                        }
+                    }))
+                    .isSameAs(boom);
             assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
         }
         assertRecapturable();
@@ -126,17 +131,22 @@ public abstract class LifecycleOrderGroup extends KitFixture {
     void the_stream_can_capture_again_after_each_kind_of_failure() {
         Buffer in = upload(KitKernels.pattern(N, 4));
         Buffer out = poisoned();
-        assertThatThrownBy(stream::beginCapture).as("beginCapture before prepare")
+        assertThatThrownBy(stream::beginCapture)
+                .as("beginCapture before prepare")
                 .isInstanceOf(GraphStateException.class);
         stream.prepare();
         assertThatThrownBy(stream::prepare).as("prepare twice").isInstanceOf(GraphStateException.class);
         stream.cancelCapture();
         assertThatThrownBy(() -> stream.capture(CaptureOptions.defaults(), s -> {
-            throw new IllegalArgumentException("user bug");
-        })).as("the step's own failure").isInstanceOf(IllegalArgumentException.class).hasMessage("user bug");
+                    throw new IllegalArgumentException("user bug");
+                }))
+                .as("the step's own failure")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("user bug");
         stream.prepare();
         stream.beginCapture();
-        assertThatThrownBy(() -> read(out)).as("a host read while recording")
+        assertThatThrownBy(() -> read(out))
+                .as("a host read while recording")
                 .isInstanceOf(CaptureRejectedException.class);
         launch(stream, addOne, in, out);
         track(stream.endCapture());

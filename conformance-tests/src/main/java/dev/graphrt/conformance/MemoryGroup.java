@@ -42,7 +42,8 @@ public abstract class MemoryGroup extends KitFixture {
         long pinned = one.info().pinnedBytes();
         assertThat(pinned).isGreaterThanOrEqualTo(3 * BYTES);
         long grownAndStillFree = during.persistentFreeBytes() - before.persistentFreeBytes();
-        assertThat(pinned).as("the window's slices are exactly what the pool grew by, less what it left free")
+        assertThat(pinned)
+                .as("the window's slices are exactly what the pool grew by, less what it left free")
                 .isEqualTo(during.reservedBytes() - before.reservedBytes() - grownAndStillFree);
         assertThat(during.pinnedPerGraph()).containsEntry(one.id(), pinned);
         one.close();
@@ -53,8 +54,8 @@ public abstract class MemoryGroup extends KitFixture {
         assertThat(three.info().pinnedBytes()).as("3 warm-ups pin what 1 pins").isEqualTo(pinned);
         assertThat(runtime.memoryStats().reservedBytes()).isEqualTo(during.reservedBytes());
         three.replay();
-        assertThat(read(out)).isEqualTo(KitKernels.addOne(KitKernels.mulTwo(KitKernels.addOne(
-                KitKernels.pattern(N, 24)))));
+        assertThat(read(out))
+                .isEqualTo(KitKernels.addOne(KitKernels.mulTwo(KitKernels.addOne(KitKernels.pattern(N, 24)))));
         three.close();
         stream.synchronize();
         runtime.trim();

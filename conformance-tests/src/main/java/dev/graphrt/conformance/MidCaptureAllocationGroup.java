@@ -36,7 +36,8 @@ public abstract class MidCaptureAllocationGroup extends KitFixture {
             graph.replay();
             assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
         } else {
-            assertThatThrownBy(() -> stream.allocate(ODD)).isInstanceOf(CaptureRejectedException.class)
+            assertThatThrownBy(() -> stream.allocate(ODD))
+                    .isInstanceOf(CaptureRejectedException.class)
                     .hasMessageContaining("Warm up");
             assertThatThrownBy(stream::endCapture).isInstanceOf(GraphNotRelaunchableException.class);
             assertUsableAfterARefusedCapture(in, out, x);

@@ -40,8 +40,10 @@ public abstract class NestedReplayGroup extends KitFixture {
                 assertThat(read(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
             }
         } else {
-            assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
-                    .hasMessageContaining("replay of graph #" + inner.id()).hasMessageContaining("NESTED_GRAPHS");
+            assertThatThrownBy(stream::endCapture)
+                    .isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("replay of graph #" + inner.id())
+                    .hasMessageContaining("NESTED_GRAPHS");
             assertThat(read(mid)).as("the refused replay did not run").containsOnly(KitKernels.POISON);
             inner.replay();
             assertThat(read(mid)).as("the inner graph still replays").isEqualTo(KitKernels.addOne(x));

@@ -29,8 +29,14 @@ public abstract class PoolsGroup extends KitFixture {
     private Consumer<GpuStream> withTemporary(Buffer in, Buffer out, int n) {
         return s -> {
             try (Buffer temp = s.allocate(n * 4L)) {
-                s.launch(addOne, LaunchDims.linear(n, BLOCK), KernelArgs.of(in, temp).info(n));
-                s.launch(mulTwo, LaunchDims.linear(n, BLOCK), KernelArgs.of(temp, out).info(n));
+                s.launch(
+                        addOne,
+                        LaunchDims.linear(n, BLOCK),
+                        KernelArgs.of(in, temp).info(n));
+                s.launch(
+                        mulTwo,
+                        LaunchDims.linear(n, BLOCK),
+                        KernelArgs.of(temp, out).info(n));
             }
         };
     }
@@ -63,12 +69,16 @@ public abstract class PoolsGroup extends KitFixture {
             Graph unpooled = track(stream.capture(CaptureOptions.defaults(), withTemporary(in, alone, SMALL)));
             long unpooledCost = used() - beforeSmall - pooledCost;
 
-            assertThat(unpooledCost).as("a small graph of its own allocates its temporary")
+            assertThat(unpooledCost)
+                    .as("a small graph of its own allocates its temporary")
                     .isGreaterThanOrEqualTo(SMALL * 4L);
-            assertThat(pooledCost).as("the pooled small graph's temporary is the big graph's (at most its info "
-                    + "words are new)").isLessThan(SMALL * 4L);
-            assertThat(runtime.memoryStats().sharedPerPool().get(pool.id())).as("the pool's shared memory: the "
-                    + "big temporary, once").isGreaterThanOrEqualTo(BYTES).isLessThan(BYTES + SMALL * 4L);
+            assertThat(pooledCost)
+                    .as("the pooled small graph's temporary is the big graph's (at most its info " + "words are new)")
+                    .isLessThan(SMALL * 4L);
+            assertThat(runtime.memoryStats().sharedPerPool().get(pool.id()))
+                    .as("the pool's shared memory: the " + "big temporary, once")
+                    .isGreaterThanOrEqualTo(BYTES)
+                    .isLessThan(BYTES + SMALL * 4L);
             for (int round = 0; round < 3; round++) {
                 stream.write(bigOut, KitKernels.poison(N));
                 stream.write(smallOut, KitKernels.poison(N));
@@ -89,10 +99,12 @@ public abstract class PoolsGroup extends KitFixture {
     void a_capture_into_the_pool_on_another_stream_is_refused_naming_the_pool() {
         Buffer in = upload(KitKernels.pattern(N, 271));
         Buffer out = poisoned();
-        try (GraphPool pool = runtime.graphPool(); GpuStream other = runtime.openStream()) {
+        try (GraphPool pool = runtime.graphPool();
+                GpuStream other = runtime.openStream()) {
             track(stream.capture(CaptureOptions.defaults().pool(pool), withTemporary(in, out, N)));
             assertThatThrownBy(() -> other.capture(CaptureOptions.defaults().pool(pool), withTemporary(in, out, N)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("graph pool #" + pool.id())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("graph pool #" + pool.id())
                     .hasMessageContaining("stream #" + stream.id());
             assertThat(other.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
         }

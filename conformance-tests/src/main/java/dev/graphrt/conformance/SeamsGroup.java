@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
 public abstract class SeamsGroup extends KitFixture {
     /** This group's vectors: three blocks and a ragged tail, shorter than the fixture's {@link #N}. */
     private static final int SEAM_N = 3 * BLOCK + 19;
+
     private static final long SEAM_BYTES = SEAM_N * 4L;
     private static final LaunchDims SEAM_DIMS = LaunchDims.linear(SEAM_N, BLOCK);
 
@@ -97,12 +98,15 @@ public abstract class SeamsGroup extends KitFixture {
             Buffer output = kept.get();
             second.replay();
             first.replay();
-            assertThat(stream.readInts(output)).as("the second graph's output after the first replays")
+            assertThat(stream.readInts(output))
+                    .as("the second graph's output after the first replays")
                     .isEqualTo(KitKernels.addOne(x));
             int[] mine = KitKernels.pattern(SEAM_N, 2804);
             stream.write(output, mine);
             first.replay();
-            assertThat(stream.readInts(output)).as("what the user wrote into the output stays").isEqualTo(mine);
+            assertThat(stream.readInts(output))
+                    .as("what the user wrote into the output stays")
+                    .isEqualTo(mine);
             assertThat(stream.readInts(firstOut)).isEqualTo(addThenDouble(x));
             output.close();
             second.close();
@@ -129,9 +133,11 @@ public abstract class SeamsGroup extends KitFixture {
                         }
                     });
                 }
-                assertThat(stream.readInts(outputs.get(1))).as("key 1, round %d", round)
+                assertThat(stream.readInts(outputs.get(1)))
+                        .as("key 1, round %d", round)
                         .isEqualTo(KitKernels.addOne(KitKernels.addOne(x)));
-                assertThat(stream.readInts(outputs.get(2))).as("key 2, round %d", round)
+                assertThat(stream.readInts(outputs.get(2)))
+                        .as("key 2, round %d", round)
                         .isEqualTo(KitKernels.addOne(KitKernels.mulTwo(x)));
             }
             assertThat(cache.size()).as("both keys are cached").isEqualTo(2);
@@ -155,14 +161,17 @@ public abstract class SeamsGroup extends KitFixture {
             stream.beginCapture(pooled);
             Buffer kept = stream.allocate(SEAM_BYTES); // ... which the recording then keeps open
             launchSeam(stream, addOne, in, kept);
-            assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
+            assertThatThrownBy(stream::endCapture)
+                    .isInstanceOf(CaptureRejectedException.class)
                     .hasMessageContaining("still open");
             stream.cancelCapture();
 
             int[] mine = KitKernels.pattern(SEAM_N, 2807);
             stream.write(kept, mine);
             first.replay();
-            assertThat(stream.readInts(kept)).as("the first graph's temporary is not the kept buffer").isEqualTo(mine);
+            assertThat(stream.readInts(kept))
+                    .as("the first graph's temporary is not the kept buffer")
+                    .isEqualTo(mine);
             assertThat(stream.readInts(firstOut)).isEqualTo(addThenDouble(x));
             Graph again = stream.capture(CaptureOptions.defaults(), s -> launchSeam(s, mulTwo, in, kept));
             again.replay();
@@ -178,7 +187,8 @@ public abstract class SeamsGroup extends KitFixture {
 
     @Test
     void a_fork_join_step_whose_second_stream_allocates_captures_after_one_warm_up() {
-        Assumptions.assumeTrue(runtime.capabilities().contains(Capability.MULTI_STREAM_CAPTURE),
+        Assumptions.assumeTrue(
+                runtime.capabilities().contains(Capability.MULTI_STREAM_CAPTURE),
                 "MULTI_STREAM_CAPTURE not declared: group 24 checks the refusal");
         int[] x = KitKernels.pattern(SEAM_N, 2808);
         Buffer in = stream.upload(x);
@@ -199,7 +209,8 @@ public abstract class SeamsGroup extends KitFixture {
             for (int replay = 0; replay < 3; replay++) {
                 stream.write(out, KitKernels.poison(SEAM_N));
                 graph.replay();
-                assertThat(stream.readInts(out)).as("replay %d", replay)
+                assertThat(stream.readInts(out))
+                        .as("replay %d", replay)
                         .isEqualTo(KitKernels.addOne(KitKernels.mulTwo(KitKernels.addOne(x))));
             }
             graph.close();
@@ -210,7 +221,8 @@ public abstract class SeamsGroup extends KitFixture {
 
     @Test
     void checked_mode_captures_a_step_that_allocates_and_replays_exactly() {
-        try (GraphRuntime checked = openCheckedRuntime(); GpuStream s = checked.openStream()) {
+        try (GraphRuntime checked = openCheckedRuntime();
+                GpuStream s = checked.openStream()) {
             Kernel add = checked.compile(KitKernels.ADD_ONE);
             Kernel mul = checked.compile(KitKernels.MUL_TWO);
             int[] x = KitKernels.pattern(SEAM_N, 2809);
@@ -246,7 +258,8 @@ public abstract class SeamsGroup extends KitFixture {
         }
         stream.synchronize();
         runtime.trim();
-        assertThat(runtime.memoryStats().reservedBytes()).as("nothing of 40 cancelled windows stays reserved")
+        assertThat(runtime.memoryStats().reservedBytes())
+                .as("nothing of 40 cancelled windows stays reserved")
                 .isLessThanOrEqualTo(before);
         assertThat(stream.readInts(out)).isEqualTo(KitKernels.addOne(x));
         in.close();

@@ -23,13 +23,15 @@ import org.junit.jupiter.api.Test;
 public abstract class ThreadConfinementGroup extends KitFixture {
     private Throwable launchFromAnotherThread(Buffer in, Buffer out) throws InterruptedException {
         AtomicReference<Throwable> seen = new AtomicReference<>();
-        Thread intruder = new Thread(() -> {
-            try {
-                launch(stream, mulTwo, in, out);
-            } catch (Throwable failure) {
-                seen.set(failure);
-            }
-        }, "intruder");
+        Thread intruder = new Thread(
+                () -> {
+                    try {
+                        launch(stream, mulTwo, in, out);
+                    } catch (Throwable failure) {
+                        seen.set(failure);
+                    }
+                },
+                "intruder");
         intruder.start();
         intruder.join();
         return seen.get();
@@ -43,8 +45,10 @@ public abstract class ThreadConfinementGroup extends KitFixture {
         stream.prepare();
         stream.beginCapture(CaptureOptions.defaults().mode(CaptureMode.THREAD_LOCAL));
         launch(stream, addOne, in, out);
-        assertThat(launchFromAnotherThread(in, out)).isInstanceOf(CaptureRejectedException.class)
-                .hasMessageContaining("intruder").hasMessageContaining("RELAXED");
+        assertThat(launchFromAnotherThread(in, out))
+                .isInstanceOf(CaptureRejectedException.class)
+                .hasMessageContaining("intruder")
+                .hasMessageContaining("RELAXED");
         Graph graph = track(stream.endCapture());
         assertThat(graph.info().nodeCount()).isEqualTo(1);
         graph.replay();
@@ -59,7 +63,8 @@ public abstract class ThreadConfinementGroup extends KitFixture {
         stream.prepare();
         CaptureOptions relaxed = CaptureOptions.defaults().mode(CaptureMode.RELAXED);
         if (!declares(Capability.CAPTURE_MODE_RELAXED)) {
-            assertThatThrownBy(() -> stream.beginCapture(relaxed)).isInstanceOf(UnsupportedCapabilityException.class)
+            assertThatThrownBy(() -> stream.beginCapture(relaxed))
+                    .isInstanceOf(UnsupportedCapabilityException.class)
                     .hasMessageEndingWith("does not support CAPTURE_MODE_RELAXED: beginCapture in RELAXED mode");
             assertThat(stream.captureState()).isEqualTo(CaptureState.PREPARE);
             stream.cancelCapture();

@@ -30,9 +30,12 @@ public abstract class WritesWhileRecordingGroup extends KitFixture {
             Graph graph = track(stream.endCapture());
             stream.write(in, later);
             graph.replay();
-            assertThat(read(out)).as("every replay re-writes the captured bytes").isEqualTo(KitKernels.addOne(captured));
+            assertThat(read(out))
+                    .as("every replay re-writes the captured bytes")
+                    .isEqualTo(KitKernels.addOne(captured));
         } else {
-            assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
+            assertThatThrownBy(stream::endCapture)
+                    .isInstanceOf(CaptureRejectedException.class)
                     .hasMessageContaining("write of " + BYTES + " bytes");
             assertUsableAfterARefusedCapture(in, out, later);
         }

@@ -46,20 +46,26 @@ public final class DecodeLoopDemo {
             }
             """;
     /** The demo's layer kernel, y = x * a + b, in every dialect (also compiled by {@code KernelCacheBench}). */
-    public static final KernelSource LAYER = KernelSource.named("layer").cuda(CUDA).wgsl(WGSL).java((args, from, to) -> {
-        var src = args.buffer(0);
-        var dst = args.buffer(1);
-        int n = args.info(0);
-        float a = args.infoFloat(1);
-        float b = args.infoFloat(2);
-        for (int i = from; i < Math.min(to, n); i++) {
-            dst.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i,
-                    src.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) * a + b);
-        }
-    }, JavaParameters.buffersAndInfo(2));
+    public static final KernelSource LAYER = KernelSource.named("layer")
+            .cuda(CUDA)
+            .wgsl(WGSL)
+            .java(
+                    (args, from, to) -> {
+                        var src = args.buffer(0);
+                        var dst = args.buffer(1);
+                        int n = args.info(0);
+                        float a = args.infoFloat(1);
+                        float b = args.infoFloat(2);
+                        for (int i = from; i < Math.min(to, n); i++) {
+                            dst.setAtIndex(
+                                    java.lang.foreign.ValueLayout.JAVA_FLOAT,
+                                    i,
+                                    src.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) * a + b);
+                        }
+                    },
+                    JavaParameters.buffersAndInfo(2));
 
-    private DecodeLoopDemo() {
-    }
+    private DecodeLoopDemo() {}
 
     /** Layer l multiplies by a small integer and adds one, so every value stays an exact float. */
     static float scale(int layer) {
@@ -98,7 +104,8 @@ public final class DecodeLoopDemo {
         for (String line : GraphRT.describeProviders()) {
             System.out.println("provider " + line);
         }
-        try (GraphRuntime runtime = GraphRT.open(); GpuStream stream = runtime.openStream()) {
+        try (GraphRuntime runtime = GraphRT.open();
+                GpuStream stream = runtime.openStream()) {
             System.out.println("backend: " + runtime.device() + ", graphs: " + runtime.graphKind());
             Kernel layer = runtime.compile(LAYER);
             Buffer input = stream.upload(token(0, n));
@@ -109,7 +116,10 @@ public final class DecodeLoopDemo {
                 for (int l = 0; l < layers; l++) {
                     Buffer src = l == 0 ? input : (l % 2 == 1 ? scratch : output);
                     Buffer dst = l % 2 == 0 ? scratch : output;
-                    stream.launch(layer, dims, KernelArgs.of(src, dst).info(n).infoFloat(scale(l)).infoFloat(shift(l)));
+                    stream.launch(
+                            layer,
+                            dims,
+                            KernelArgs.of(src, dst).info(n).infoFloat(scale(l)).infoFloat(shift(l)));
                 }
             };
 
@@ -128,8 +138,8 @@ public final class DecodeLoopDemo {
                         checked++;
                     }
                 }
-                System.out.printf("replayed %d tokens, %d results checked exactly against plain Java: OK%n", tokens,
-                        checked);
+                System.out.printf(
+                        "replayed %d tokens, %d results checked exactly against plain Java: OK%n", tokens, checked);
 
                 double[] eager = new double[7];
                 double[] replay = new double[7];
@@ -153,8 +163,10 @@ public final class DecodeLoopDemo {
                 Arrays.sort(replay);
                 double e = eager[eager.length / 2];
                 double g = replay[replay.length / 2];
-                System.out.printf("per step (%d launches of %d floats), median of %d interleaved rounds: eager %.1f us, "
-                        + "replay %.1f us (%.2fx)%n", layers, n, eager.length, e, g, e / g);
+                System.out.printf(
+                        "per step (%d launches of %d floats), median of %d interleaved rounds: eager %.1f us, "
+                                + "replay %.1f us (%.2fx)%n",
+                        layers, n, eager.length, e, g, e / g);
             }
             input.close();
             output.close();

@@ -5,9 +5,9 @@ import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
-import dev.graphrt.api.KernelSource;
 import dev.graphrt.core.GraphRT;
 
 /**
@@ -18,14 +18,15 @@ import dev.graphrt.core.GraphRT;
  */
 public final class DeviceLossProbe {
     private static final String SIGNATURE = "(const unsigned int* src, unsigned int* dst, const unsigned int* info)";
-    private static final KernelSource TRAP = KernelSource.named("trap_kernel").cuda("extern \"C\" __global__ void "
-            + "trap_kernel" + SIGNATURE + " { if (blockIdx.x == 0 && threadIdx.x == 0) { __trap(); } }\n");
-    private static final KernelSource ADD_ONE = KernelSource.named("add_one").cuda("extern \"C\" __global__ void "
-            + "add_one" + SIGNATURE + " { unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; "
-            + "if (i < info[0]) { dst[i] = src[i] + 1u; } }\n");
+    private static final KernelSource TRAP = KernelSource.named("trap_kernel")
+            .cuda("extern \"C\" __global__ void " + "trap_kernel" + SIGNATURE
+                    + " { if (blockIdx.x == 0 && threadIdx.x == 0) { __trap(); } }\n");
+    private static final KernelSource ADD_ONE = KernelSource.named("add_one")
+            .cuda("extern \"C\" __global__ void "
+                    + "add_one" + SIGNATURE + " { unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; "
+                    + "if (i < info[0]) { dst[i] = src[i] + 1u; } }\n");
 
-    private DeviceLossProbe() {
-    }
+    private DeviceLossProbe() {}
 
     public static void main(String[] args) {
         String backend = args.length > 0 ? args[0] : "cuda";
@@ -35,7 +36,10 @@ public final class DeviceLossProbe {
         GpuStream stream = runtime.openStream();
         Buffer in = stream.upload(new int[n]);
         Buffer out = stream.allocate(n * 4L);
-        stream.launch(runtime.compile(TRAP), LaunchDims.linear(n, 256), KernelArgs.of(in, out).info(n));
+        stream.launch(
+                runtime.compile(TRAP),
+                LaunchDims.linear(n, 256),
+                KernelArgs.of(in, out).info(n));
         contained &= expectLost("synchronize after the trap", stream::synchronize);
         contained &= expectLost("a later allocate", () -> stream.allocate(64));
         contained &= expectLost("a later openStream", runtime::openStream);
@@ -50,16 +54,19 @@ public final class DeviceLossProbe {
             contained = false;
         }
         try (GraphRuntime next = GraphRT.open(RuntimeOptions.defaults().backend(backend));
-             GpuStream s = next.openStream()) {
+                GpuStream s = next.openStream()) {
             int[] data = new int[n];
             java.util.Arrays.fill(data, 41);
             Buffer a = s.upload(data);
             Buffer b = s.allocate(n * 4L);
-            s.launch(next.compile(ADD_ONE), LaunchDims.linear(n, 256), KernelArgs.of(a, b).info(n));
+            s.launch(
+                    next.compile(ADD_ONE),
+                    LaunchDims.linear(n, 256),
+                    KernelArgs.of(a, b).info(n));
             System.out.println("a new runtime in this process: works, first result " + s.readInts(b)[0]);
         } catch (RuntimeException failure) {
-            System.out.println("a new runtime in this process: " + failure.getClass().getSimpleName() + ": "
-                    + failure.getMessage());
+            System.out.println("a new runtime in this process: "
+                    + failure.getClass().getSimpleName() + ": " + failure.getMessage());
         }
         System.out.println("summary: backend=" + backend + " lost_and_contained=" + contained);
         System.exit(contained ? 0 : 1);

@@ -28,8 +28,7 @@ public final class Doctor {
     private static final int N = 4096;
     private static final int LAUNCHES = 16;
 
-    private Doctor() {
-    }
+    private Doctor() {}
 
     public static void main(String[] args) {
         System.exit(run(List.of(args), System.out) ? 0 : 1);
@@ -79,12 +78,14 @@ public final class Doctor {
         }
         Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
         LaunchDims dims = LaunchDims.linear(N, 256);
-        try (GpuStream stream = runtime.openStream(); Buffer xs = stream.upload(x); Buffer ys = stream.upload(y0);
-             Graph graph = stream.capture(CaptureOptions.defaults().warmups(0), s -> {
-                 for (int k = 0; k < LAUNCHES; k++) {
-                     s.launch(saxpy, dims, KernelArgs.of(xs, ys).info(N).infoFloat(2f));
-                 }
-             })) {
+        try (GpuStream stream = runtime.openStream();
+                Buffer xs = stream.upload(x);
+                Buffer ys = stream.upload(y0);
+                Graph graph = stream.capture(CaptureOptions.defaults().warmups(0), s -> {
+                    for (int k = 0; k < LAUNCHES; k++) {
+                        s.launch(saxpy, dims, KernelArgs.of(xs, ys).info(N).infoFloat(2f));
+                    }
+                })) {
             graph.replay();
             graph.replay();
             float[] y = stream.readFloats(ys);
@@ -98,7 +99,8 @@ public final class Doctor {
                 }
             }
         }
-        return String.format("OK (%d launches captured, replayed twice, %d results exact, %.1f ms)", LAUNCHES, N,
-                (System.nanoTime() - start) / 1e6);
+        return String.format(
+                "OK (%d launches captured, replayed twice, %d results exact, %.1f ms)",
+                LAUNCHES, N, (System.nanoTime() - start) / 1e6);
     }
 }

@@ -25,12 +25,11 @@ import dev.graphrt.examples.bench.DecodeBench;
 public final class GraphPicture {
     private static final int N = 4096;
 
-    private GraphPicture() {
-    }
+    private GraphPicture() {}
 
     public static void main(String[] args) {
         try (GraphRuntime rt = GraphRT.open(RuntimeOptions.defaults().backend("cpu"));
-             GpuStream stream = rt.openStream()) {
+                GpuStream stream = rt.openStream()) {
             Kernel layer = rt.compile(DecodeLoopDemo.LAYER);
             Kernel saxpy = rt.compile(DecodeBench.SAXPY);
             float[] input = new float[N];
@@ -44,7 +43,8 @@ public final class GraphPicture {
             LaunchDims half = LaunchDims.linear(N / 2, 128);
             try (Graph step = stream.capture(CaptureOptions.defaults(), s -> {
                 s.launch(layer, all, KernelArgs.of(in, a).info(N).infoFloat(2f).infoFloat(1f));
-                s.launch(layer, all, KernelArgs.of(a, out).info(N).infoFloat(-1f).infoFloat(0f));
+                s.launch(
+                        layer, all, KernelArgs.of(a, out).info(N).infoFloat(-1f).infoFloat(0f));
                 s.launch(saxpy, all, KernelArgs.of(in, out).info(N).infoFloat(3f));
                 s.launch(saxpy, half, KernelArgs.of(in, out).info(N / 2).infoFloat(1f));
             })) {
@@ -56,8 +56,8 @@ public final class GraphPicture {
                         throw new IllegalStateException("element " + i + ": " + result[i] + ", expected " + want);
                     }
                 }
-                System.err.println("graph #" + step.id() + " on " + rt.backendName() + ": " + step.info().nodeCount()
-                        + " nodes, replayed once, result exact");
+                System.err.println("graph #" + step.id() + " on " + rt.backendName() + ": "
+                        + step.info().nodeCount() + " nodes, replayed once, result exact");
                 System.out.print(step.toDot());
             } finally {
                 in.close();

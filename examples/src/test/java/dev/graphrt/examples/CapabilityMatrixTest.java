@@ -46,9 +46,14 @@ class CapabilityMatrixTest {
     private static Set<Capability> declared(String report) throws IOException {
         String text = Files.readString(ROOT.resolve("docs/conformance").resolve(report));
         Matcher matcher = DECLARES.matcher(text);
-        assertThat(matcher.find()).as("%s has the kit's 'declares [...]' line", report).isTrue();
-        return Arrays.stream(matcher.group(3).split(",")).map(String::strip).filter(s -> !s.isEmpty())
-                .map(Capability::valueOf).collect(Collectors.toSet());
+        assertThat(matcher.find())
+                .as("%s has the kit's 'declares [...]' line", report)
+                .isTrue();
+        return Arrays.stream(matcher.group(3).split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .map(Capability::valueOf)
+                .collect(Collectors.toSet());
     }
 
     private static String table() throws IOException {
@@ -56,8 +61,11 @@ class CapabilityMatrixTest {
         for (String report : COLUMNS.keySet()) {
             declared.put(report, declared(report));
         }
-        StringBuilder table = new StringBuilder("| capability | ").append(String.join(" | ", COLUMNS.values()))
-                .append(" |\n|---|").append("---|".repeat(COLUMNS.size())).append('\n');
+        StringBuilder table = new StringBuilder("| capability | ")
+                .append(String.join(" | ", COLUMNS.values()))
+                .append(" |\n|---|")
+                .append("---|".repeat(COLUMNS.size()))
+                .append('\n');
         for (Capability capability : Capability.values()) {
             table.append("| `").append(capability).append("` |");
             for (String report : COLUMNS.keySet()) {
@@ -74,15 +82,19 @@ class CapabilityMatrixTest {
         String text = Files.readString(readme);
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
-        assertThat(begin).as("README.md holds the matrix between '%s' and '%s'", BEGIN, END).isNotNegative();
+        assertThat(begin)
+                .as("README.md holds the matrix between '%s' and '%s'", BEGIN, END)
+                .isNotNegative();
         assertThat(end).isGreaterThan(begin);
         String expected = table();
         String actual = text.substring(begin + BEGIN.length(), end).strip() + "\n";
         if (!actual.equals(expected) && Boolean.getBoolean("graphrt.updateReadme")) {
-            Files.writeString(readme, text.substring(0, begin + BEGIN.length()) + "\n" + expected + text.substring(end));
+            Files.writeString(
+                    readme, text.substring(0, begin + BEGIN.length()) + "\n" + expected + text.substring(end));
             return;
         }
-        assertThat(actual).as("the README's capability matrix is stale; the reports give:%n%s", expected)
+        assertThat(actual)
+                .as("the README's capability matrix is stale; the reports give:%n%s", expected)
                 .isEqualTo(expected);
     }
 

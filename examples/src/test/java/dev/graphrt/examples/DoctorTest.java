@@ -20,8 +20,16 @@ class DoctorTest {
         String report = bytes.toString(StandardCharsets.UTF_8);
 
         assertThat(passed).as(report).isTrue();
-        assertThat(report).contains("providers (name, priority, probe result):", "  cpu ", "  cuda ", "  hip ",
-                "  wgpu ", "cpu: self-test OK (16 launches captured, replayed twice, 4096 results exact");
-        assertThat(report).as("the cpu device is listed with its ordinal").containsPattern("(?m)^  cpu:0 .* graphs\\) declares ");
+        assertThat(report)
+                .contains(
+                        "providers (name, priority, probe result):",
+                        "  cpu ",
+                        "  cuda ",
+                        "  hip ",
+                        "  wgpu ",
+                        "cpu: self-test OK (16 launches captured, replayed twice, 4096 results exact");
+        assertThat(report)
+                .as("the cpu device is listed with its ordinal")
+                .containsPattern("(?m)^  cpu:0 .* graphs\\) declares ");
     }
 }

@@ -47,7 +47,12 @@ public final class GraphRTMetrics implements MeterBinder, AutoCloseable {
     public GraphRTMetrics(GraphRuntime runtime, Tags extraTags) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         Objects.requireNonNull(extraTags, "extraTags");
-        this.tags = Tags.of("backend", runtime.backendName(), "device", runtime.device().name()).and(extraTags);
+        this.tags = Tags.of(
+                        "backend",
+                        runtime.backendName(),
+                        "device",
+                        runtime.device().name())
+                .and(extraTags);
     }
 
     public GraphRTMetrics(GraphRuntime runtime) {
@@ -60,21 +65,39 @@ public final class GraphRTMetrics implements MeterBinder, AutoCloseable {
         MeteringObserver observer = new MeteringObserver(registry, tags);
         RuntimeObserver.Subscription subscription = runtime.observe(observer); // a closed runtime: refused here
         observer.registerMeters();
-        memoryGauge(registry, "graphrt.memory.reserved", "bytes held from the device by all pools",
+        memoryGauge(
+                registry,
+                "graphrt.memory.reserved",
+                "bytes held from the device by all pools",
                 MemoryStats::reservedBytes);
-        memoryGauge(registry, "graphrt.memory.in.use", "bytes handed out to live buffers, cache entries or graphs",
+        memoryGauge(
+                registry,
+                "graphrt.memory.in.use",
+                "bytes handed out to live buffers, cache entries or graphs",
                 MemoryStats::inUseBytes);
         memoryGauge(registry, "graphrt.memory.pinned", "bytes pinned by live graphs", MemoryStats::pinnedBytes);
-        memoryGauge(registry, "graphrt.memory.retained", "bytes of the buffers live graphs retain",
+        memoryGauge(
+                registry,
+                "graphrt.memory.retained",
+                "bytes of the buffers live graphs retain",
                 MemoryStats::retainedByGraphsBytes);
-        memoryGauge(registry, "graphrt.memory.persistent.free", "free bytes in the persistent (capture) pool",
+        memoryGauge(
+                registry,
+                "graphrt.memory.persistent.free",
+                "free bytes in the persistent (capture) pool",
                 MemoryStats::persistentFreeBytes);
         synchronized (this) {
             subscriptions.add(subscription);
-            perGraph.add(MultiGauge.builder("graphrt.graph.pinned").tags(tags).baseUnit(BaseUnits.BYTES)
-                    .description("bytes a live graph pins").register(registry));
-            perPool.add(MultiGauge.builder("graphrt.pool.shared").tags(tags).baseUnit(BaseUnits.BYTES)
-                    .description("bytes of the intermediates a graph pool's graphs share").register(registry));
+            perGraph.add(MultiGauge.builder("graphrt.graph.pinned")
+                    .tags(tags)
+                    .baseUnit(BaseUnits.BYTES)
+                    .description("bytes a live graph pins")
+                    .register(registry));
+            perPool.add(MultiGauge.builder("graphrt.pool.shared")
+                    .tags(tags)
+                    .baseUnit(BaseUnits.BYTES)
+                    .description("bytes of the intermediates a graph pool's graphs share")
+                    .register(registry));
         }
         refresh();
     }
@@ -110,28 +133,58 @@ public final class GraphRTMetrics implements MeterBinder, AutoCloseable {
             throw new IllegalArgumentException("name: a cache's meters need a non-blank name to tell caches apart");
         }
         Tags cacheTags = tags.and("cache", name);
-        cacheCounter(registry, cache, cacheTags, "graphrt.cache.hits", "calls that replayed a cached graph",
+        cacheCounter(
+                registry,
+                cache,
+                cacheTags,
+                "graphrt.cache.hits",
+                "calls that replayed a cached graph",
                 GraphCacheStats::hits);
-        cacheCounter(registry, cache, cacheTags, "graphrt.cache.misses", "calls that found no graph",
+        cacheCounter(
+                registry,
+                cache,
+                cacheTags,
+                "graphrt.cache.misses",
+                "calls that found no graph",
                 GraphCacheStats::misses);
-        cacheCounter(registry, cache, cacheTags, "graphrt.cache.captures", "graphs captured",
-                GraphCacheStats::captures);
-        cacheCounter(registry, cache, cacheTags, "graphrt.cache.eager.runs", "misses run eagerly",
+        cacheCounter(
+                registry, cache, cacheTags, "graphrt.cache.captures", "graphs captured", GraphCacheStats::captures);
+        cacheCounter(
+                registry,
+                cache,
+                cacheTags,
+                "graphrt.cache.eager.runs",
+                "misses run eagerly",
                 GraphCacheStats::eagerRuns);
-        cacheCounter(registry, cache, cacheTags, "graphrt.cache.evictions", "graphs evicted (closed)",
+        cacheCounter(
+                registry,
+                cache,
+                cacheTags,
+                "graphrt.cache.evictions",
+                "graphs evicted (closed)",
                 GraphCacheStats::evictions);
-        Gauge.builder("graphrt.cache.graphs", cache, c -> c.stats().graphs()).tags(cacheTags)
-                .description("graphs cached now").register(registry);
-        Gauge.builder("graphrt.cache.pinned", cache, c -> c.stats().pinnedBytes()).tags(cacheTags)
-                .baseUnit(BaseUnits.BYTES).description("bytes the cached graphs pin").register(registry);
-        FunctionTimer.builder("graphrt.cache.capture", cache, c -> c.stats().captures(),
-                        c -> c.stats().captureTime().toNanos(), TimeUnit.NANOSECONDS)
-                .tags(cacheTags).description("wall time of the cache's captures, warm-up run included")
+        Gauge.builder("graphrt.cache.graphs", cache, c -> c.stats().graphs())
+                .tags(cacheTags)
+                .description("graphs cached now")
+                .register(registry);
+        Gauge.builder("graphrt.cache.pinned", cache, c -> c.stats().pinnedBytes())
+                .tags(cacheTags)
+                .baseUnit(BaseUnits.BYTES)
+                .description("bytes the cached graphs pin")
+                .register(registry);
+        FunctionTimer.builder(
+                        "graphrt.cache.capture",
+                        cache,
+                        c -> c.stats().captures(),
+                        c -> c.stats().captureTime().toNanos(),
+                        TimeUnit.NANOSECONDS)
+                .tags(cacheTags)
+                .description("wall time of the cache's captures, warm-up run included")
                 .register(registry);
     }
 
-    private void memoryGauge(MeterRegistry registry, String name, String description,
-                             ToLongFunction<MemoryStats> value) {
+    private void memoryGauge(
+            MeterRegistry registry, String name, String description, ToLongFunction<MemoryStats> value) {
         ToDoubleFunction<GraphRuntime> read = r -> {
             try {
                 return value.applyAsLong(r.memoryStats());
@@ -139,14 +192,24 @@ public final class GraphRTMetrics implements MeterBinder, AutoCloseable {
                 return Double.NaN;
             }
         };
-        Gauge.builder(name, runtime, read).tags(tags).baseUnit(BaseUnits.BYTES).description(description)
+        Gauge.builder(name, runtime, read)
+                .tags(tags)
+                .baseUnit(BaseUnits.BYTES)
+                .description(description)
                 .register(registry);
     }
 
-    private static void cacheCounter(MeterRegistry registry, GraphCache<?> cache, Tags tags, String name,
-                                     String description, ToLongFunction<GraphCacheStats> value) {
-        FunctionCounter.builder(name, cache, c -> value.applyAsLong(c.stats())).tags(tags)
-                .description(description).register(registry);
+    private static void cacheCounter(
+            MeterRegistry registry,
+            GraphCache<?> cache,
+            Tags tags,
+            String name,
+            String description,
+            ToLongFunction<GraphCacheStats> value) {
+        FunctionCounter.builder(name, cache, c -> value.applyAsLong(c.stats()))
+                .tags(tags)
+                .description(description)
+                .register(registry);
     }
 
     private static List<MultiGauge.Row<?>> rows(String tag, Map<Long, Long> bytesById) {

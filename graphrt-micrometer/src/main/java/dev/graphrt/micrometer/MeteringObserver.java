@@ -28,12 +28,18 @@ final class MeteringObserver implements RuntimeObserver {
     }
 
     void registerMeters() {
-        this.capture = Timer.builder("graphrt.capture").tags(tags)
-                .description("capture windows, from prepare to the sealed graph").register(registry);
-        this.replays = Counter.builder("graphrt.replays").tags(tags).description("graph replays enqueued")
+        this.capture = Timer.builder("graphrt.capture")
+                .tags(tags)
+                .description("capture windows, from prepare to the sealed graph")
                 .register(registry);
-        this.replay = Timer.builder("graphrt.replay").tags(tags)
-                .description("a replay from its enqueue until the synchronize that saw it done").register(registry);
+        this.replays = Counter.builder("graphrt.replays")
+                .tags(tags)
+                .description("graph replays enqueued")
+                .register(registry);
+        this.replay = Timer.builder("graphrt.replay")
+                .tags(tags)
+                .description("a replay from its enqueue until the synchronize that saw it done")
+                .register(registry);
         registered = true; // publishes the three meters to the reporting threads
     }
 
@@ -64,10 +70,16 @@ final class MeteringObserver implements RuntimeObserver {
             return;
         }
         Tags poolTags = tags.and("pool", pool);
-        Counter.builder("graphrt.pool.growths").tags(poolTags).description("times a pool reserved more from the device")
-                .register(registry).increment();
-        Counter.builder("graphrt.pool.grown").tags(poolTags).baseUnit(BaseUnits.BYTES)
-                .description("bytes a pool reserved from the device as it grew").register(registry)
+        Counter.builder("graphrt.pool.growths")
+                .tags(poolTags)
+                .description("times a pool reserved more from the device")
+                .register(registry)
+                .increment();
+        Counter.builder("graphrt.pool.grown")
+                .tags(poolTags)
+                .baseUnit(BaseUnits.BYTES)
+                .description("bytes a pool reserved from the device as it grew")
+                .register(registry)
                 .increment(reservedBytes);
     }
 }

@@ -68,12 +68,16 @@ class GraphRTMetricsTest {
     void memory_gauges_read_the_runtimes_stats_when_the_registry_reads_them() {
         double before = gauge("graphrt.memory.in.use");
         try (Buffer buffer = stream.allocate(N * 4L)) {
-            assertThat(gauge("graphrt.memory.in.use")).isEqualTo(runtime.memoryStats().inUseBytes())
+            assertThat(gauge("graphrt.memory.in.use"))
+                    .isEqualTo(runtime.memoryStats().inUseBytes())
                     .isGreaterThanOrEqualTo(before + N * 4L);
-            assertThat(gauge("graphrt.memory.reserved")).isEqualTo(runtime.memoryStats().reservedBytes())
+            assertThat(gauge("graphrt.memory.reserved"))
+                    .isEqualTo(runtime.memoryStats().reservedBytes())
                     .isGreaterThanOrEqualTo(N * 4L);
         }
-        assertThat(gauge("graphrt.memory.in.use")).isEqualTo(runtime.memoryStats().inUseBytes()).isEqualTo(before);
+        assertThat(gauge("graphrt.memory.in.use"))
+                .isEqualTo(runtime.memoryStats().inUseBytes())
+                .isEqualTo(before);
         assertThat(registry.get("graphrt.memory.reserved").gauge().getId().getTags())
                 .extracting(tag -> tag.getKey() + "=" + tag.getValue())
                 .contains("backend=cpu", "device=" + runtime.device().name(), "instance=test");
@@ -82,7 +86,8 @@ class GraphRTMetricsTest {
     @Test
     void a_graphs_pinned_bytes_appear_on_refresh_and_go_when_the_graph_is_closed() {
         Kernel kernel = runtime.compile(ADD_ONE);
-        try (Buffer in = stream.allocate(N * 4L); Buffer out = stream.allocate(N * 4L)) {
+        try (Buffer in = stream.allocate(N * 4L);
+                Buffer out = stream.allocate(N * 4L)) {
             Graph graph = stream.capture(CaptureOptions.defaults(), s -> {
                 try (Buffer temporary = s.allocate(N * 4L)) {
                     s.launch(kernel, LaunchDims.linear(N, 64), KernelArgs.of(in, temporary));
@@ -93,14 +98,20 @@ class GraphRTMetricsTest {
             assertThat(pinned).isGreaterThanOrEqualTo(N * 4L);
 
             metrics.refresh();
-            assertThat(registry.get("graphrt.graph.pinned").tag("graph", Long.toString(graph.id())).gauge().value())
+            assertThat(registry.get("graphrt.graph.pinned")
+                            .tag("graph", Long.toString(graph.id()))
+                            .gauge()
+                            .value())
                     .isEqualTo(pinned);
-            assertThat(gauge("graphrt.memory.pinned")).isEqualTo(runtime.memoryStats().pinnedBytes())
+            assertThat(gauge("graphrt.memory.pinned"))
+                    .isEqualTo(runtime.memoryStats().pinnedBytes())
                     .isGreaterThanOrEqualTo(pinned);
 
             graph.close();
             metrics.refresh();
-            assertThat(registry.find("graphrt.graph.pinned").tag("graph", Long.toString(graph.id())).gauge())
+            assertThat(registry.find("graphrt.graph.pinned")
+                            .tag("graph", Long.toString(graph.id()))
+                            .gauge())
                     .isNull();
         }
     }
@@ -108,7 +119,8 @@ class GraphRTMetricsTest {
     @Test
     void captures_replays_their_latency_until_the_synchronize_and_pool_growth_are_metered_until_closed() {
         Kernel kernel = runtime.compile(ADD_ONE);
-        try (Buffer in = stream.allocate(N * 4L); Buffer out = stream.allocate(N * 4L)) {
+        try (Buffer in = stream.allocate(N * 4L);
+                Buffer out = stream.allocate(N * 4L)) {
             assertThat(registry.get("graphrt.pool.growths").counter().count()).isPositive();
             assertThat(registry.get("graphrt.pool.grown").counter().count()).isGreaterThanOrEqualTo(N * 4L);
             float[] data = new float[N];
@@ -116,8 +128,8 @@ class GraphRTMetricsTest {
                 data[i] = 3f - i * 0.25f;
             }
             stream.write(in, data);
-            Graph graph = stream.capture(CaptureOptions.defaults(),
-                    s -> s.launch(kernel, LaunchDims.linear(N, 64), KernelArgs.of(in, out)));
+            Graph graph = stream.capture(
+                    CaptureOptions.defaults(), s -> s.launch(kernel, LaunchDims.linear(N, 64), KernelArgs.of(in, out)));
             for (int i = 0; i < 3; i++) {
                 graph.replay();
             }
@@ -142,8 +154,10 @@ class GraphRTMetricsTest {
     @Test
     void a_caches_counters_gauges_and_capture_timer_follow_its_stats() {
         Kernel kernel = runtime.compile(ADD_ONE);
-        try (Buffer in = stream.allocate(N * 4L); Buffer out = stream.allocate(N * 4L);
-             GraphCache<String> cache = runtime.graphCache(stream, GraphCacheOptions.defaults().maxGraphs(1))) {
+        try (Buffer in = stream.allocate(N * 4L);
+                Buffer out = stream.allocate(N * 4L);
+                GraphCache<String> cache =
+                        runtime.graphCache(stream, GraphCacheOptions.defaults().maxGraphs(1))) {
             metrics.bindCache(registry, cache, "decode");
             float[] data = new float[N];
             for (int i = 0; i < N; i++) {
@@ -161,13 +175,22 @@ class GraphRTMetricsTest {
             assertThat(counter("graphrt.cache.captures")).isEqualTo(2);
             assertThat(counter("graphrt.cache.evictions")).isEqualTo(1);
             assertThat(counter("graphrt.cache.eager.runs")).isZero();
-            assertThat(registry.get("graphrt.cache.graphs").tag("cache", "decode").gauge().value()).isEqualTo(1);
-            assertThat(registry.get("graphrt.cache.pinned").tag("cache", "decode").gauge().value())
+            assertThat(registry.get("graphrt.cache.graphs")
+                            .tag("cache", "decode")
+                            .gauge()
+                            .value())
+                    .isEqualTo(1);
+            assertThat(registry.get("graphrt.cache.pinned")
+                            .tag("cache", "decode")
+                            .gauge()
+                            .value())
                     .isEqualTo(cache.stats().pinnedBytes());
-            FunctionTimer capture = registry.get("graphrt.cache.capture").tag("cache", "decode").functionTimer();
+            FunctionTimer capture =
+                    registry.get("graphrt.cache.capture").tag("cache", "decode").functionTimer();
             assertThat(capture.count()).isEqualTo(2);
             assertThat(capture.totalTime(TimeUnit.NANOSECONDS))
-                    .isEqualTo(cache.stats().captureTime().toNanos()).isPositive();
+                    .isEqualTo(cache.stats().captureTime().toNanos())
+                    .isPositive();
         }
     }
 
@@ -175,7 +198,8 @@ class GraphRTMetricsTest {
     void a_cache_without_a_name_is_refused_naming_the_argument() {
         try (GraphCache<String> cache = runtime.graphCache(stream, GraphCacheOptions.defaults())) {
             assertThatThrownBy(() -> metrics.bindCache(registry, cache, " "))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("name:");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("name:");
             assertThat(registry.find("graphrt.cache.hits").meters()).isEmpty();
         }
     }
@@ -187,7 +211,8 @@ class GraphRTMetricsTest {
         closed.close();
         SimpleMeterRegistry other = new SimpleMeterRegistry();
 
-        assertThatThrownBy(() -> late.bindTo(other)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> late.bindTo(other))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("observe");
         assertThat(other.getMeters()).isEmpty();
     }
@@ -195,8 +220,10 @@ class GraphRTMetricsTest {
     @Test
     void a_closed_runtimes_gauges_still_read_without_failing_the_scrape() {
         runtime.close();
-        assertThat(gauge("graphrt.memory.in.use")).satisfiesAnyOf(
-                value -> assertThat(value).isNaN(), value -> assertThat(value).isZero());
+        assertThat(gauge("graphrt.memory.in.use"))
+                .satisfiesAnyOf(
+                        value -> assertThat(value).isNaN(),
+                        value -> assertThat(value).isZero());
     }
 
     private double gauge(String name) {

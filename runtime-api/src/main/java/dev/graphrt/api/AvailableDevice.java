@@ -14,8 +14,8 @@ import java.util.Set;
  * @param capabilities what the backend declares on this device
  * @param graphKind    hardware graphs or software graphs
  */
-public record AvailableDevice(String backend, int ordinal, DeviceInfo device, Set<Capability> capabilities,
-                              GraphKind graphKind) {
+public record AvailableDevice(
+        String backend, int ordinal, DeviceInfo device, Set<Capability> capabilities, GraphKind graphKind) {
     public AvailableDevice {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(device, "device");

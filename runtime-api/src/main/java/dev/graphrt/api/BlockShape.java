@@ -10,8 +10,8 @@ package dev.graphrt.api;
 public record BlockShape(int x, int y, int z) {
     public BlockShape {
         if (x <= 0 || y <= 0 || z <= 0) {
-            throw new IllegalArgumentException("a block shape is positive in every dimension, was " + x + "x" + y
-                    + "x" + z);
+            throw new IllegalArgumentException(
+                    "a block shape is positive in every dimension, was " + x + "x" + y + "x" + z);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.graphrt.api;
 
-import org.jspecify.annotations.Nullable;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Pads a size up onto one of few bucket sizes, so a {@link GraphCache} keyed by the bucket serves many sizes with
@@ -51,7 +51,8 @@ public final class Buckets {
         int at = Arrays.binarySearch(sizes, size);
         int index = at >= 0 ? at : -at - 1;
         if (index == sizes.length) {
-            throw new IllegalArgumentException("size " + size + " is above the largest bucket, " + sizes[sizes.length - 1]);
+            throw new IllegalArgumentException(
+                    "size " + size + " is above the largest bucket, " + sizes[sizes.length - 1]);
         }
         return sizes[index];
     }

@@ -6,5 +6,7 @@ package dev.graphrt.api;
  * only the thread that began the capture may use the recording stream; {@link #RELAXED} lets any thread.
  */
 public enum CaptureMode {
-    GLOBAL, THREAD_LOCAL, RELAXED
+    GLOBAL,
+    THREAD_LOCAL,
+    RELAXED
 }

@@ -1,7 +1,7 @@
 package dev.graphrt.api;
 
-import org.jspecify.annotations.Nullable;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Options of one capture: how many warm-up runs {@link GpuStream#capture} makes before it records,
@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param pool    the {@link GraphPool} whose intermediates the graph shares, or null; it must be known from
  *                {@code prepare(options)} on ({@code capture(options, step)} does that)
  */
-public record CaptureOptions(int warmups, CaptureMode mode, @Nullable GraphPool pool) {
+public record CaptureOptions(
+        int warmups, CaptureMode mode, @Nullable GraphPool pool) {
     /** The most warm-up passes accepted; more would only waste time. */
     public static final int MAX_WARMUPS = 64;
 

@@ -5,5 +5,7 @@ package dev.graphrt.api;
  * PREPARE is the warm-up (work runs, memory is primed); CAPTURE records work instead of running it.
  */
 public enum CaptureState {
-    NO_CAPTURE, PREPARE, CAPTURE
+    NO_CAPTURE,
+    PREPARE,
+    CAPTURE
 }

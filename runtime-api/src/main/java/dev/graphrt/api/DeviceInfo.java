@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param computeUnits multiprocessors, compute units or cores
  * @param limits       the largest launch the device takes, checked at every launch ({@link LaunchLimits})
  */
-public record DeviceInfo(String backend, String name, String driver, long memoryBytes, int computeUnits,
-                         LaunchLimits limits) {
+public record DeviceInfo(
+        String backend, String name, String driver, long memoryBytes, int computeUnits, LaunchLimits limits) {
     public DeviceInfo {
         Objects.requireNonNull(limits, "limits");
     }

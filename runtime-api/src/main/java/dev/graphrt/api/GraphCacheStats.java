@@ -14,8 +14,15 @@ import java.time.Duration;
  * @param graphs       graphs cached now
  * @param pinnedBytes  bytes the cached graphs pin now
  */
-public record GraphCacheStats(long hits, long misses, long captures, long eagerRuns, long evictions,
-                              Duration captureTime, int graphs, long pinnedBytes) {
+public record GraphCacheStats(
+        long hits,
+        long misses,
+        long captures,
+        long eagerRuns,
+        long evictions,
+        Duration captureTime,
+        int graphs,
+        long pinnedBytes) {
     /** Hits over calls, 0 before the first call. */
     public double hitRate() {
         long calls = hits + misses;

@@ -12,6 +12,5 @@ import java.time.Duration;
  * @param captureDuration time from {@code beginCapture} to the end of {@code endCapture}
  * @param replayCount     replays enqueued so far
  */
-public record GraphInfo(long id, GraphKind kind, int nodeCount, long pinnedBytes, Duration captureDuration,
-                        long replayCount) {
-}
+public record GraphInfo(
+        long id, GraphKind kind, int nodeCount, long pinnedBytes, Duration captureDuration, long replayCount) {}

@@ -9,5 +9,6 @@ package dev.graphrt.api;
  * ({@code BackendStream.capture()} in the SPI: a {@code DriverCapture} is HARDWARE, {@code SoftwareGraphs} SOFTWARE).
  */
 public enum GraphKind {
-    HARDWARE, SOFTWARE
+    HARDWARE,
+    SOFTWARE
 }

@@ -6,10 +6,19 @@ package dev.graphrt.api;
  * what to do about it.
  */
 public abstract sealed class GraphRTException extends RuntimeException
-        permits GraphStateException, CaptureRejectedException, CaptureInvalidatedException,
-                GraphNotRelaunchableException, ReplayFailedException, UnsupportedCapabilityException,
-                BackendUnavailableException, DriverException, DeviceOutOfMemoryException,
-                KernelCompilationException, WaitTimeoutException, ReleaseFailedException, DeviceLostException,
+        permits GraphStateException,
+                CaptureRejectedException,
+                CaptureInvalidatedException,
+                GraphNotRelaunchableException,
+                ReplayFailedException,
+                UnsupportedCapabilityException,
+                BackendUnavailableException,
+                DriverException,
+                DeviceOutOfMemoryException,
+                KernelCompilationException,
+                WaitTimeoutException,
+                ReleaseFailedException,
+                DeviceLostException,
                 BufferOverrunException {
 
     protected GraphRTException(String message) {

@@ -62,8 +62,8 @@ public final class KernelArgs {
     public void copyInfoWords(int[] dst) {
         Objects.requireNonNull(dst, "dst");
         if (dst.length < info.length) {
-            throw new IllegalArgumentException("dst: holds " + dst.length + " words, fewer than the " + info.length
-                    + " info words");
+            throw new IllegalArgumentException(
+                    "dst: holds " + dst.length + " words, fewer than the " + info.length + " info words");
         }
         System.arraycopy(info, 0, dst, 0, info.length);
     }

@@ -1,10 +1,10 @@
 package dev.graphrt.api;
 
-import org.jspecify.annotations.Nullable;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One kernel, with one entry point and a text per dialect (and a {@link JavaKernel} for the CPU
@@ -18,8 +18,11 @@ public final class KernelSource {
     private final @Nullable JavaKernel javaKernel;
     private final @Nullable JavaParameters javaParameters;
 
-    private KernelSource(String entryPoint, Map<Dialect, String> texts, @Nullable JavaKernel javaKernel,
-                         @Nullable JavaParameters javaParameters) {
+    private KernelSource(
+            String entryPoint,
+            Map<Dialect, String> texts,
+            @Nullable JavaKernel javaKernel,
+            @Nullable JavaParameters javaParameters) {
         this.entryPoint = entryPoint;
         this.texts = texts;
         this.javaKernel = javaKernel;
@@ -62,7 +65,10 @@ public final class KernelSource {
      * WGSL kernel's launches are checked against its signature.
      */
     public KernelSource java(JavaKernel kernel, JavaParameters parameters) {
-        return new KernelSource(entryPoint, texts, Objects.requireNonNull(kernel, "kernel"),
+        return new KernelSource(
+                entryPoint,
+                texts,
+                Objects.requireNonNull(kernel, "kernel"),
                 Objects.requireNonNull(parameters, "parameters"));
     }
 
@@ -110,8 +116,11 @@ public final class KernelSource {
      */
     @Override
     public boolean equals(Object other) {
-        return other instanceof KernelSource k && k.entryPoint.equals(entryPoint) && k.texts.equals(texts)
-                && k.javaKernel == javaKernel && Objects.equals(k.javaParameters, javaParameters);
+        return other instanceof KernelSource k
+                && k.entryPoint.equals(entryPoint)
+                && k.texts.equals(texts)
+                && k.javaKernel == javaKernel
+                && Objects.equals(k.javaParameters, javaParameters);
     }
 
     @Override
@@ -121,6 +130,7 @@ public final class KernelSource {
 
     @Override
     public String toString() {
-        return "KernelSource[" + entryPoint + ", dialects=" + texts.keySet() + (javaKernel != null ? "+JAVA" : "") + "]";
+        return "KernelSource[" + entryPoint + ", dialects=" + texts.keySet() + (javaKernel != null ? "+JAVA" : "")
+                + "]";
     }
 }

@@ -13,8 +13,8 @@ public record LaunchDims(int gridX, int gridY, int gridZ, int blockX, int blockY
         positive("blockY", blockY);
         positive("blockZ", blockZ);
         if ((long) blockX * blockY * blockZ > 1024) {
-            throw new IllegalArgumentException("block must hold at most 1024 threads, was "
-                    + blockX + "x" + blockY + "x" + blockZ);
+            throw new IllegalArgumentException(
+                    "block must hold at most 1024 threads, was " + blockX + "x" + blockY + "x" + blockZ);
         }
     }
 
@@ -32,7 +32,8 @@ public record LaunchDims(int gridX, int gridY, int gridZ, int blockX, int blockY
         positive("blockSize", blockSize);
         long blocks = (elements + blockSize - 1) / blockSize;
         if (blocks > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("elements " + elements + " need more than 2^31-1 blocks of " + blockSize);
+            throw new IllegalArgumentException(
+                    "elements " + elements + " need more than 2^31-1 blocks of " + blockSize);
         }
         return new LaunchDims((int) blocks, 1, 1, blockSize, 1, 1);
     }

@@ -16,18 +16,24 @@ package dev.graphrt.api;
  * @param maxBlockZ          threads a block in Z
  * @param maxThreadsPerBlock threads a block in all
  */
-public record LaunchLimits(int maxGridX, int maxGridY, int maxGridZ, int maxBlockX, int maxBlockY, int maxBlockZ,
-                           int maxThreadsPerBlock) {
+public record LaunchLimits(
+        int maxGridX, int maxGridY, int maxGridZ, int maxBlockX, int maxBlockY, int maxBlockZ, int maxThreadsPerBlock) {
     /** No limit is known: nothing is checked beyond what {@link LaunchDims} itself refuses. */
-    public static final LaunchLimits UNDECLARED = new LaunchLimits(Integer.MAX_VALUE, Integer.MAX_VALUE,
-            Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    public static final LaunchLimits UNDECLARED = new LaunchLimits(
+            Integer.MAX_VALUE,
+            Integer.MAX_VALUE,
+            Integer.MAX_VALUE,
+            Integer.MAX_VALUE,
+            Integer.MAX_VALUE,
+            Integer.MAX_VALUE,
+            Integer.MAX_VALUE);
     /**
      * The limits of CUDA devices since compute capability 3.0 (grid 2^31-1 x 65,535 x 65,535; block 1,024 x 1,024
      * x 64, 1,024 threads): what a backend without device limits of its own declares, so a launch that runs there
      * also runs on a GPU.
      */
-    public static final LaunchLimits PORTABLE = new LaunchLimits(Integer.MAX_VALUE, 65_535, 65_535, 1024, 1024, 64,
-            1024);
+    public static final LaunchLimits PORTABLE =
+            new LaunchLimits(Integer.MAX_VALUE, 65_535, 65_535, 1024, 1024, 64, 1024);
 
     public LaunchLimits {
         positive("maxGridX", maxGridX);

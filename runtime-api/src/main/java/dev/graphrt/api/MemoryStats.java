@@ -15,17 +15,34 @@ import java.util.Map;
  * @param sharedPerPool         graph pool id to the bytes of the intermediates its graphs share (each once): what
  *                              the pool's graphs reserve for their temporaries together, held while a graph uses it
  */
-public record MemoryStats(long reservedBytes, long inUseBytes, long persistentFreeBytes, long pinnedBytes,
-                          Map<Long, Long> pinnedPerGraph, long retainedByGraphsBytes, Map<Long, Long> sharedPerPool) {
+public record MemoryStats(
+        long reservedBytes,
+        long inUseBytes,
+        long persistentFreeBytes,
+        long pinnedBytes,
+        Map<Long, Long> pinnedPerGraph,
+        long retainedByGraphsBytes,
+        Map<Long, Long> sharedPerPool) {
     public MemoryStats {
         pinnedPerGraph = Map.copyOf(pinnedPerGraph);
         sharedPerPool = Map.copyOf(sharedPerPool);
     }
 
     /** Without pools. */
-    public MemoryStats(long reservedBytes, long inUseBytes, long persistentFreeBytes, long pinnedBytes,
-                       Map<Long, Long> pinnedPerGraph, long retainedByGraphsBytes) {
-        this(reservedBytes, inUseBytes, persistentFreeBytes, pinnedBytes, pinnedPerGraph, retainedByGraphsBytes,
+    public MemoryStats(
+            long reservedBytes,
+            long inUseBytes,
+            long persistentFreeBytes,
+            long pinnedBytes,
+            Map<Long, Long> pinnedPerGraph,
+            long retainedByGraphsBytes) {
+        this(
+                reservedBytes,
+                inUseBytes,
+                persistentFreeBytes,
+                pinnedBytes,
+                pinnedPerGraph,
+                retainedByGraphsBytes,
                 Map.of());
     }
 }

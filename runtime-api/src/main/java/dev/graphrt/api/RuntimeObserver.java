@@ -11,24 +11,20 @@ import java.time.Duration;
  */
 public interface RuntimeObserver {
     /** A capture on {@code streamId} sealed graph {@code graphId} of {@code nodes} nodes; {@code took} is the window's wall time. */
-    default void captured(long streamId, long graphId, int nodes, Duration took) {
-    }
+    default void captured(long streamId, long graphId, int nodes, Duration took) {}
 
     /** {@code graphId} was enqueued for replay on {@code streamId} (a replay inside a capture is not one). */
-    default void replayed(long streamId, long graphId) {
-    }
+    default void replayed(long streamId, long graphId) {}
 
     /**
      * A synchronize of {@code streamId} completed a replay of {@code graphId} enqueued {@code sinceEnqueue} earlier:
      * the replay's latency as the host sees it, bounded above by the synchronize. Only a successful synchronize
      * reports; replays a stream's close waits for are not reported.
      */
-    default void replayCompleted(long streamId, long graphId, Duration sinceEnqueue) {
-    }
+    default void replayCompleted(long streamId, long graphId, Duration sinceEnqueue) {}
 
     /** The {@code pool} ("dynamic", "persistent", ...) reserved {@code reservedBytes} more from the device for a request of {@code requestedBytes}. */
-    default void poolGrew(String pool, long requestedBytes, long reservedBytes) {
-    }
+    default void poolGrew(String pool, long requestedBytes, long reservedBytes) {}
 
     /** What {@link GraphRuntime#observe} returns: closing it stops the calls; closing twice is a no-op. */
     interface Subscription extends AutoCloseable {

@@ -34,10 +34,18 @@ import java.util.Optional;
  *                                 (synchronize, read, {@link Graph#diagnose()}); a changed guard throws
  *                                 {@link BufferOverrunException} naming the buffer and the launches that used it
  */
-public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pageBytes, long maxPooledBytes,
-                             int metadataCacheEntries, int metadataMaxEntryBytes,
-                             Map<String, String> backendOptions, Duration waitTimeout, long poolReserveBytes,
-                             long stagingBytes, boolean checked) {
+public record RuntimeOptions(
+        Optional<String> backend,
+        int deviceIndex,
+        long pageBytes,
+        long maxPooledBytes,
+        int metadataCacheEntries,
+        int metadataMaxEntryBytes,
+        Map<String, String> backendOptions,
+        Duration waitTimeout,
+        long poolReserveBytes,
+        long stagingBytes,
+        boolean checked) {
 
     public RuntimeOptions {
         Objects.requireNonNull(backend, "backend");
@@ -50,8 +58,8 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
             throw new IllegalArgumentException("pageBytes must be a power of two >= 4096, was " + pageBytes);
         }
         if (maxPooledBytes < 256 || maxPooledBytes > pageBytes) {
-            throw new IllegalArgumentException("maxPooledBytes must be between 256 and pageBytes (" + pageBytes
-                    + "), was " + maxPooledBytes);
+            throw new IllegalArgumentException(
+                    "maxPooledBytes must be between 256 and pageBytes (" + pageBytes + "), was " + maxPooledBytes);
         }
         if (metadataCacheEntries < 0) {
             throw new IllegalArgumentException("metadataCacheEntries must be >= 0, was " + metadataCacheEntries);
@@ -111,11 +119,17 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
     }
 
     public RuntimeOptions pool(long newPageBytes, long newMaxPooledBytes) {
-        return toBuilder().pageBytes(newPageBytes).maxPooledBytes(newMaxPooledBytes).build();
+        return toBuilder()
+                .pageBytes(newPageBytes)
+                .maxPooledBytes(newMaxPooledBytes)
+                .build();
     }
 
     public RuntimeOptions metadataCache(int entries, int maxEntryBytes) {
-        return toBuilder().metadataCacheEntries(entries).metadataMaxEntryBytes(maxEntryBytes).build();
+        return toBuilder()
+                .metadataCacheEntries(entries)
+                .metadataMaxEntryBytes(maxEntryBytes)
+                .build();
     }
 
     public RuntimeOptions backendOption(String key, String value) {
@@ -160,8 +174,7 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
         private long stagingBytes = 256L << 20;
         private boolean checked = Boolean.getBoolean("graphrt.checked");
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(RuntimeOptions from) {
             backend = from.backend;
@@ -250,8 +263,18 @@ public record RuntimeOptions(Optional<String> backend, int deviceIndex, long pag
 
         /** The options; an invalid value fails here, naming it. */
         public RuntimeOptions build() {
-            return new RuntimeOptions(backend, deviceIndex, pageBytes, maxPooledBytes, metadataCacheEntries,
-                    metadataMaxEntryBytes, backendOptions, waitTimeout, poolReserveBytes, stagingBytes, checked);
+            return new RuntimeOptions(
+                    backend,
+                    deviceIndex,
+                    pageBytes,
+                    maxPooledBytes,
+                    metadataCacheEntries,
+                    metadataMaxEntryBytes,
+                    backendOptions,
+                    waitTimeout,
+                    poolReserveBytes,
+                    stagingBytes,
+                    checked);
         }
     }
 }

@@ -46,8 +46,7 @@ public interface BackendStream extends AutoCloseable {
     }
 
     /** Submits any batched work without waiting. */
-    default void flush() {
-    }
+    default void flush() {}
 
     /**
      * Marks the current end of the stream's work. Also called while a driver capture records (fork/join): the fence
@@ -120,8 +119,7 @@ public interface BackendStream extends AutoCloseable {
     CaptureSupport capture();
 
     /** PREPARE entered: create what the warm-up and the capture will need (library handles, workspaces). */
-    default void onPrepare() {
-    }
+    default void onPrepare() {}
 
     /**
      * Enqueues one replay of a graph this stream sealed; while a {@link DriverCapture} is open (with
@@ -130,8 +128,7 @@ public interface BackendStream extends AutoCloseable {
     void replay(BackendGraph graph);
 
     /** Frees a graph. The core calls this only after a fence showed its replays finished. */
-    default void destroy(BackendGraph graph) {
-    }
+    default void destroy(BackendGraph graph) {}
 
     /** Releases the stream. The core has synchronised it first. */
     @Override

@@ -7,5 +7,4 @@ package dev.graphrt.spi;
  * launches and the backend seals them (wgpu, cpu, the template; {@code SOFTWARE}). Which one a stream offers is the
  * only place a backend says its graph kind.
  */
-public sealed interface CaptureSupport permits DriverCapture, SoftwareGraphs {
-}
+public sealed interface CaptureSupport permits DriverCapture, SoftwareGraphs {}

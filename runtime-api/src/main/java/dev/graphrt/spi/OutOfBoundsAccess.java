@@ -21,8 +21,10 @@ public final class OutOfBoundsAccess extends RuntimeException {
      * @param cause    what the backend caught
      */
     public OutOfBoundsAccess(DeviceSlice slice, long offset, String kernel, int argument, Throwable cause) {
-        super("kernel '" + kernel + "' touched byte " + offset + " of its buffer argument " + argument + " ("
-                + slice.length() + " bytes)", cause);
+        super(
+                "kernel '" + kernel + "' touched byte " + offset + " of its buffer argument " + argument + " ("
+                        + slice.length() + " bytes)",
+                cause);
         this.slice = Objects.requireNonNull(slice, "slice");
         this.offset = offset;
         this.kernel = Objects.requireNonNull(kernel, "kernel");

@@ -25,6 +25,7 @@ class KernelArgsTest {
     @Test
     void a_destination_too_short_is_refused_naming_it() {
         assertThatThrownBy(() -> KernelArgs.of().info(1, 2, 3).copyInfoWords(new int[2]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("dst:");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("dst:");
     }
 }

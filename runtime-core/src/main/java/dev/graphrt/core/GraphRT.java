@@ -16,8 +16,7 @@ import java.util.List;
 public final class GraphRT {
     private static final String GUICE_CLASS_GENERATION = "guice_bytecode_gen_option";
 
-    private GraphRT() {
-    }
+    private GraphRT() {}
 
     public static GraphRuntime open() {
         return open(RuntimeOptions.defaults());

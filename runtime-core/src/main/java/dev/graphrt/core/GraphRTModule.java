@@ -42,6 +42,7 @@ public final class GraphRTModule extends AbstractModule {
     /** Every provider on the module path or class path, in load order. */
     static List<BackendProvider> loadProviders() {
         return ServiceLoader.load(BackendProvider.class, GraphRTModule.class.getClassLoader()).stream()
-                .map(ServiceLoader.Provider::get).toList();
+                .map(ServiceLoader.Provider::get)
+                .toList();
     }
 }

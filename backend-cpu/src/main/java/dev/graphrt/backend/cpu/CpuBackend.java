@@ -37,8 +37,13 @@ public final class CpuBackend implements Backend {
     public CpuBackend(int threads, long memoryBytes) {
         this.pool = new ForkJoinPool(threads);
         this.memory = new CpuMemory(memoryBytes);
-        this.device = new DeviceInfo(CpuBackendProvider.NAME, "Java " + Runtime.version().feature() + " on "
-                + threads + " threads", "JVM " + Runtime.version(), memoryBytes, threads, LaunchLimits.PORTABLE);
+        this.device = new DeviceInfo(
+                CpuBackendProvider.NAME,
+                "Java " + Runtime.version().feature() + " on " + threads + " threads",
+                "JVM " + Runtime.version(),
+                memoryBytes,
+                threads,
+                LaunchLimits.PORTABLE);
     }
 
     @Override

@@ -32,11 +32,11 @@ public final class CpuBackendProvider implements BackendProvider {
     @Override
     public Backend open(BackendConfig config) {
         if (config.deviceIndex() != 0) {
-            throw new IllegalArgumentException("deviceIndex: the cpu backend has one device (0), was "
-                    + config.deviceIndex());
+            throw new IllegalArgumentException(
+                    "deviceIndex: the cpu backend has one device (0), was " + config.deviceIndex());
         }
-        int threads = Integer.parseInt(config.option("cpu.threads",
-                String.valueOf(Runtime.getRuntime().availableProcessors())));
+        int threads = Integer.parseInt(
+                config.option("cpu.threads", String.valueOf(Runtime.getRuntime().availableProcessors())));
         if (threads < 1) {
             throw new IllegalArgumentException("cpu.threads must be >= 1, was " + threads);
         }

@@ -33,9 +33,13 @@ final class CpuCompiler implements KernelCompiler {
 
     @Override
     public CompiledKernel compile(KernelSource source) {
-        JavaKernel body = source.javaKernel().orElseThrow(() -> new KernelCompilationException("kernel '"
-                + source.entryPoint() + "' has no JAVA implementation, the only dialect the cpu backend runs", ""));
-        OptionalInt declared = source.javaParameters().map(p -> OptionalInt.of(p.count())).orElse(OptionalInt.empty());
+        JavaKernel body = source.javaKernel()
+                .orElseThrow(() -> new KernelCompilationException(
+                        "kernel '" + source.entryPoint()
+                                + "' has no JAVA implementation, the only dialect the cpu backend runs",
+                        ""));
+        OptionalInt declared =
+                source.javaParameters().map(p -> OptionalInt.of(p.count())).orElse(OptionalInt.empty());
         return new CpuKernel(source.entryPoint(), body, declared);
     }
 }

@@ -53,8 +53,10 @@ final class CpuMemory implements DeviceMemory {
         long after = allocated.addAndGet(bytes);
         if (after > ceiling) {
             allocated.addAndGet(-bytes);
-            throw new DeviceOutOfMemoryException("cpu backend: allocating " + bytes + " bytes would exceed its "
-                    + ceiling + "-byte ceiling (" + (after - bytes) + " allocated; option cpu.memoryBytes)", bytes);
+            throw new DeviceOutOfMemoryException(
+                    "cpu backend: allocating " + bytes + " bytes would exceed its " + ceiling + "-byte ceiling ("
+                            + (after - bytes) + " allocated; option cpu.memoryBytes)",
+                    bytes);
         }
         Arena arena = Arena.ofShared();
         try {
@@ -62,8 +64,8 @@ final class CpuMemory implements DeviceMemory {
         } catch (OutOfMemoryError | IllegalArgumentException failure) {
             arena.close();
             allocated.addAndGet(-bytes);
-            throw new DeviceOutOfMemoryException("cpu backend could not allocate " + bytes + " bytes off-heap",
-                    bytes, failure);
+            throw new DeviceOutOfMemoryException(
+                    "cpu backend could not allocate " + bytes + " bytes off-heap", bytes, failure);
         }
     }
 

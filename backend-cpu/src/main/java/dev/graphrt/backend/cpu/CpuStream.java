@@ -35,8 +35,7 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
     private static final int BATCH_LIMIT = 256;
 
     /** A point in the stream: the number of operations enqueued before it. */
-    private record CpuFence(long sequence) implements Fence {
-    }
+    private record CpuFence(long sequence) implements Fence {}
 
     /** Longest a worker waits for another stream in {@link #waitFor}. */
     static final Duration CROSS_STREAM_WAIT = Duration.ofSeconds(60);
@@ -97,7 +96,8 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
 
     @Override
     public void write(DeviceSlice dst, MemorySegment src) {
-        MemorySegment copy = Arena.ofAuto().allocate(src.byteSize(), CpuMemory.ALIGNMENT).copyFrom(src);
+        MemorySegment copy =
+                Arena.ofAuto().allocate(src.byteSize(), CpuMemory.ALIGNMENT).copyFrom(src);
         MemorySegment target = CpuMemory.segmentOf(dst);
         enqueue(() -> MemorySegment.copy(copy, 0, target, 0, copy.byteSize()));
     }
@@ -222,8 +222,8 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
             failures.stream().skip(1).forEach(outside::addSuppressed);
             throw outside;
         }
-        DriverException failure = new DriverException("cpu stream operation", -1, "JAVA_KERNEL_EXCEPTION",
-                first.toString());
+        DriverException failure =
+                new DriverException("cpu stream operation", -1, "JAVA_KERNEL_EXCEPTION", first.toString());
         failure.initCause(first);
         failures.stream().skip(1).forEach(failure::addSuppressed);
         throw failure;

@@ -22,8 +22,8 @@ final class PreparedLaunch implements JavaKernelArgs {
     /** Below this many invocations a kernel runs on the stream's worker thread alone. */
     private static final int PARALLEL_THRESHOLD = 1 << 15;
     /** How the JDK words a segment's bounds failure: the segment's address and size, then the offset touched. */
-    private static final Pattern SEGMENT_BOUNDS = Pattern.compile(
-            "address: 0x([0-9a-fA-F]+), byteSize: (\\d+) \\}; new offset = (-?\\d+)");
+    private static final Pattern SEGMENT_BOUNDS =
+            Pattern.compile("address: 0x([0-9a-fA-F]+), byteSize: (\\d+) \\}; new offset = (-?\\d+)");
 
     private final String name;
     private final JavaKernel body;
@@ -36,8 +36,8 @@ final class PreparedLaunch implements JavaKernelArgs {
     PreparedLaunch(CpuCompiler.CpuKernel kernel, LaunchDims dims, Bindings bindings) {
         long total = dims.totalInvocations();
         if (total > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("dims: the cpu backend runs at most 2^31-1 invocations per launch, was "
-                    + total);
+            throw new IllegalArgumentException(
+                    "dims: the cpu backend runs at most 2^31-1 invocations per launch, was " + total);
         }
         this.name = kernel.entryPoint();
         this.body = kernel.body();

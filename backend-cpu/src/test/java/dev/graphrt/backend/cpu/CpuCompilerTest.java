@@ -11,20 +11,23 @@ import org.junit.jupiter.api.Test;
 
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CpuCompilerTest {
-    private static final JavaKernel BODY = (args, from, to) -> { };
+    private static final JavaKernel BODY = (args, from, to) -> {};
     private final CpuCompiler compiler = new CpuCompiler();
 
     @Test
     void a_java_kernel_reports_the_buffers_and_info_buffer_it_declared() {
         assertThat(compiler.compile(KernelSource.named("k").java(BODY, JavaParameters.buffersAndInfo(2)))
-                .declaredParameters()).hasValue(3);
+                        .declaredParameters())
+                .hasValue(3);
         assertThat(compiler.compile(KernelSource.named("k").java(BODY, JavaParameters.buffers(4)))
-                .declaredParameters()).hasValue(4);
+                        .declaredParameters())
+                .hasValue(4);
     }
 
     @Test
     void a_java_kernel_without_declared_parameters_reports_none_so_its_launches_are_unchecked() {
-        assertThat(compiler.compile(KernelSource.named("k").java(BODY)).declaredParameters()).isEmpty();
+        assertThat(compiler.compile(KernelSource.named("k").java(BODY)).declaredParameters())
+                .isEmpty();
     }
 
     @Test

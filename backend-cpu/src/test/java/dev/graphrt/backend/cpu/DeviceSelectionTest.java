@@ -18,7 +18,10 @@ class DeviceSelectionTest {
     void the_device_list_holds_the_cpu_device_as_its_runtime_describes_it() {
         List<AvailableDevice> devices = GraphRT.devices();
 
-        AvailableDevice cpu = devices.stream().filter(d -> d.backend().equals("cpu")).findFirst().orElseThrow();
+        AvailableDevice cpu = devices.stream()
+                .filter(d -> d.backend().equals("cpu"))
+                .findFirst()
+                .orElseThrow();
         assertThat(cpu.ordinal()).isZero();
         try (GraphRuntime runtime = GraphRT.open(cpu.options())) {
             assertThat(runtime.backendName()).isEqualTo("cpu");

@@ -58,7 +58,8 @@ class GraphCacheTest {
 
     /** One ping-pong launch over the first {@code n} elements of the key's bucket, step {@code n}. */
     private Consumer<GpuStream> step(int n, int bucket) {
-        return s -> s.launch(pingPong, LaunchDims.linear(bucket, 256), KernelArgs.of(in, out).info(n, n));
+        return s -> s.launch(
+                pingPong, LaunchDims.linear(bucket, 256), KernelArgs.of(in, out).info(n, n));
     }
 
     private int[] expected(int n) {
@@ -71,7 +72,9 @@ class GraphCacheTest {
     private void runAndCheck(GraphCache<Integer> cache, int n) {
         stream.write(out, KitKernels.poison(N));
         cache.run(n, step(n, n));
-        assertThat(stream.readInts(out)).as("the step for %d ran exactly once", n).isEqualTo(expected(n));
+        assertThat(stream.readInts(out))
+                .as("the step for %d ran exactly once", n)
+                .isEqualTo(expected(n));
     }
 
     @Test
@@ -94,7 +97,8 @@ class GraphCacheTest {
 
     @Test
     void beyond_max_graphs_the_least_recently_used_is_evicted_and_its_memory_released() {
-        try (GraphCache<Integer> cache = runtime.graphCache(stream, GraphCacheOptions.defaults().maxGraphs(2))) {
+        try (GraphCache<Integer> cache =
+                runtime.graphCache(stream, GraphCacheOptions.defaults().maxGraphs(2))) {
             runAndCheck(cache, 100);
             runAndCheck(cache, 200);
             runAndCheck(cache, 100); // 200 is now the least recently used
@@ -109,12 +113,15 @@ class GraphCacheTest {
             assertThat(cache.stats().captures()).isEqualTo(4);
         }
         stream.synchronize();
-        assertThat(runtime.memoryStats().pinnedBytes()).as("closing the cache closed its graphs").isZero();
+        assertThat(runtime.memoryStats().pinnedBytes())
+                .as("closing the cache closed its graphs")
+                .isZero();
     }
 
     @Test
     void the_eager_policy_runs_a_new_key_eagerly_until_it_was_seen_enough_then_captures_it() {
-        try (GraphCache<Integer> cache = runtime.graphCache(stream,
+        try (GraphCache<Integer> cache = runtime.graphCache(
+                stream,
                 GraphCacheOptions.defaults().missPolicy(MissPolicy.EAGER).eagerRunsFirst(2))) {
             runAndCheck(cache, 700);
             runAndCheck(cache, 700);
@@ -133,11 +140,13 @@ class GraphCacheTest {
 
     @Test
     void the_fail_policy_refuses_a_miss_naming_the_key_and_runs_nothing() {
-        try (GraphCache<Integer> cache = runtime.graphCache(stream,
-                GraphCacheOptions.defaults().missPolicy(MissPolicy.FAIL))) {
+        try (GraphCache<Integer> cache =
+                runtime.graphCache(stream, GraphCacheOptions.defaults().missPolicy(MissPolicy.FAIL))) {
             stream.write(out, KitKernels.poison(N));
-            assertThatThrownBy(() -> cache.run(512, step(512, 512))).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("key 512").hasMessageContaining("FAIL");
+            assertThatThrownBy(() -> cache.run(512, step(512, 512)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("key 512")
+                    .hasMessageContaining("FAIL");
             assertThat(stream.readInts(out)).containsOnly(KitKernels.POISON);
             assertThat(cache.size()).isZero();
         }
@@ -145,18 +154,21 @@ class GraphCacheTest {
 
     @Test
     void a_fail_policy_cache_filled_beforehand_serves_the_captured_keys_and_refuses_the_others() {
-        try (GraphCache<Integer> cache = runtime.graphCache(stream,
-                GraphCacheOptions.defaults().missPolicy(MissPolicy.FAIL))) {
+        try (GraphCache<Integer> cache =
+                runtime.graphCache(stream, GraphCacheOptions.defaults().missPolicy(MissPolicy.FAIL))) {
             stream.write(out, KitKernels.poison(N));
             cache.capture(1000, step(1000, 1000));
             assertThat(stream.readInts(out)).as("the capture ran the step once").isEqualTo(expected(1000));
             cache.capture(2000, step(2000, 2000));
-            assertThatThrownBy(() -> cache.capture(2000, step(2000, 2000))).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("key:").hasMessageContaining("2000");
+            assertThatThrownBy(() -> cache.capture(2000, step(2000, 2000)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("key:")
+                    .hasMessageContaining("2000");
 
             runAndCheck(cache, 1000);
             runAndCheck(cache, 2000);
-            assertThatThrownBy(() -> cache.run(512, step(512, 512))).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> cache.run(512, step(512, 512)))
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("cache.capture");
             GraphCacheStats stats = cache.stats();
             assertThat(stats.captures()).isEqualTo(2);
@@ -172,11 +184,16 @@ class GraphCacheTest {
             for (int n : new int[] {300, 400, 500, 512, 600, 1000, 1024}) {
                 int bucket = buckets.bucket(n);
                 stream.write(out, KitKernels.poison(N));
-                cache.run(bucket, s -> s.launch(pingPong, LaunchDims.linear(bucket, 256),
-                        KernelArgs.of(in, out).info(n, 3)));
+                cache.run(
+                        bucket,
+                        s -> s.launch(
+                                pingPong,
+                                LaunchDims.linear(bucket, 256),
+                                KernelArgs.of(in, out).info(n, 3)));
                 int[] y = KitKernels.pingPong(x, 3);
                 // a bucket's graph replays the info words it recorded (the first size seen in the bucket)
-                assertThat(stream.readInts(out)).as("n = %d", n)
+                assertThat(stream.readInts(out))
+                        .as("n = %d", n)
                         .startsWith(Arrays.copyOf(y, Math.min(n, firstSizeOf(bucket))));
             }
             assertThat(cache.size()).as("buckets 512 and 1024").isEqualTo(2);
@@ -198,7 +215,8 @@ class GraphCacheTest {
         assertThat(listed.bucket(1)).isEqualTo(32);
         assertThat(listed.bucket(33)).isEqualTo(128);
         assertThat(listed.bucket(512)).isEqualTo(512);
-        assertThatThrownBy(() -> listed.bucket(513)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> listed.bucket(513))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("largest bucket, 512");
         assertThatThrownBy(() -> pow.bucket(0)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -62,7 +62,8 @@ class GraphPoolSafetyTest {
 
     @Test
     void an_output_the_step_keeps_open_belongs_to_its_graph_and_no_other_graph_of_the_pool_writes_it() {
-        try (GraphPool pool = runtime.graphPool(); Buffer out = stream.allocate(N * 4L)) {
+        try (GraphPool pool = runtime.graphPool();
+                Buffer out = stream.allocate(N * 4L)) {
             Graph first = graphWithTemporary(pool, out);
             Buffer[] kept = new Buffer[1];
             Graph second = stream.capture(CaptureOptions.defaults().pool(pool), s -> {
@@ -75,7 +76,9 @@ class GraphPoolSafetyTest {
 
             first.replay();
 
-            assertThat(stream.readInts(kept[0])).as("the first graph's temporary is not the output").isEqualTo(expected);
+            assertThat(stream.readInts(kept[0]))
+                    .as("the first graph's temporary is not the output")
+                    .isEqualTo(expected);
             stream.write(kept[0], KitKernels.pattern(N, 5));
             first.replay();
             assertThat(stream.readInts(kept[0])).as("what the user wrote stays").isEqualTo(KitKernels.pattern(N, 5));
@@ -85,7 +88,8 @@ class GraphPoolSafetyTest {
 
     @Test
     void a_recording_that_keeps_open_what_its_warm_up_closed_is_refused_and_the_buffer_then_gets_memory_of_its_own() {
-        try (GraphPool pool = runtime.graphPool(); Buffer out = stream.allocate(N * 4L)) {
+        try (GraphPool pool = runtime.graphPool();
+                Buffer out = stream.allocate(N * 4L)) {
             Graph first = graphWithTemporary(pool, out);
             CaptureOptions pooled = CaptureOptions.defaults().pool(pool);
             stream.prepare(pooled);
@@ -95,14 +99,17 @@ class GraphPoolSafetyTest {
             Buffer kept = stream.allocate(N * 4L); // so it is lent the first graph's temporary, and never closed
             stream.launch(addOne, DIMS, KernelArgs.of(in, kept).info(N));
 
-            assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
-                    .hasMessageContaining("still open").hasMessageContaining("cancel it");
+            assertThatThrownBy(stream::endCapture)
+                    .isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("still open")
+                    .hasMessageContaining("cancel it");
             assertThat(stream.captureState()).as("the capture is intact").isEqualTo(CaptureState.CAPTURE);
             stream.cancelCapture();
 
             stream.write(kept, KitKernels.pattern(N, 6));
             first.replay();
-            assertThat(stream.readInts(kept)).as("no longer the first graph's temporary")
+            assertThat(stream.readInts(kept))
+                    .as("no longer the first graph's temporary")
                     .isEqualTo(KitKernels.pattern(N, 6));
             assertThat(stream.readInts(out)).isEqualTo(KitKernels.addOne(KitKernels.addOne(KitKernels.pattern(N, 1))));
             kept.close();
@@ -111,7 +118,8 @@ class GraphPoolSafetyTest {
 
     @Test
     void a_pooled_warm_up_runs_in_memory_of_its_own_so_replaying_a_graph_of_the_pool_in_it_changes_nothing_of_it() {
-        try (GraphPool pool = runtime.graphPool(); Buffer out = stream.allocate(N * 4L)) {
+        try (GraphPool pool = runtime.graphPool();
+                Buffer out = stream.allocate(N * 4L)) {
             Graph first = graphWithTemporary(pool, out);
             stream.prepare(CaptureOptions.defaults().pool(pool));
             Buffer temp = stream.allocate(N * 4L);
@@ -128,7 +136,8 @@ class GraphPoolSafetyTest {
 
     @Test
     void an_output_allocated_lazily_in_the_warm_up_does_not_make_a_later_output_of_the_same_size_a_temporary() {
-        try (GraphPool pool = runtime.graphPool(); Buffer out = stream.allocate(N * 4L)) {
+        try (GraphPool pool = runtime.graphPool();
+                Buffer out = stream.allocate(N * 4L)) {
             graphWithTemporary(pool, out); // the pool now has an intermediate of this size to lend
             Buffer[] lazy = new Buffer[1];
             Buffer[] perRun = new Buffer[1];
@@ -146,7 +155,8 @@ class GraphPoolSafetyTest {
 
             graph.replay();
 
-            assertThat(stream.readInts(perRun[0])).as("the recorded output is the graph's own")
+            assertThat(stream.readInts(perRun[0]))
+                    .as("the recorded output is the graph's own")
                     .isEqualTo(KitKernels.addOne(KitKernels.addOne(KitKernels.pattern(N, 3))));
             perRun[0].close();
             lazy[0].close();
@@ -155,15 +165,18 @@ class GraphPoolSafetyTest {
 
     @Test
     void a_pool_is_bound_only_by_a_prepare_that_succeeded() {
-        try (GraphPool pool = runtime.graphPool(); GpuStream second = runtime.openStream();
-             Buffer out = second.allocate(N * 4L)) {
+        try (GraphPool pool = runtime.graphPool();
+                GpuStream second = runtime.openStream();
+                Buffer out = second.allocate(N * 4L)) {
             stream.prepare();
             assertThatThrownBy(() -> stream.prepare(CaptureOptions.defaults().pool(pool)))
-                    .as("already in PREPARE").isInstanceOf(RuntimeException.class);
+                    .as("already in PREPARE")
+                    .isInstanceOf(RuntimeException.class);
             stream.cancelCapture();
             stream.synchronize(); // in was uploaded on the first stream
-            Graph graph = second.capture(CaptureOptions.defaults().pool(pool), s -> s.launch(addOne, DIMS,
-                    KernelArgs.of(in, out).info(N)));
+            Graph graph = second.capture(
+                    CaptureOptions.defaults().pool(pool),
+                    s -> s.launch(addOne, DIMS, KernelArgs.of(in, out).info(N)));
             graph.replay();
             assertThat(second.readInts(out)).isEqualTo(KitKernels.addOne(KitKernels.pattern(N, 1)));
         }

@@ -5,8 +5,8 @@ import dev.graphrt.api.Capability;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
-import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.driver.HardwareGraphErrors;
+import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.spi.BackendConfig;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -49,8 +49,11 @@ final class CudaBackend {
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
     /** What this backend declares, given whether the driver has the graph update and the nesting calls. */
     static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs) {
-        EnumSet<Capability> set = EnumSet.of(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED,
-                Capability.DOT_EXPORT, Capability.MULTI_STREAM_CAPTURE);
+        EnumSet<Capability> set = EnumSet.of(
+                Capability.RECORDS_WRITES,
+                Capability.CAPTURE_MODE_RELAXED,
+                Capability.DOT_EXPORT,
+                Capability.MULTI_STREAM_CAPTURE);
         if (graphUpdate) {
             set.add(Capability.GRAPH_UPDATE);
         }
@@ -60,14 +63,14 @@ final class CudaBackend {
         return Collections.unmodifiableSet(set);
     }
 
-    private CudaBackend() {
-    }
+    private CudaBackend() {}
 
     /** Initialises the driver and retains the primary context of {@code config.deviceIndex()}. */
     static DriverBackend open(BackendConfig config) {
         String failure = CudaLibrary.failure().orElse(null);
         if (failure != null) {
-            throw new BackendUnavailableException("the cuda backend cannot open", List.of("cuda: unavailable: " + failure));
+            throw new BackendUnavailableException(
+                    "the cuda backend cannot open", List.of("cuda: unavailable: " + failure));
         }
         int rc = CudaDriver.tryInit();
         if (rc != HardwareGraphErrors.SUCCESS) {
@@ -75,17 +78,21 @@ final class CudaBackend {
         }
         int count = CudaDriver.deviceCount();
         if (config.deviceIndex() >= count) {
-            throw new IllegalArgumentException("deviceIndex " + config.deviceIndex() + " does not exist: this machine has "
-                    + count + " CUDA device(s)");
+            throw new IllegalArgumentException("deviceIndex " + config.deviceIndex()
+                    + " does not exist: this machine has " + count + " CUDA device(s)");
         }
         CudaDeviceDescription description = CudaDeviceDescription.query(config.deviceIndex());
         CudaContext context = CudaContext.retainPrimary(config.deviceIndex());
         CudaStream streams = new CudaStream(context, CudaNvtx.markers(config, System::getenv));
-        DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), capabilities(streams.graphs().updates(), streams.graphs().nestsGraphs()),
+        DriverBackend backend = new DriverBackend(new DriverBackend.Parts(
+                config.deviceIndex(),
+                description.toDeviceInfo(),
+                capabilities(streams.graphs().updates(), streams.graphs().nestsGraphs()),
                 streams,
                 new DriverDeviceMemory(streams, new CudaDeviceMemory()),
-                new DriverKernelCompiler(streams, new CudaKernelCompiler(description, new NvrtcLocator(config)),
+                new DriverKernelCompiler(
+                        streams,
+                        new CudaKernelCompiler(description, new NvrtcLocator(config)),
                         KernelImageCache.configured(config, "cuda")),
                 context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());

@@ -17,10 +17,12 @@ import java.lang.invoke.MethodHandle;
  */
 final class CudaContext {
     // the raw handles of the context calls, made only here; bound on first use (after the probe found a driver)
-    private static final MethodHandle cuDevicePrimaryCtxRetain = CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxRetain);
+    private static final MethodHandle cuDevicePrimaryCtxRetain =
+            CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxRetain);
     private static final MethodHandle cuDevicePrimaryCtxRelease =
             CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxRelease_v2);
-    private static final MethodHandle cuDevicePrimaryCtxReset = CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxReset_v2);
+    private static final MethodHandle cuDevicePrimaryCtxReset =
+            CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxReset_v2);
     private static final MethodHandle cuCtxSynchronize = CudaHandles.BINDER.bind(Symbol.cuCtxSynchronize);
     private static final MethodHandle cuCtxSetCurrent = CudaHandles.BINDER.bind(Symbol.cuCtxSetCurrent);
     private static final MethodHandle cuDeviceCanAccessPeer = CudaHandles.BINDER.bind(Symbol.cuDeviceCanAccessPeer);
@@ -59,7 +61,9 @@ final class CudaContext {
 
     /** Whether this context reaches {@code peer}'s memory directly, enabling it the first time (see {@link PeerAccess}). */
     boolean reaches(PeerAccess peers, CudaStream key, CudaContext peer) {
-        return peers.reaches(key, peer.device == device,
+        return peers.reaches(
+                key,
+                peer.device == device,
                 out -> (int) cuDeviceCanAccessPeer.invokeExact(out, device, peer.device),
                 () -> (int) cuCtxEnablePeerAccess.invokeExact(peer.context, 0));
     }
@@ -81,8 +85,8 @@ final class CudaContext {
     // ---- the typed context calls ---------------------------------------------------------------------
 
     private static MemorySegment primaryContextRetain(int device) {
-        return CudaDriver.CALLS.addressOut("cuDevicePrimaryCtxRetain",
-                out -> (int) cuDevicePrimaryCtxRetain.invokeExact(out, device));
+        return CudaDriver.CALLS.addressOut(
+                "cuDevicePrimaryCtxRetain", out -> (int) cuDevicePrimaryCtxRetain.invokeExact(out, device));
     }
 
     private static void primaryContextRelease(int device) {

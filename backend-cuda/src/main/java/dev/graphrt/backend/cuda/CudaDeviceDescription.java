@@ -17,19 +17,33 @@ import dev.graphrt.driver.DeviceQueries;
  * @param driverVersion  the driver's CUDA version, e.g. 13000
  * @param limits         the largest launch the device takes
  */
-record CudaDeviceDescription(int ordinal, String name, int major, int minor, int multiprocessors, long totalMemory,
-                             int driverVersion, LaunchLimits limits) {
+record CudaDeviceDescription(
+        int ordinal,
+        String name,
+        int major,
+        int minor,
+        int multiprocessors,
+        long totalMemory,
+        int driverVersion,
+        LaunchLimits limits) {
 
     /** Asks the driver (initialised) about the device of {@code ordinal}. */
     static CudaDeviceDescription query(int ordinal) {
         int device = CudaDriver.device(ordinal);
-        DeviceQueries ask = new DeviceQueries(CudaDriver.CALLS, CudaHandles.BINDER, Symbol.cuDeviceGetName,
-                Symbol.cuDeviceTotalMem_v2, Symbol.cuDeviceGetAttribute);
-        return new CudaDeviceDescription(ordinal, ask.name(device),
+        DeviceQueries ask = new DeviceQueries(
+                CudaDriver.CALLS,
+                CudaHandles.BINDER,
+                Symbol.cuDeviceGetName,
+                Symbol.cuDeviceTotalMem_v2,
+                Symbol.cuDeviceGetAttribute);
+        return new CudaDeviceDescription(
+                ordinal,
+                ask.name(device),
                 ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
                 ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
                 ask.attribute(CudaNative.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
-                ask.totalMemory(device), CudaDriver.driverVersion(),
+                ask.totalMemory(device),
+                CudaDriver.driverVersion(),
                 ask.launchLimits(CudaNative.CU_LAUNCH_LIMIT_ATTRIBUTES, device));
     }
 
@@ -49,7 +63,12 @@ record CudaDeviceDescription(int ordinal, String name, int major, int minor, int
     }
 
     DeviceInfo toDeviceInfo() {
-        return new DeviceInfo("cuda", name, "CUDA driver " + versionText(driverVersion) + ", sm_" + major + minor,
-                totalMemory, multiprocessors, limits);
+        return new DeviceInfo(
+                "cuda",
+                name,
+                "CUDA driver " + versionText(driverVersion) + ", sm_" + major + minor,
+                totalMemory,
+                multiprocessors,
+                limits);
     }
 }

@@ -23,8 +23,12 @@ final class CudaDeviceMemory extends BoundDeviceMemory {
     private static final MethodHandle cuMemFree = CudaHandles.BINDER.bind(Symbol.cuMemFree_v2);
     private static final MethodHandle cuMemAllocHost = CudaHandles.BINDER.bind(Symbol.cuMemAllocHost_v2);
     private static final MethodHandle cuMemcpyHtoD = CudaHandles.BINDER.bind(Symbol.cuMemcpyHtoD_v2);
-    private static final MemorySymbols SYMBOLS = new MemorySymbols(Symbol.cuMemAlloc_v2, Symbol.cuMemFree_v2,
-            Symbol.cuMemcpyHtoD_v2, Symbol.cuMemAllocHost_v2, Symbol.cuMemFreeHost);
+    private static final MemorySymbols SYMBOLS = new MemorySymbols(
+            Symbol.cuMemAlloc_v2,
+            Symbol.cuMemFree_v2,
+            Symbol.cuMemcpyHtoD_v2,
+            Symbol.cuMemAllocHost_v2,
+            Symbol.cuMemFreeHost);
 
     CudaDeviceMemory() {
         super(CudaDriver.CALLS, CudaHandles.BINDER, SYMBOLS, CudaDriver::withRelaxedCaptureMode);

@@ -25,8 +25,7 @@ import java.util.function.Supplier;
  * was empty, so a machine without a driver never fails in a class initialiser.
  */
 final class CudaDriver {
-    private CudaDriver() {
-    }
+    private CudaDriver() {}
 
     /** Maps failed calls to exceptions, naming codes through {@code cuGetErrorName}. */
     static final HardwareGraphErrors ERRORS = HardwareGraphErrors.withNames(CudaDriver::resultName);
@@ -84,7 +83,10 @@ final class CudaDriver {
      * (the H200 probes: {@code cuMemAlloc_v2} under a relaxed exchange succeeds mid-capture).
      */
     static <T> T withRelaxedCaptureMode(Supplier<T> action) {
-        return CALLS.withRelaxedCaptureMode("cuThreadExchangeStreamCaptureMode", cuThreadExchangeStreamCaptureMode,
-                DriverCaptureModes.RELAXED, action);
+        return CALLS.withRelaxedCaptureMode(
+                "cuThreadExchangeStreamCaptureMode",
+                cuThreadExchangeStreamCaptureMode,
+                DriverCaptureModes.RELAXED,
+                action);
     }
 }

@@ -28,16 +28,29 @@ import java.util.OptionalLong;
 final class CudaGraphs extends BoundGraphCalls {
     // the raw handles of the calls made here; static final, so the JIT inlines each downcall
     private static final MethodHandle cuGraphLaunch = CudaHandles.BINDER.bind(Symbol.cuGraphLaunch);
-    private static final MethodHandle cuStreamGetCaptureInfoV3 = CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v3);
-    private static final MethodHandle cuStreamGetCaptureInfoV2 = CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v2);
+    private static final MethodHandle cuStreamGetCaptureInfoV3 =
+            CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v3);
+    private static final MethodHandle cuStreamGetCaptureInfoV2 =
+            CudaHandles.BINDER.bind(Symbol.cuStreamGetCaptureInfo_v2);
     private static final MethodHandle cuGraphExecUpdateV2 = CudaHandles.BINDER.bind(Symbol.cuGraphExecUpdate_v2);
     private static final MethodHandle cuStreamUpdateCaptureDependenciesV2 =
             CudaHandles.BINDER.bind(Symbol.cuStreamUpdateCaptureDependencies_v2);
-    private static final GraphSymbols SYMBOLS = new GraphSymbols(Symbol.cuStreamBeginCapture_v2,
-            Symbol.cuStreamEndCapture, Symbol.cuStreamIsCapturing, Symbol.cuGraphGetNodes, Symbol.cuGraphNodeGetType,
-            Symbol.cuGraphInstantiateWithFlags, Symbol.cuGraphUpload, Symbol.cuGraphDebugDotPrint,
-            Symbol.cuGraphDestroy, Symbol.cuGraphLaunch, Symbol.cuGraphExecDestroy, Symbol.cuGraphExecUpdate_v2,
-            Symbol.cuGraphExecKernelNodeSetParams_v2, Symbol.cuGraphAddChildGraphNode, Symbol.cuStreamGetCaptureInfo_v3,
+    private static final GraphSymbols SYMBOLS = new GraphSymbols(
+            Symbol.cuStreamBeginCapture_v2,
+            Symbol.cuStreamEndCapture,
+            Symbol.cuStreamIsCapturing,
+            Symbol.cuGraphGetNodes,
+            Symbol.cuGraphNodeGetType,
+            Symbol.cuGraphInstantiateWithFlags,
+            Symbol.cuGraphUpload,
+            Symbol.cuGraphDebugDotPrint,
+            Symbol.cuGraphDestroy,
+            Symbol.cuGraphLaunch,
+            Symbol.cuGraphExecDestroy,
+            Symbol.cuGraphExecUpdate_v2,
+            Symbol.cuGraphExecKernelNodeSetParams_v2,
+            Symbol.cuGraphAddChildGraphNode,
+            Symbol.cuStreamGetCaptureInfo_v3,
             Symbol.cuStreamUpdateCaptureDependencies_v2);
 
     CudaGraphs() {
@@ -51,8 +64,9 @@ final class CudaGraphs extends BoundGraphCalls {
 
     /** CUDA 12's update reports into a {@code CUgraphExecUpdateResultInfo}; its result and node are copied out. */
     @Override
-    protected int rawExecUpdate(MemorySegment exec, MemorySegment template, MemorySegment result,
-            MemorySegment errorNode) throws Throwable {
+    protected int rawExecUpdate(
+            MemorySegment exec, MemorySegment template, MemorySegment result, MemorySegment errorNode)
+            throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment info = arena.allocate(CudaNative.GRAPH_EXEC_UPDATE_RESULT_INFO);
             int rc = (int) cuGraphExecUpdateV2.invokeExact(exec, template, info);
@@ -64,16 +78,21 @@ final class CudaGraphs extends BoundGraphCalls {
 
     /** The newest capture info (12.3+); the edge data is not asked for: GraphRT's captures have plain edges. */
     @Override
-    protected int rawCaptureInfo(MemorySegment stream, MemorySegment status, MemorySegment graph,
-            MemorySegment dependencies, MemorySegment count) throws Throwable {
-        return (int) cuStreamGetCaptureInfoV3.invokeExact(stream, status, MemorySegment.NULL, graph, dependencies,
-                MemorySegment.NULL, count);
+    protected int rawCaptureInfo(
+            MemorySegment stream,
+            MemorySegment status,
+            MemorySegment graph,
+            MemorySegment dependencies,
+            MemorySegment count)
+            throws Throwable {
+        return (int) cuStreamGetCaptureInfoV3.invokeExact(
+                stream, status, MemorySegment.NULL, graph, dependencies, MemorySegment.NULL, count);
     }
 
     @Override
     protected int rawSetCaptureDependencies(MemorySegment stream, MemorySegment nodes, long count) throws Throwable {
-        return (int) cuStreamUpdateCaptureDependenciesV2.invokeExact(stream, nodes, MemorySegment.NULL, count,
-                DriverConstants.SET_CAPTURE_DEPENDENCIES);
+        return (int) cuStreamUpdateCaptureDependenciesV2.invokeExact(
+                stream, nodes, MemorySegment.NULL, count, DriverConstants.SET_CAPTURE_DEPENDENCIES);
     }
 
     @Override
@@ -88,8 +107,8 @@ final class CudaGraphs extends BoundGraphCalls {
 
     /** A {@code CUDA_KERNEL_NODE_PARAMS}: the function, its dims and parameters; no library kernel, no context. */
     @Override
-    protected MemorySegment kernelNodeParams(Arena arena, MemorySegment function, LaunchDims dims,
-            MemorySegment kernelParams) {
+    protected MemorySegment kernelNodeParams(
+            Arena arena, MemorySegment function, LaunchDims dims, MemorySegment kernelParams) {
         MemorySegment params = arena.allocate(CudaNative.KERNEL_NODE_PARAMS); // zeroed: extra, kern, ctx NULL
         params.set(ADDRESS, 0, function);
         params.set(JAVA_INT, 8, dims.gridX());
@@ -111,23 +130,29 @@ final class CudaGraphs extends BoundGraphCalls {
             MemorySegment none = MemorySegment.NULL;
             int rc;
             if (cuStreamGetCaptureInfoV3 != null) {
-                rc = DriverCalls.raw("cuStreamGetCaptureInfo_v3", () -> (int) cuStreamGetCaptureInfoV3.invokeExact(
-                        stream, status, id, none, none, none, none));
+                rc = DriverCalls.raw("cuStreamGetCaptureInfo_v3", () ->
+                        (int) cuStreamGetCaptureInfoV3.invokeExact(stream, status, id, none, none, none, none));
             } else if (cuStreamGetCaptureInfoV2 != null) {
-                rc = DriverCalls.raw("cuStreamGetCaptureInfo_v2", () -> (int) cuStreamGetCaptureInfoV2.invokeExact(
-                        stream, status, id, none, none, none));
+                rc = DriverCalls.raw("cuStreamGetCaptureInfo_v2", () ->
+                        (int) cuStreamGetCaptureInfoV2.invokeExact(stream, status, id, none, none, none));
             } else {
                 return OptionalLong.of(-1);
             }
-            return OptionalLong.of(rc == HardwareGraphErrors.SUCCESS
-                    && status.get(JAVA_INT, 0) != DriverConstants.CAPTURE_STATUS_NONE ? id.get(JAVA_LONG, 0) : -1);
+            return OptionalLong.of(
+                    rc == HardwareGraphErrors.SUCCESS && status.get(JAVA_INT, 0) != DriverConstants.CAPTURE_STATUS_NONE
+                            ? id.get(JAVA_LONG, 0)
+                            : -1);
         }
     }
 
     @Override
     public void checkRelaunchable(int[] types) {
-        long allocations = Arrays.stream(types).filter(t -> t == DriverConstants.GRAPH_NODE_TYPE_MEM_ALLOC).count();
-        long frees = Arrays.stream(types).filter(t -> t == DriverConstants.GRAPH_NODE_TYPE_MEM_FREE).count();
+        long allocations = Arrays.stream(types)
+                .filter(t -> t == DriverConstants.GRAPH_NODE_TYPE_MEM_ALLOC)
+                .count();
+        long frees = Arrays.stream(types)
+                .filter(t -> t == DriverConstants.GRAPH_NODE_TYPE_MEM_FREE)
+                .count();
         if (allocations + frees > 0) {
             throw new GraphNotRelaunchableException("the captured graph holds " + allocations
                     + " memory allocation node(s) and " + frees + " memory free node(s) (stream-ordered "

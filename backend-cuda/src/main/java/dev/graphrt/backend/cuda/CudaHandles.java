@@ -25,6 +25,5 @@ final class CudaHandles {
     static final MethodHandle cuDeviceGet = BINDER.bind(Symbol.cuDeviceGet);
     static final MethodHandle cuThreadExchangeStreamCaptureMode = BINDER.bind(Symbol.cuThreadExchangeStreamCaptureMode);
 
-    private CudaHandles() {
-    }
+    private CudaHandles() {}
 }

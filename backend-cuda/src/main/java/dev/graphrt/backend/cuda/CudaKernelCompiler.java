@@ -109,11 +109,15 @@ final class CudaKernelCompiler implements KernelToolchain {
                     () -> CudaModules.tryModuleLoadDataEx(moduleOut, image, 2, options, values));
             if (rc != HardwareGraphErrors.SUCCESS) {
                 errorLog.set(JAVA_BYTE, JIT_LOG_BYTES - 1, (byte) 0);
-                String hint = rc == 222 ? "; NVRTC " + nvrtc().version() + " emits PTX newer than the driver ("
-                        + CudaDeviceDescription.versionText(device.driverVersion())
-                        + ") accepts: point " + NvrtcLocator.OPTION + " at an NVRTC no newer than the driver" : "";
-                throw new KernelCompilationException("cuModuleLoadDataEx could not load the PTX of kernel '" + entry
-                        + "': " + rc + " " + CudaDriver.resultName(rc) + hint, errorLog.getString(0).strip());
+                String hint = rc == 222
+                        ? "; NVRTC " + nvrtc().version() + " emits PTX newer than the driver ("
+                                + CudaDeviceDescription.versionText(device.driverVersion())
+                                + ") accepts: point " + NvrtcLocator.OPTION + " at an NVRTC no newer than the driver"
+                        : "";
+                throw new KernelCompilationException(
+                        "cuModuleLoadDataEx could not load the PTX of kernel '" + entry + "': " + rc + " "
+                                + CudaDriver.resultName(rc) + hint,
+                        errorLog.getString(0).strip());
             }
             return moduleOut.get(ADDRESS, 0);
         }
@@ -125,14 +129,19 @@ final class CudaKernelCompiler implements KernelToolchain {
             MemorySegment functionOut = arena.allocate(ADDRESS);
             int rc = CudaModules.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
             if (rc == HardwareGraphErrors.NOT_FOUND) {
-                throw new KernelCompilationException("kernel entry point '" + entry + "' is not in the compiled "
-                        + "module: declare it extern \"C\" __global__ void " + entry + "(...)", "");
+                throw new KernelCompilationException(
+                        "kernel entry point '" + entry + "' is not in the compiled "
+                                + "module: declare it extern \"C\" __global__ void " + entry + "(...)",
+                        "");
             }
             CudaDriver.check("cuModuleGetFunction(" + entry + ")", rc);
             MemorySegment function = functionOut.get(ADDRESS, 0);
             int loaded = CudaDriver.withRelaxedCaptureMode(() -> CudaModules.tryFunctionLoad(function));
             if (loaded != HardwareGraphErrors.SUCCESS) {
-                LOG.debug("cuda: cuFuncLoad({}) returned {} {}; the driver loads it at first launch", entry, loaded,
+                LOG.debug(
+                        "cuda: cuFuncLoad({}) returned {} {}; the driver loads it at first launch",
+                        entry,
+                        loaded,
                         CudaDriver.resultName(loaded));
             }
             return function;
@@ -168,8 +177,10 @@ final class CudaKernelCompiler implements KernelToolchain {
             }
         }
         if (!wrong.isEmpty()) {
-            throw new KernelCompilationException("kernel '" + entry + "' must take only pointers (buffers, then "
-                    + "const int* info; docs/kernels.md), but " + String.join(", ", wrong), "");
+            throw new KernelCompilationException(
+                    "kernel '" + entry + "' must take only pointers (buffers, then "
+                            + "const int* info; docs/kernels.md), but " + String.join(", ", wrong),
+                    "");
         }
         return count;
     }

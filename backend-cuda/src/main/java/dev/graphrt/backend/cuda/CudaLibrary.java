@@ -21,8 +21,7 @@ final class CudaLibrary {
 
     private static final Loaded LOADED = load();
 
-    private CudaLibrary() {
-    }
+    private CudaLibrary() {}
 
     /** Why the driver cannot be used, or empty when it loaded with every required symbol. */
     static Optional<String> failure() {
@@ -37,8 +36,7 @@ final class CudaLibrary {
         return LOADED.lookup();
     }
 
-    private record Loaded(SymbolLookup lookup, String failure) {
-    }
+    private record Loaded(SymbolLookup lookup, String failure) {}
 
     private static Loaded load() {
         SymbolLookup lookup;
@@ -47,13 +45,17 @@ final class CudaLibrary {
         } catch (IllegalArgumentException notFound) {
             return new Loaded(null, NAME + " not found (no NVIDIA driver on this machine)");
         } catch (RuntimeException | LinkageError e) {
-            return new Loaded(null, NAME + " could not be loaded: " + e
-                    + " (run with --enable-native-access=dev.graphrt.backend.cuda,dev.graphrt.driver or ALL-UNNAMED)");
+            return new Loaded(
+                    null,
+                    NAME + " could not be loaded: " + e
+                            + " (run with --enable-native-access=dev.graphrt.backend.cuda,dev.graphrt.driver or ALL-UNNAMED)");
         }
         List<String> missing = NativeBinder.missing(lookup, CudaNative.Symbol.values());
         if (!missing.isEmpty()) {
-            return new Loaded(null, NAME + " lacks " + String.join(", ", missing)
-                    + " (driver too old: GraphRT needs a CUDA 12 or later driver)");
+            return new Loaded(
+                    null,
+                    NAME + " lacks " + String.join(", ", missing)
+                            + " (driver too old: GraphRT needs a CUDA 12 or later driver)");
         }
         return new Loaded(lookup, null);
     }

@@ -22,20 +22,23 @@ final class CudaModules {
     private static final MethodHandle cuFuncGetParamInfo = CudaHandles.BINDER.bind(Symbol.cuFuncGetParamInfo);
     private static final MethodHandle cuFuncLoad = CudaHandles.BINDER.bind(Symbol.cuFuncLoad);
 
-    private CudaModules() {
-    }
+    private CudaModules() {}
 
     /** {@code cuModuleLoadDataEx}; the raw code, because the caller reports it with the JIT log. */
-    static int tryModuleLoadDataEx(MemorySegment moduleOut, MemorySegment image, int optionCount,
-                                   MemorySegment options, MemorySegment optionValues) {
-        return DriverCalls.raw("cuModuleLoadDataEx",
-                () -> (int) cuModuleLoadDataEx.invokeExact(moduleOut, image, optionCount, options, optionValues));
+    static int tryModuleLoadDataEx(
+            MemorySegment moduleOut,
+            MemorySegment image,
+            int optionCount,
+            MemorySegment options,
+            MemorySegment optionValues) {
+        return DriverCalls.raw("cuModuleLoadDataEx", () ->
+                (int) cuModuleLoadDataEx.invokeExact(moduleOut, image, optionCount, options, optionValues));
     }
 
     /** {@code cuModuleGetFunction}; the raw code, because a missing entry point is a compilation error. */
     static int tryModuleGetFunction(MemorySegment functionOut, MemorySegment module, MemorySegment name) {
-        return DriverCalls.raw("cuModuleGetFunction",
-                () -> (int) cuModuleGetFunction.invokeExact(functionOut, module, name));
+        return DriverCalls.raw(
+                "cuModuleGetFunction", () -> (int) cuModuleGetFunction.invokeExact(functionOut, module, name));
     }
 
     static void moduleUnload(MemorySegment module) {
@@ -49,13 +52,14 @@ final class CudaModules {
 
     /** {@code cuFuncGetParamInfo}; the raw code: 1 (invalid value) past the last parameter. */
     static int tryFunctionParameterInfo(MemorySegment function, long index, MemorySegment offset, MemorySegment size) {
-        return DriverCalls.raw("cuFuncGetParamInfo",
-                () -> (int) cuFuncGetParamInfo.invokeExact(function, index, offset, size));
+        return DriverCalls.raw(
+                "cuFuncGetParamInfo", () -> (int) cuFuncGetParamInfo.invokeExact(function, index, offset, size));
     }
 
     /** Loads {@code function} now (CUDA 12.4+) so lazy loading never happens inside a capture; the raw code. */
     static int tryFunctionLoad(MemorySegment function) {
-        return cuFuncLoad == null ? SUCCESS
+        return cuFuncLoad == null
+                ? SUCCESS
                 : DriverCalls.raw("cuFuncLoad", () -> (int) cuFuncLoad.invokeExact(function));
     }
 }

@@ -26,11 +26,13 @@ final class CudaNvtx {
      * CUDA 13's {@code libnvtx3interop} (NVTX 3's C API as a library, for languages that cannot include its
      * headers), then the {@code libnvToolsExt} of CUDA 12 and before; each by name, then in the toolkit.
      */
-    static final List<String> LIBRARIES = List.of("libnvtx3interop.so.1", "/usr/local/cuda/lib64/libnvtx3interop.so.1",
-            "libnvToolsExt.so.1", "/usr/local/cuda/lib64/libnvToolsExt.so.1");
+    static final List<String> LIBRARIES = List.of(
+            "libnvtx3interop.so.1",
+            "/usr/local/cuda/lib64/libnvtx3interop.so.1",
+            "libnvToolsExt.so.1",
+            "/usr/local/cuda/lib64/libnvToolsExt.so.1");
 
-    private CudaNvtx() {
-    }
+    private CudaNvtx() {}
 
     /** The markers {@code config} asks for, with {@code environment} read for {@value #INJECTION}. */
     static PhaseMarkers markers(BackendConfig config, UnaryOperator<String> environment) {
@@ -41,7 +43,8 @@ final class CudaNvtx {
             case "auto", "" -> environment.apply(INJECTION) != null ? LIBRARIES : List.of();
             default -> List.of(option);
         };
-        return libraries.isEmpty() ? PhaseMarkers.NONE
+        return libraries.isEmpty()
+                ? PhaseMarkers.NONE
                 : NativeRangeMarkers.load(libraries, "nvtxRangeStartA", "nvtxRangeEnd");
     }
 }

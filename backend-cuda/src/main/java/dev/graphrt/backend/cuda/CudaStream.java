@@ -30,15 +30,26 @@ final class CudaStream extends BoundStreamDriver {
     private static final MethodHandle cuMemcpyAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyAsync);
     private static final MethodHandle cuEventRecord = CudaHandles.BINDER.bind(Symbol.cuEventRecord);
     private static final MethodHandle cuEventQuery = CudaHandles.BINDER.bind(Symbol.cuEventQuery);
-    private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.cuStreamCreate, Symbol.cuStreamDestroy_v2,
-            Symbol.cuStreamSynchronize, Symbol.cuStreamQuery, Symbol.cuLaunchKernel, Symbol.cuMemcpyHtoDAsync_v2,
-            Symbol.cuMemcpyDtoHAsync_v2, Symbol.cuEventCreate, Symbol.cuEventRecord, Symbol.cuEventQuery,
-            Symbol.cuEventSynchronize, Symbol.cuEventDestroy_v2, Symbol.cuStreamWaitEvent, Symbol.cuMemcpyAsync);
+    private static final StreamSymbols SYMBOLS = new StreamSymbols(
+            Symbol.cuStreamCreate,
+            Symbol.cuStreamDestroy_v2,
+            Symbol.cuStreamSynchronize,
+            Symbol.cuStreamQuery,
+            Symbol.cuLaunchKernel,
+            Symbol.cuMemcpyHtoDAsync_v2,
+            Symbol.cuMemcpyDtoHAsync_v2,
+            Symbol.cuEventCreate,
+            Symbol.cuEventRecord,
+            Symbol.cuEventQuery,
+            Symbol.cuEventSynchronize,
+            Symbol.cuEventDestroy_v2,
+            Symbol.cuStreamWaitEvent,
+            Symbol.cuMemcpyAsync);
 
     private final CudaContext context;
     private final PhaseMarkers markers;
-    private final PeerAccess peers = new PeerAccess(this, CudaDriver.CALLS, "cuDeviceCanAccessPeer",
-            "cuCtxEnablePeerAccess");
+    private final PeerAccess peers =
+            new PeerAccess(this, CudaDriver.CALLS, "cuDeviceCanAccessPeer", "cuCtxEnablePeerAccess");
 
     /** The stream calls made with {@code context} current, their phases marked by {@code markers} (NVTX). */
     CudaStream(CudaContext context, PhaseMarkers markers) {
@@ -65,8 +76,18 @@ final class CudaStream extends BoundStreamDriver {
     @Override
     protected int rawLaunch(MemorySegment function, LaunchDims d, MemorySegment params, MemorySegment stream)
             throws Throwable {
-        return (int) cuLaunchKernel.invokeExact(function, d.gridX(), d.gridY(), d.gridZ(), d.blockX(), d.blockY(),
-                d.blockZ(), 0, stream, params, MemorySegment.NULL);
+        return (int) cuLaunchKernel.invokeExact(
+                function,
+                d.gridX(),
+                d.gridY(),
+                d.gridZ(),
+                d.blockX(),
+                d.blockY(),
+                d.blockZ(),
+                0,
+                stream,
+                params,
+                MemorySegment.NULL);
     }
 
     @Override

@@ -25,16 +25,21 @@ import java.util.List;
 @SuppressWarnings("restricted") // binding native code through FFM is this class's job
 record Nvrtc(RuntimeCompiler compiler, MethodHandle numSupportedArchs, MethodHandle supportedArchs) {
     /** What NVRTC spells its own way: the prefix, "PTX", and a NUL-terminated image. */
-    static final RuntimeCompiler.Flavor FLAVOR = new RuntimeCompiler.Flavor("NVRTC", "nvrtc", "PTX", true,
-            "not an NVRTC library, or older than 11.2");
+    static final RuntimeCompiler.Flavor FLAVOR =
+            new RuntimeCompiler.Flavor("NVRTC", "nvrtc", "PTX", true, "not an NVRTC library, or older than 11.2");
 
     /** Binds NVRTC from a loaded library; {@code origin} names it in messages (its path). */
     static Nvrtc bind(SymbolLookup lookup, String origin) {
         FunctionDescriptor intOut = FunctionDescriptor.of(JAVA_INT, ADDRESS); // (int*)
         Linker linker = Linker.nativeLinker();
-        return new Nvrtc(RuntimeCompiler.bind(FLAVOR, lookup, origin),
-                lookup.find("nvrtcGetNumSupportedArchs").map(a -> linker.downcallHandle(a, intOut)).orElse(null),
-                lookup.find("nvrtcGetSupportedArchs").map(a -> linker.downcallHandle(a, intOut)).orElse(null));
+        return new Nvrtc(
+                RuntimeCompiler.bind(FLAVOR, lookup, origin),
+                lookup.find("nvrtcGetNumSupportedArchs")
+                        .map(a -> linker.downcallHandle(a, intOut))
+                        .orElse(null),
+                lookup.find("nvrtcGetSupportedArchs")
+                        .map(a -> linker.downcallHandle(a, intOut))
+                        .orElse(null));
     }
 
     /** Where this NVRTC was loaded from. */
@@ -49,8 +54,8 @@ record Nvrtc(RuntimeCompiler compiler, MethodHandle numSupportedArchs, MethodHan
 
     /** CUDA C to NUL-terminated PTX for {@code architecture}, or a {@code KernelCompilationException} with the log. */
     byte[] compile(String entry, String text, String architecture) {
-        return compiler.compileOrThrow(entry, text, entry + ".cu", List.of("--gpu-architecture=" + architecture),
-                " for " + architecture);
+        return compiler.compileOrThrow(
+                entry, text, entry + ".cu", List.of("--gpu-architecture=" + architecture), " for " + architecture);
     }
 
     /** The virtual architectures this NVRTC can target (e.g. 75, 80, 86, 89, 90, 100, 120); empty if unknown. */

@@ -33,7 +33,8 @@ final class NvrtcLocator {
     /** Environment variable naming the NVRTC library file. */
     static final String ENV = "GRAPHRT_NVRTC";
     /** The toolkit directories searched for {@code libnvrtc.so*}. */
-    static final List<Path> TOOLKIT_DIRECTORIES = List.of(Path.of("/usr/local/cuda/lib64"), Path.of("/usr/local/cuda/lib"));
+    static final List<Path> TOOLKIT_DIRECTORIES =
+            List.of(Path.of("/usr/local/cuda/lib64"), Path.of("/usr/local/cuda/lib"));
     /** Sonames tried last, through the loader's own search path. */
     static final List<String> SONAMES = List.of("libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so");
 
@@ -46,8 +47,11 @@ final class NvrtcLocator {
         this(config, System::getenv, TOOLKIT_DIRECTORIES, NvrtcLocator::runLdconfig);
     }
 
-    NvrtcLocator(BackendConfig config, Function<String, String> environment, List<Path> toolkitDirectories,
-                 Supplier<String> ldconfigListing) {
+    NvrtcLocator(
+            BackendConfig config,
+            Function<String, String> environment,
+            List<Path> toolkitDirectories,
+            Supplier<String> ldconfigListing) {
         this.config = config;
         this.environment = environment;
         this.toolkitDirectories = List.copyOf(toolkitDirectories);
@@ -108,8 +112,7 @@ final class NvrtcLocator {
     }
 
     /** The outcome of a search: the bound NVRTC, or why none could be used. */
-    record Located(Optional<Nvrtc> nvrtc, String failure) {
-    }
+    record Located(Optional<Nvrtc> nvrtc, String failure) {}
 
     /** Loads the first candidate that binds. */
     Located locate() {
@@ -117,15 +120,18 @@ final class NvrtcLocator {
         List<String> failures = new ArrayList<>();
         if (explicit.isPresent()) {
             String path = explicit.get();
-            String source = config.option(OPTION, "").isBlank() ? "environment variable " + ENV : "backend option " + OPTION;
+            String source =
+                    config.option(OPTION, "").isBlank() ? "environment variable " + ENV : "backend option " + OPTION;
             return tryLoad(path, failures)
                     .map(nvrtc -> new Located(Optional.of(nvrtc), ""))
-                    .orElseGet(() -> new Located(Optional.empty(), "NVRTC could not be loaded from " + path
-                            + " (set by the " + source + "): " + String.join("; ", failures)));
+                    .orElseGet(() -> new Located(
+                            Optional.empty(),
+                            "NVRTC could not be loaded from " + path + " (set by the " + source + "): "
+                                    + String.join("; ", failures)));
         }
         Set<String> tried = new LinkedHashSet<>();
-        List<Supplier<List<String>>> stages = List.of(this::toolkitCandidates,
-                () -> parseLdconfig(ldconfigListing.get()), () -> SONAMES);
+        List<Supplier<List<String>>> stages =
+                List.of(this::toolkitCandidates, () -> parseLdconfig(ldconfigListing.get()), () -> SONAMES);
         for (Supplier<List<String>> stage : stages) {
             for (String candidate : stage.get()) {
                 if (!tried.add(candidate)) {
@@ -137,9 +143,11 @@ final class NvrtcLocator {
                 }
             }
         }
-        return new Located(Optional.empty(), "NVRTC (libnvrtc.so) not found; tried " + tried
-                + ". Install the CUDA toolkit's NVRTC, or set the backend option " + OPTION
-                + " or the environment variable " + ENV + " to the library file");
+        return new Located(
+                Optional.empty(),
+                "NVRTC (libnvrtc.so) not found; tried " + tried
+                        + ". Install the CUDA toolkit's NVRTC, or set the backend option " + OPTION
+                        + " or the environment variable " + ENV + " to the library file");
     }
 
     private static Optional<Nvrtc> tryLoad(String candidate, List<String> failures) {
@@ -157,7 +165,9 @@ final class NvrtcLocator {
     private static String runLdconfig() {
         for (String ldconfig : List.of("/sbin/ldconfig", "/usr/sbin/ldconfig", "ldconfig")) {
             try {
-                Process process = new ProcessBuilder(ldconfig, "-p").redirectErrorStream(true).start();
+                Process process = new ProcessBuilder(ldconfig, "-p")
+                        .redirectErrorStream(true)
+                        .start();
                 try (InputStream out = process.getInputStream()) {
                     byte[] bytes = out.readAllBytes();
                     if (!process.waitFor(5, TimeUnit.SECONDS)) {

@@ -55,7 +55,9 @@ class CudaBackendProviderTest {
             assertThat(symbol.name()).startsWith("cu");
         }
         assertThat(CudaNative.Symbol.valueOf("cuMemAlloc_v2").required()).isTrue();
-        assertThat(CudaNative.Symbol.valueOf("cuStreamBeginCapture_v2").required()).isTrue();
-        assertThat(CudaNative.Symbol.valueOf("cuGraphInstantiateWithFlags").required()).isTrue();
+        assertThat(CudaNative.Symbol.valueOf("cuStreamBeginCapture_v2").required())
+                .isTrue();
+        assertThat(CudaNative.Symbol.valueOf("cuGraphInstantiateWithFlags").required())
+                .isTrue();
     }
 }

@@ -32,8 +32,8 @@ class CudaKernelCompilerTest {
     };
 
     /** No device is touched before the source is checked, so no context is needed here. */
-    private final DriverKernelCompiler compiler = new DriverKernelCompiler(NAMES_ONLY,
-            new CudaKernelCompiler(null, null));
+    private final DriverKernelCompiler compiler =
+            new DriverKernelCompiler(NAMES_ONLY, new CudaKernelCompiler(null, null));
 
     @Test
     void it_compiles_CUDA_C_only() {
@@ -53,8 +53,10 @@ class CudaKernelCompilerTest {
     @Test
     void every_kit_kernel_text_declares_src_dst_and_info_so_its_launches_are_checked() {
         for (KernelSource kernel : List.of(KitKernels.ADD_ONE, KitKernels.MUL_TWO, KitKernels.PING_PONG)) {
-            assertThat(CKernelSignature.parameterCount(kernel.text(Dialect.CUDA_C).orElseThrow(), kernel.entryPoint()))
-                    .as(kernel.entryPoint()).hasValue(3);
+            assertThat(CKernelSignature.parameterCount(
+                            kernel.text(Dialect.CUDA_C).orElseThrow(), kernel.entryPoint()))
+                    .as(kernel.entryPoint())
+                    .hasValue(3);
         }
     }
 }

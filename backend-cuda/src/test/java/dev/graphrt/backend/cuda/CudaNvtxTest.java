@@ -49,7 +49,8 @@ class CudaNvtxTest {
 
     @Test
     void off_never_marks_even_when_a_profiler_listens() {
-        assertThat(CudaNvtx.markers(option("off"), name -> "/opt/profiler/libinjection.so")).isSameAs(PhaseMarkers.NONE);
+        assertThat(CudaNvtx.markers(option("off"), name -> "/opt/profiler/libinjection.so"))
+                .isSameAs(PhaseMarkers.NONE);
     }
 
     @Test
@@ -64,12 +65,17 @@ class CudaNvtxTest {
     void on_a_GPU_prepare_capture_replay_and_synchronize_each_mark_one_closed_range_in_order() throws IOException {
         String recorder = System.getProperty(RECORDER, "");
         String record = System.getenv("GRAPHRT_NVTX_RECORD");
-        assumeTrue(!recorder.isEmpty() && record != null, "needs -D" + RECORDER + "=<libnvtx_record.so> and "
-                + "GRAPHRT_NVTX_RECORD (the GPU run's nvtx step builds and sets both)");
-        assumeTrue(new CudaBackendProvider().probe().available(), new CudaBackendProvider().probe().detail());
+        assumeTrue(
+                !recorder.isEmpty() && record != null,
+                "needs -D" + RECORDER + "=<libnvtx_record.so> and "
+                        + "GRAPHRT_NVTX_RECORD (the GPU run's nvtx step builds and sets both)");
+        assumeTrue(
+                new CudaBackendProvider().probe().available(),
+                new CudaBackendProvider().probe().detail());
         int n = 4096;
-        try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend("cuda")
-                .backendOption(CudaNvtx.OPTION, recorder)); GpuStream stream = runtime.openStream()) {
+        try (GraphRuntime runtime = GraphRT.open(
+                        RuntimeOptions.defaults().backend("cuda").backendOption(CudaNvtx.OPTION, recorder));
+                GpuStream stream = runtime.openStream()) {
             Kernel addOne = runtime.compile(KitKernels.ADD_ONE);
             Buffer a = stream.upload(new int[n]);
             Buffer b = stream.allocate(n * 4L);
@@ -92,7 +98,9 @@ class CudaNvtxTest {
                 phases.add(parts[2].substring(parts[2].lastIndexOf(": ") + 2));
                 assertThat(parts[2]).startsWith("graphrt cuda stream ");
             } else {
-                assertThat(open.remove(parts[1])).as("range %s ends once, after it started", parts[1]).isNotNull();
+                assertThat(open.remove(parts[1]))
+                        .as("range %s ends once, after it started", parts[1])
+                        .isNotNull();
             }
         }
         assertThat(open).as("every range was closed").isEmpty();

@@ -33,20 +33,40 @@ import org.junit.jupiter.api.Test;
 class CudaSignaturesTest {
     /** System property naming another {@code cuda.h}. */
     static final String HEADER_PROPERTY = "graphrt.cuda.header";
+
     private static final Path DEFAULT_HEADER = Path.of("/usr/local/cuda/include/cuda.h");
     private static final String RETURNS = "(?:__CUDA_DEPRECATED\\s+)?CUresult\\s+CUDAAPI";
     private static final CSignatures TYPES = new CSignatures(
-            Set.of("CUcontext", "CUstream", "CUevent", "CUmodule", "CUfunction", "CUgraph", "CUgraphExec", "CUgraphNode"),
-            Set.of("int", "unsigned int", "unsigned", "CUdevice", "CUresult", "CUstreamCaptureMode", "CUdevice_attribute",
-                    "CUjit_option", "CUgraphNodeType", "CUstreamCaptureStatus"),
+            Set.of(
+                    "CUcontext",
+                    "CUstream",
+                    "CUevent",
+                    "CUmodule",
+                    "CUfunction",
+                    "CUgraph",
+                    "CUgraphExec",
+                    "CUgraphNode"),
+            Set.of(
+                    "int",
+                    "unsigned int",
+                    "unsigned",
+                    "CUdevice",
+                    "CUresult",
+                    "CUstreamCaptureMode",
+                    "CUdevice_attribute",
+                    "CUjit_option",
+                    "CUgraphNodeType",
+                    "CUstreamCaptureStatus"),
             Set.of("size_t", "unsigned long long", "CUdeviceptr", "cuuint64_t"),
             Set.of("CUDAAPI", "__CUDA_DEPRECATED"));
 
     @Test
     void every_driver_binding_matches_its_prototype_in_cuda_h() throws IOException {
         Path path = Path.of(System.getProperty(HEADER_PROPERTY, DEFAULT_HEADER.toString()));
-        assumeTrue(Files.exists(path), "cuda.h is not installed here (" + path + "; the CUDA toolkit puts it in "
-                + "/usr/local/cuda/include, or set -D" + HEADER_PROPERTY + ")");
+        assumeTrue(
+                Files.exists(path),
+                "cuda.h is not installed here (" + path + "; the CUDA toolkit puts it in "
+                        + "/usr/local/cuda/include, or set -D" + HEADER_PROPERTY + ")");
         String header = Files.readString(path);
         List<String> notDeclared = new ArrayList<>();
         for (CudaNative.Symbol symbol : CudaNative.Symbol.values()) {
@@ -55,12 +75,17 @@ class CudaSignaturesTest {
                 notDeclared.add(symbol.name());
                 continue;
             }
-            assertThat(declaration).as("a declaration of " + symbol.name() + " in " + path).isPresent();
+            assertThat(declaration)
+                    .as("a declaration of " + symbol.name() + " in " + path)
+                    .isPresent();
             Declaration found = declaration.get();
-            assertThat(symbol.descriptor()).as(found.prototype()).isEqualTo(TYPES.descriptor(found.prototype(), found.name()));
+            assertThat(symbol.descriptor())
+                    .as(found.prototype())
+                    .isEqualTo(TYPES.descriptor(found.prototype(), found.name()));
         }
-        assertThat(notDeclared).as("optional symbols this cuda.h does not declare").doesNotContain(
-                CudaNative.Symbol.cuFuncGetParamInfo.name(), CudaNative.Symbol.cuFuncLoad.name());
+        assertThat(notDeclared)
+                .as("optional symbols this cuda.h does not declare")
+                .doesNotContain(CudaNative.Symbol.cuFuncGetParamInfo.name(), CudaNative.Symbol.cuFuncLoad.name());
     }
 
     @Test
@@ -77,25 +102,31 @@ class CudaSignaturesTest {
                 """;
 
         assertThat(declaration(header, "cuMemAlloc_v2")).map(Declaration::name).contains("cuMemAlloc");
-        assertThat(declaration(header, "cuStreamBeginCapture_v2")).map(Declaration::name).contains("cuStreamBeginCapture");
-        assertThat(declaration(header, "cuStreamGetCaptureInfo_v3")).map(Declaration::name)
+        assertThat(declaration(header, "cuStreamBeginCapture_v2"))
+                .map(Declaration::name)
+                .contains("cuStreamBeginCapture");
+        assertThat(declaration(header, "cuStreamGetCaptureInfo_v3"))
+                .map(Declaration::name)
                 .contains("cuStreamGetCaptureInfo_v3");
         Declaration alloc = declaration(header, "cuMemAlloc_v2").orElseThrow();
-        assertThat(TYPES.descriptor(alloc.prototype(), alloc.name())).isEqualTo(CudaNative.Symbol.cuMemAlloc_v2.descriptor());
+        assertThat(TYPES.descriptor(alloc.prototype(), alloc.name()))
+                .isEqualTo(CudaNative.Symbol.cuMemAlloc_v2.descriptor());
     }
 
     @Test
     void the_type_mapping_reads_device_pointers_as_64_bit_integers_and_handles_as_pointers() {
-        assertThat(TYPES.descriptor("CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, "
-                + "size_t ByteCount, CUstream hStream);", "cuMemcpyHtoDAsync"))
+        assertThat(TYPES.descriptor(
+                        "CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, "
+                                + "size_t ByteCount, CUstream hStream);",
+                        "cuMemcpyHtoDAsync"))
                 .isEqualTo(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
-        assertThat(TYPES.descriptor("CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);", "cuGetErrorName"))
+        assertThat(TYPES.descriptor(
+                        "CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);", "cuGetErrorName"))
                 .isEqualTo(FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     }
 
     /** A prototype and the name it declares. */
-    private record Declaration(String name, String prototype) {
-    }
+    private record Declaration(String name, String prototype) {}
 
     /**
      * The prototype of {@code symbol} itself where the header declares it by that name, else of the API name that
@@ -106,7 +137,8 @@ class CudaSignaturesTest {
         if (direct.isPresent()) {
             return Optional.of(new Declaration(symbol, direct.get()));
         }
-        return CSignatures.definedAs(header, symbol).flatMap(api -> CSignatures.prototype(header, RETURNS, api)
-                .map(prototype -> new Declaration(api, prototype)));
+        return CSignatures.definedAs(header, symbol)
+                .flatMap(api ->
+                        CSignatures.prototype(header, RETURNS, api).map(prototype -> new Declaration(api, prototype)));
     }
 }

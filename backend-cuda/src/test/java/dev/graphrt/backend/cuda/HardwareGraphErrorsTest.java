@@ -73,8 +73,10 @@ class HardwareGraphErrorsTest {
     void out_of_memory_becomes_DeviceOutOfMemoryException_with_the_requested_bytes() {
         GraphRTException e = errors.toException("cuMemAlloc_v2", 2, 1L << 40);
 
-        assertThat(e).isInstanceOfSatisfying(DeviceOutOfMemoryException.class,
-                oom -> assertThat(oom.requestedBytes()).isEqualTo(1L << 40));
+        assertThat(e)
+                .isInstanceOfSatisfying(
+                        DeviceOutOfMemoryException.class,
+                        oom -> assertThat(oom.requestedBytes()).isEqualTo(1L << 40));
         assertThat(e.getMessage())
                 .contains("cuMemAlloc_v2")
                 .contains("2 CUDA_ERROR_OUT_OF_MEMORY")
@@ -110,11 +112,15 @@ class HardwareGraphErrorsTest {
         for (int code : new int[] {700, 702, 709, 710, 714, 715, 716, 717, 718, 719}) {
             assertThat(HardwareGraphErrors.isSticky(code)).as("code %d", code).isTrue();
         }
-        assertThat(HardwareGraphErrors.isSticky(701)).as("too many resources is not sticky").isFalse();
+        assertThat(HardwareGraphErrors.isSticky(701))
+                .as("too many resources is not sticky")
+                .isFalse();
         GraphRTException e = errors.toException("cuStreamSynchronize", 700);
 
-        assertThat(e).isInstanceOf(dev.graphrt.api.DeviceLostException.class)
-                .hasMessageStartingWith("cuStreamSynchronize failed: 700 CUDA_ERROR_ILLEGAL_ADDRESS: a sticky device error");
+        assertThat(e)
+                .isInstanceOf(dev.graphrt.api.DeviceLostException.class)
+                .hasMessageStartingWith(
+                        "cuStreamSynchronize failed: 700 CUDA_ERROR_ILLEGAL_ADDRESS: a sticky device error");
         assertThat(((dev.graphrt.api.DeviceLostException) e).operation()).isEqualTo("cuStreamSynchronize");
     }
 

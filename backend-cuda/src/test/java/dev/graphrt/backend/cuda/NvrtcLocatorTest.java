@@ -23,15 +23,15 @@ class NvrtcLocatorTest {
             \tlibcudart.so.13 (libc6,x86-64) => /opt/cuda/lib64/libcudart.so.13
             """;
 
-    private static NvrtcLocator locator(Map<String, String> options, Map<String, String> env, List<Path> dirs,
-                                        String ldconfig) {
+    private static NvrtcLocator locator(
+            Map<String, String> options, Map<String, String> env, List<Path> dirs, String ldconfig) {
         return new NvrtcLocator(new BackendConfig(0, options), env::get, dirs, () -> ldconfig);
     }
 
     @Test
     void the_backend_option_wins_over_the_environment() {
-        NvrtcLocator locator = locator(Map.of("cuda.nvrtc", "/a/libnvrtc.so"), Map.of("GRAPHRT_NVRTC", "/b/libnvrtc.so"),
-                List.of(), "");
+        NvrtcLocator locator = locator(
+                Map.of("cuda.nvrtc", "/a/libnvrtc.so"), Map.of("GRAPHRT_NVRTC", "/b/libnvrtc.so"), List.of(), "");
 
         assertThat(locator.explicitLibrary()).contains("/a/libnvrtc.so");
         assertThat(locator.candidates()).containsExactly("/a/libnvrtc.so");
@@ -51,8 +51,10 @@ class NvrtcLocatorTest {
         }
         NvrtcLocator locator = locator(Map.of(), Map.of(), List.of(lib64, lib64.resolve("missing")), "");
 
-        assertThat(locator.toolkitCandidates()).containsExactly(
-                lib64.resolve("libnvrtc.so").toString(), lib64.resolve("libnvrtc.so.13").toString());
+        assertThat(locator.toolkitCandidates())
+                .containsExactly(
+                        lib64.resolve("libnvrtc.so").toString(),
+                        lib64.resolve("libnvrtc.so.13").toString());
     }
 
     @Test
@@ -67,10 +69,14 @@ class NvrtcLocatorTest {
         Files.createFile(lib64.resolve("libnvrtc.so.13"));
         NvrtcLocator locator = locator(Map.of(), Map.of(), List.of(lib64), LDCONFIG);
 
-        assertThat(locator.candidates()).containsExactly(
-                lib64.resolve("libnvrtc.so.13").toString(),
-                "/opt/cuda/lib64/libnvrtc.so.13", "/opt/cuda/lib64/libnvrtc.so",
-                "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so");
+        assertThat(locator.candidates())
+                .containsExactly(
+                        lib64.resolve("libnvrtc.so.13").toString(),
+                        "/opt/cuda/lib64/libnvrtc.so.13",
+                        "/opt/cuda/lib64/libnvrtc.so",
+                        "libnvrtc.so.13",
+                        "libnvrtc.so.12",
+                        "libnvrtc.so");
     }
 
     @Test

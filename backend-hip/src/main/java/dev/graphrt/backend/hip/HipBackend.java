@@ -5,8 +5,8 @@ import dev.graphrt.api.Capability;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
-import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.driver.HardwareGraphErrors;
+import dev.graphrt.driver.KernelImageCache;
 import dev.graphrt.spi.BackendConfig;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -46,13 +46,12 @@ import org.slf4j.LoggerFactory;
 final class HipBackend {
     private static final Logger LOG = LoggerFactory.getLogger(HipBackend.class);
 
-    private HipBackend() {
-    }
+    private HipBackend() {}
 
     /** What this backend declares, given whether the runtime can dump graphs as DOT and update them. */
     static Set<Capability> capabilities(boolean dotExport, boolean graphUpdate, boolean nestedGraphs) {
-        EnumSet<Capability> set = EnumSet.of(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED,
-                Capability.MULTI_STREAM_CAPTURE);
+        EnumSet<Capability> set =
+                EnumSet.of(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED, Capability.MULTI_STREAM_CAPTURE);
         if (dotExport) {
             set.add(Capability.DOT_EXPORT);
         }
@@ -69,8 +68,8 @@ final class HipBackend {
     static DriverBackend open(BackendConfig config) {
         HipLibrary.Loaded loaded = HipLibrary.load(config);
         if (loaded.failure() != null) {
-            throw new BackendUnavailableException("the hip backend cannot open",
-                    List.of("hip: unavailable: " + loaded.failure()));
+            throw new BackendUnavailableException(
+                    "the hip backend cannot open", List.of("hip: unavailable: " + loaded.failure()));
         }
         int rc = HipRuntime.tryInit();
         HipRuntime.DeviceCount count = HipRuntime.tryDeviceCount();
@@ -81,24 +80,30 @@ final class HipBackend {
             throw HipRuntime.ERRORS.toException("hipInit", rc);
         }
         if (config.deviceIndex() >= count.count()) {
-            throw new IllegalArgumentException("deviceIndex " + config.deviceIndex() + " does not exist: this machine has "
-                    + count.count() + " HIP device(s)");
+            throw new IllegalArgumentException("deviceIndex " + config.deviceIndex()
+                    + " does not exist: this machine has " + count.count() + " HIP device(s)");
         }
         HipDevice device = new HipDevice(config.deviceIndex());
         device.makeCurrent();
         HipDeviceDescription description = HipDeviceDescription.query(config.deviceIndex());
         HipGraphs graphs = new HipGraphs(new HipGraphNodeTypes(description.runtimeVersion()));
         HipStream streams = new HipStream(device, graphs);
-        DriverBackend backend = new DriverBackend(new DriverBackend.Parts(config.deviceIndex(),
-                description.toDeviceInfo(), capabilities(HipRuntime.hasGraphDebugDotPrint(), graphs.updates(),
-                        graphs.nestsGraphs()),
+        DriverBackend backend = new DriverBackend(new DriverBackend.Parts(
+                config.deviceIndex(),
+                description.toDeviceInfo(),
+                capabilities(HipRuntime.hasGraphDebugDotPrint(), graphs.updates(), graphs.nestsGraphs()),
                 streams,
                 new DriverDeviceMemory(streams, new HipDeviceMemory()),
-                new DriverKernelCompiler(streams, new HipKernelCompiler(new HiprtcLocator(config), description.summary()),
+                new DriverKernelCompiler(
+                        streams,
+                        new HipKernelCompiler(new HiprtcLocator(config), description.summary()),
                         KernelImageCache.configured(config, "hip")),
                 () -> HipRuntime.resetIfLost(device)));
-        LOG.debug("hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
-                config.deviceIndex(), HipLibrary.origin(), description.summary(),
+        LOG.debug(
+                "hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
+                config.deviceIndex(),
+                HipLibrary.origin(),
+                description.summary(),
                 HipRuntime.hasGraphUpload() ? "present" : "absent",
                 HipRuntime.hasGraphDebugDotPrint() ? "present" : "absent");
         return backend;

@@ -45,15 +45,20 @@ public final class HipBackendProvider extends DriverBackendProvider {
         }
         int init = HipRuntime.tryInit();
         HipRuntime.DeviceCount count = HipRuntime.tryDeviceCount();
-        LOG.debug("hip probe: {} loaded; hipInit → {} {}, hipGetDeviceCount → {} {} (count {})",
-                loaded.origin(), init, HipRuntime.resultName(init), count.result(),
-                HipRuntime.resultName(count.result()), count.count());
+        LOG.debug(
+                "hip probe: {} loaded; hipInit → {} {}, hipGetDeviceCount → {} {} (count {})",
+                loaded.origin(),
+                init,
+                HipRuntime.resultName(init),
+                count.result(),
+                HipRuntime.resultName(count.result()),
+                count.count());
         if (count.result() == HipNative.HIP_ERROR_NO_DEVICE) {
             return Availability.unavailable("no HIP device (hipGetDeviceCount → " + count.result() + ")");
         }
         if (count.result() != HardwareGraphErrors.SUCCESS) {
-            return Availability.unavailable("hipGetDeviceCount failed: " + count.result() + " "
-                    + HipRuntime.resultName(count.result()));
+            return Availability.unavailable(
+                    "hipGetDeviceCount failed: " + count.result() + " " + HipRuntime.resultName(count.result()));
         }
         if (count.count() <= 0) {
             return Availability.unavailable("no HIP device (hipGetDeviceCount = " + count.count() + ")");

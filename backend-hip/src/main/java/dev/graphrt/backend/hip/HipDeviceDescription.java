@@ -18,18 +18,34 @@ import dev.graphrt.driver.DeviceQueries;
  * @param graphUpload     whether the library exports {@code hipGraphUpload}
  * @param limits          the largest launch the device takes
  */
-record HipDeviceDescription(int ordinal, String name, int major, int minor, int multiprocessors, long totalMemory,
-                            int runtimeVersion, boolean graphUpload, LaunchLimits limits) {
+record HipDeviceDescription(
+        int ordinal,
+        String name,
+        int major,
+        int minor,
+        int multiprocessors,
+        long totalMemory,
+        int runtimeVersion,
+        boolean graphUpload,
+        LaunchLimits limits) {
 
     /** Asks the runtime (initialised) about the device of {@code ordinal}. */
     static HipDeviceDescription query(int ordinal) {
-        DeviceQueries ask = new DeviceQueries(HipRuntime.CALLS, HipHandles.BINDER, Symbol.hipDeviceGetName,
-                Symbol.hipDeviceTotalMem, Symbol.hipDeviceGetAttribute);
-        return new HipDeviceDescription(ordinal, ask.name(ordinal),
+        DeviceQueries ask = new DeviceQueries(
+                HipRuntime.CALLS,
+                HipHandles.BINDER,
+                Symbol.hipDeviceGetName,
+                Symbol.hipDeviceTotalMem,
+                Symbol.hipDeviceGetAttribute);
+        return new HipDeviceDescription(
+                ordinal,
+                ask.name(ordinal),
                 ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ordinal),
                 ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ordinal),
                 ask.attribute(HipNative.HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ordinal),
-                ask.totalMemory(ordinal), HipRuntime.runtimeVersion(), HipRuntime.hasGraphUpload(),
+                ask.totalMemory(ordinal),
+                HipRuntime.runtimeVersion(),
+                HipRuntime.hasGraphUpload(),
                 ask.launchLimits(HipNative.HIP_LAUNCH_LIMIT_ATTRIBUTES, ordinal));
     }
 
@@ -40,8 +56,13 @@ record HipDeviceDescription(int ordinal, String name, int major, int minor, int 
 
     /** The driver line: the HIP version, and that graphs are uploaded at first launch when it must. */
     DeviceInfo toDeviceInfo() {
-        return new DeviceInfo("hip", name, "HIP " + HipNative.versionText(runtimeVersion) + ", cc " + major + "." + minor
-                + (graphUpload ? "" : ", no hipGraphUpload (graphs upload at first replay)"),
-                totalMemory, multiprocessors, limits);
+        return new DeviceInfo(
+                "hip",
+                name,
+                "HIP " + HipNative.versionText(runtimeVersion) + ", cc " + major + "." + minor
+                        + (graphUpload ? "" : ", no hipGraphUpload (graphs upload at first replay)"),
+                totalMemory,
+                multiprocessors,
+                limits);
     }
 }

@@ -27,8 +27,8 @@ final class HipDeviceMemory extends BoundDeviceMemory {
     private static final MethodHandle hipFree = HipHandles.BINDER.bind(Symbol.hipFree);
     private static final MethodHandle hipHostMalloc = HipHandles.BINDER.bind(Symbol.hipHostMalloc);
     private static final MethodHandle hipMemcpyHtoD = HipHandles.BINDER.bind(Symbol.hipMemcpyHtoD);
-    private static final MemorySymbols SYMBOLS = new MemorySymbols(Symbol.hipMalloc, Symbol.hipFree,
-            Symbol.hipMemcpyHtoD, Symbol.hipHostMalloc, Symbol.hipHostFree);
+    private static final MemorySymbols SYMBOLS = new MemorySymbols(
+            Symbol.hipMalloc, Symbol.hipFree, Symbol.hipMemcpyHtoD, Symbol.hipHostMalloc, Symbol.hipHostFree);
 
     HipDeviceMemory() {
         super(HipRuntime.CALLS, HipHandles.BINDER, SYMBOLS, HipRuntime::withRelaxedCaptureMode);

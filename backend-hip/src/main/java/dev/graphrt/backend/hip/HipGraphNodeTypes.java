@@ -30,7 +30,8 @@ record HipGraphNodeTypes(int runtimeVersion) {
     /** Whether a node of {@code type} makes a graph unsafe to relaunch. */
     boolean refuses(int type) {
         if (zeroBased()) {
-            return type == DriverConstants.GRAPH_NODE_TYPE_MEM_ALLOC || type == DriverConstants.GRAPH_NODE_TYPE_MEM_FREE;
+            return type == DriverConstants.GRAPH_NODE_TYPE_MEM_ALLOC
+                    || type == DriverConstants.GRAPH_NODE_TYPE_MEM_FREE;
         }
         return type < HipNative.LEGACY_NODE_TYPE_FIRST || type >= HipNative.LEGACY_NODE_TYPE_COUNT;
     }
@@ -48,10 +49,11 @@ record HipGraphNodeTypes(int runtimeVersion) {
         }
         if (refused > 0) {
             throw new GraphNotRelaunchableException("the captured graph holds " + refused + " node(s) of type "
-                    + which + (refused > 4 ? ", ..." : "") + (zeroBased()
-                    ? " (memory allocation/free nodes: stream-ordered hipMallocAsync/hipFreeAsync inside the capture)"
-                    : " (not a node type of HIP " + HipNative.versionText(runtimeVersion) + ": a memory node the runtime "
-                            + "cannot name)")
+                    + which + (refused > 4 ? ", ..." : "")
+                    + (zeroBased()
+                            ? " (memory allocation/free nodes: stream-ordered hipMallocAsync/hipFreeAsync inside the capture)"
+                            : " (not a node type of HIP " + HipNative.versionText(runtimeVersion)
+                                    + ": a memory node the runtime " + "cannot name)")
                     + "; such a graph cannot be relaunched safely: allocate before beginCapture() (during the "
                     + "warm-up) instead");
         }

@@ -25,14 +25,26 @@ final class HipGraphs extends BoundGraphCalls {
     // the raw handles of the calls made here; static final, so the JIT inlines each downcall
     private static final MethodHandle hipGraphLaunch = HipHandles.BINDER.bind(Symbol.hipGraphLaunch);
     private static final MethodHandle hipGraphExecUpdate = HipHandles.BINDER.bind(Symbol.hipGraphExecUpdate);
-    private static final MethodHandle hipStreamGetCaptureInfoV2 = HipHandles.BINDER.bind(Symbol.hipStreamGetCaptureInfo_v2);
+    private static final MethodHandle hipStreamGetCaptureInfoV2 =
+            HipHandles.BINDER.bind(Symbol.hipStreamGetCaptureInfo_v2);
     private static final MethodHandle hipStreamUpdateCaptureDependencies =
             HipHandles.BINDER.bind(Symbol.hipStreamUpdateCaptureDependencies);
-    private static final GraphSymbols SYMBOLS = new GraphSymbols(Symbol.hipStreamBeginCapture,
-            Symbol.hipStreamEndCapture, Symbol.hipStreamIsCapturing, Symbol.hipGraphGetNodes, Symbol.hipGraphNodeGetType,
-            Symbol.hipGraphInstantiateWithFlags, Symbol.hipGraphUpload, Symbol.hipGraphDebugDotPrint,
-            Symbol.hipGraphDestroy, Symbol.hipGraphLaunch, Symbol.hipGraphExecDestroy, Symbol.hipGraphExecUpdate,
-            Symbol.hipGraphExecKernelNodeSetParams, Symbol.hipGraphAddChildGraphNode, Symbol.hipStreamGetCaptureInfo_v2,
+    private static final GraphSymbols SYMBOLS = new GraphSymbols(
+            Symbol.hipStreamBeginCapture,
+            Symbol.hipStreamEndCapture,
+            Symbol.hipStreamIsCapturing,
+            Symbol.hipGraphGetNodes,
+            Symbol.hipGraphNodeGetType,
+            Symbol.hipGraphInstantiateWithFlags,
+            Symbol.hipGraphUpload,
+            Symbol.hipGraphDebugDotPrint,
+            Symbol.hipGraphDestroy,
+            Symbol.hipGraphLaunch,
+            Symbol.hipGraphExecDestroy,
+            Symbol.hipGraphExecUpdate,
+            Symbol.hipGraphExecKernelNodeSetParams,
+            Symbol.hipGraphAddChildGraphNode,
+            Symbol.hipStreamGetCaptureInfo_v2,
             Symbol.hipStreamUpdateCaptureDependencies);
 
     private final HipGraphNodeTypes nodeTypes;
@@ -50,22 +62,28 @@ final class HipGraphs extends BoundGraphCalls {
 
     /** HIP's update has CUDA 11's signature: the node and the result come back through two out-parameters. */
     @Override
-    protected int rawExecUpdate(MemorySegment exec, MemorySegment template, MemorySegment result,
-            MemorySegment errorNode) throws Throwable {
+    protected int rawExecUpdate(
+            MemorySegment exec, MemorySegment template, MemorySegment result, MemorySegment errorNode)
+            throws Throwable {
         return (int) hipGraphExecUpdate.invokeExact(exec, template, errorNode, result);
     }
 
     @Override
-    protected int rawCaptureInfo(MemorySegment stream, MemorySegment status, MemorySegment graph,
-            MemorySegment dependencies, MemorySegment count) throws Throwable {
-        return (int) hipStreamGetCaptureInfoV2.invokeExact(stream, status, MemorySegment.NULL, graph, dependencies,
-                count);
+    protected int rawCaptureInfo(
+            MemorySegment stream,
+            MemorySegment status,
+            MemorySegment graph,
+            MemorySegment dependencies,
+            MemorySegment count)
+            throws Throwable {
+        return (int)
+                hipStreamGetCaptureInfoV2.invokeExact(stream, status, MemorySegment.NULL, graph, dependencies, count);
     }
 
     @Override
     protected int rawSetCaptureDependencies(MemorySegment stream, MemorySegment nodes, long count) throws Throwable {
-        return (int) hipStreamUpdateCaptureDependencies.invokeExact(stream, nodes, count,
-                DriverConstants.SET_CAPTURE_DEPENDENCIES);
+        return (int) hipStreamUpdateCaptureDependencies.invokeExact(
+                stream, nodes, count, DriverConstants.SET_CAPTURE_DEPENDENCIES);
     }
 
     @Override
@@ -80,8 +98,8 @@ final class HipGraphs extends BoundGraphCalls {
 
     /** A {@code hipKernelNodeParams}: block dims first, then extra (NULL), the function, grid dims, parameters. */
     @Override
-    protected MemorySegment kernelNodeParams(Arena arena, MemorySegment function, LaunchDims dims,
-            MemorySegment kernelParams) {
+    protected MemorySegment kernelNodeParams(
+            Arena arena, MemorySegment function, LaunchDims dims, MemorySegment kernelParams) {
         MemorySegment params = arena.allocate(HipNative.KERNEL_NODE_PARAMS); // zeroed: extra NULL, no shared memory
         params.set(JAVA_INT, 0, dims.blockX());
         params.set(JAVA_INT, 4, dims.blockY());

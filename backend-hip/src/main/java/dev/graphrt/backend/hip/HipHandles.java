@@ -24,10 +24,10 @@ final class HipHandles {
     static final MethodHandle hipGetErrorName = BINDER.bind(Symbol.hipGetErrorName);
     static final MethodHandle hipGetDeviceCount = BINDER.bind(Symbol.hipGetDeviceCount);
     static final MethodHandle hipSetDevice = BINDER.bind(Symbol.hipSetDevice);
-    static final MethodHandle hipThreadExchangeStreamCaptureMode = BINDER.bind(Symbol.hipThreadExchangeStreamCaptureMode);
+    static final MethodHandle hipThreadExchangeStreamCaptureMode =
+            BINDER.bind(Symbol.hipThreadExchangeStreamCaptureMode);
     static final MethodHandle hipDeviceSynchronize = BINDER.bind(Symbol.hipDeviceSynchronize);
     static final MethodHandle hipDeviceReset = BINDER.bind(Symbol.hipDeviceReset);
 
-    private HipHandles() {
-    }
+    private HipHandles() {}
 }

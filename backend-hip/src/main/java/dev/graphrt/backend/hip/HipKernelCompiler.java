@@ -79,8 +79,10 @@ final class HipKernelCompiler implements KernelToolchain {
             MemorySegment moduleOut = arena.allocate(ADDRESS);
             int rc = HipRuntime.withRelaxedCaptureMode(() -> HipModules.tryModuleLoadData(moduleOut, image));
             if (rc != HardwareGraphErrors.SUCCESS) {
-                throw new KernelCompilationException("hipModuleLoadData could not load the code object of kernel '"
-                        + entry + "': " + rc + " " + HipRuntime.resultName(rc), "");
+                throw new KernelCompilationException(
+                        "hipModuleLoadData could not load the code object of kernel '" + entry + "': " + rc + " "
+                                + HipRuntime.resultName(rc),
+                        "");
             }
             return moduleOut.get(ADDRESS, 0);
         }
@@ -92,8 +94,10 @@ final class HipKernelCompiler implements KernelToolchain {
             MemorySegment functionOut = arena.allocate(ADDRESS);
             int rc = HipModules.tryModuleGetFunction(functionOut, module, arena.allocateFrom(entry));
             if (rc == HardwareGraphErrors.NOT_FOUND || rc == HipNative.HIP_ERROR_INVALID_DEVICE_FUNCTION) {
-                throw new KernelCompilationException("kernel entry point '" + entry + "' is not in the compiled "
-                        + "module: declare it extern \"C\" __global__ void " + entry + "(...)", "");
+                throw new KernelCompilationException(
+                        "kernel entry point '" + entry + "' is not in the compiled "
+                                + "module: declare it extern \"C\" __global__ void " + entry + "(...)",
+                        "");
             }
             HipRuntime.check("hipModuleGetFunction(" + entry + ")", rc);
             return functionOut.get(ADDRESS, 0);

@@ -35,13 +35,12 @@ final class HipLibrary {
     /** Environment variable naming the library file. */
     static final String ENV = "GRAPHRT_HIP_LIB";
     /** Tried in order when nothing is configured: the loader's search path, then ROCm's default prefix. */
-    static final List<String> DEFAULT_CANDIDATES = List.of("libamdhip64.so", "libamdhip64.so.5", "libamdhip64.so.6",
-            "/opt/rocm/lib/libamdhip64.so");
+    static final List<String> DEFAULT_CANDIDATES =
+            List.of("libamdhip64.so", "libamdhip64.so.5", "libamdhip64.so.6", "/opt/rocm/lib/libamdhip64.so");
 
     private static Loaded current; // guarded by HipLibrary.class
 
-    private HipLibrary() {
-    }
+    private HipLibrary() {}
 
     /**
      * What loading found: the lookup and the name it was loaded by ({@code origin}), or why it failed.
@@ -51,12 +50,10 @@ final class HipLibrary {
      * @param origin  the candidate that loaded (a soname or a path), or null
      * @param failure why the library cannot be used, or null
      */
-    record Loaded(Explicit request, SymbolLookup lookup, String origin, String failure) {
-    }
+    record Loaded(Explicit request, SymbolLookup lookup, String origin, String failure) {}
 
     /** A library named by configuration, and who named it (for messages). */
-    record Explicit(String library, String source) {
-    }
+    record Explicit(String library, String source) {}
 
     /**
      * The library for {@code config}: binds it on first use (or after a failed search), and afterwards
@@ -66,10 +63,14 @@ final class HipLibrary {
         Optional<Explicit> option = fromOption(config);
         if (current != null && current.lookup() != null) {
             if (option.isPresent() && !sameLibrary(option.get().library(), current.origin())) {
-                return new Loaded(option.get(), null, null, "the backend option " + OPTION + "=" + option.get().library()
-                        + " names another library than the one this JVM already bound (" + current.origin()
-                        + "); the HIP library is chosen once per JVM: set it before the first probe, or use "
-                        + ENV + " or -D" + PROPERTY);
+                return new Loaded(
+                        option.get(),
+                        null,
+                        null,
+                        "the backend option " + OPTION + "=" + option.get().library()
+                                + " names another library than the one this JVM already bound (" + current.origin()
+                                + "); the HIP library is chosen once per JVM: set it before the first probe, or use "
+                                + ENV + " or -D" + PROPERTY);
             }
             return current;
         }
@@ -106,11 +107,14 @@ final class HipLibrary {
     /** The backend option, when set and not blank. */
     static Optional<Explicit> fromOption(BackendConfig config) {
         String option = config.option(OPTION, "");
-        return option.isBlank() ? Optional.empty() : Optional.of(new Explicit(option.strip(), "backend option " + OPTION));
+        return option.isBlank()
+                ? Optional.empty()
+                : Optional.of(new Explicit(option.strip(), "backend option " + OPTION));
     }
 
     /** The system property, else the environment variable, when set and not blank. */
-    static Optional<Explicit> explicitLibrary(Function<String, String> properties, Function<String, String> environment) {
+    static Optional<Explicit> explicitLibrary(
+            Function<String, String> properties, Function<String, String> environment) {
         String property = properties.apply(PROPERTY);
         if (property != null && !property.isBlank()) {
             return Optional.of(new Explicit(property.strip(), "system property " + PROPERTY));
@@ -129,8 +133,12 @@ final class HipLibrary {
             String library = explicit.get().library();
             SymbolLookup lookup = tryLoad(library, failures);
             if (lookup == null) {
-                return new Loaded(explicit.get(), null, null, "libamdhip64 not found (" + library + ", set by the "
-                        + explicit.get().source() + ", does not load: " + String.join("; ", failures) + ")");
+                return new Loaded(
+                        explicit.get(),
+                        null,
+                        null,
+                        "libamdhip64 not found (" + library + ", set by the "
+                                + explicit.get().source() + ", does not load: " + String.join("; ", failures) + ")");
             }
             return checked(explicit.get(), lookup, library);
         }
@@ -140,9 +148,13 @@ final class HipLibrary {
                 return checked(null, lookup, candidate);
             }
         }
-        return new Loaded(null, null, null, "libamdhip64 not found (tried " + String.join(", ", candidates)
-                + "; install ROCm's HIP runtime, e.g. Debian's libamdhip64-5, or name the library file with the "
-                + "backend option " + OPTION + ", " + ENV + " or -D" + PROPERTY + ")");
+        return new Loaded(
+                null,
+                null,
+                null,
+                "libamdhip64 not found (tried " + String.join(", ", candidates)
+                        + "; install ROCm's HIP runtime, e.g. Debian's libamdhip64-5, or name the library file with the "
+                        + "backend option " + OPTION + ", " + ENV + " or -D" + PROPERTY + ")");
     }
 
     /** Whether {@code option} names the library loaded as {@code origin} (the same string, or the same file). */
@@ -163,8 +175,12 @@ final class HipLibrary {
     private static Loaded checked(Explicit request, SymbolLookup lookup, String origin) {
         List<String> missing = NativeBinder.missing(lookup, HipNative.Symbol.values());
         if (!missing.isEmpty()) {
-            return new Loaded(request, null, origin, origin + " lacks " + String.join(", ", missing)
-                    + " (HIP runtime too old or not HIP: GraphRT needs ROCm 5.2 or later)");
+            return new Loaded(
+                    request,
+                    null,
+                    origin,
+                    origin + " lacks " + String.join(", ", missing)
+                            + " (HIP runtime too old or not HIP: GraphRT needs ROCm 5.2 or later)");
         }
         return new Loaded(request, lookup, origin, null);
     }

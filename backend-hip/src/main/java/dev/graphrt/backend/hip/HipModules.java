@@ -16,8 +16,7 @@ final class HipModules {
     private static final MethodHandle hipModuleGetFunction = HipHandles.BINDER.bind(Symbol.hipModuleGetFunction);
     private static final MethodHandle hipModuleUnload = HipHandles.BINDER.bind(Symbol.hipModuleUnload);
 
-    private HipModules() {
-    }
+    private HipModules() {}
 
     /** {@code hipModuleLoadData}; the raw code, because the compiler reports a failure with the kernel's name. */
     static int tryModuleLoadData(MemorySegment moduleOut, MemorySegment image) {
@@ -26,8 +25,8 @@ final class HipModules {
 
     /** {@code hipModuleGetFunction}; the raw code, because a missing entry point is a compilation error. */
     static int tryModuleGetFunction(MemorySegment functionOut, MemorySegment module, MemorySegment name) {
-        return DriverCalls.raw("hipModuleGetFunction",
-                () -> (int) hipModuleGetFunction.invokeExact(functionOut, module, name));
+        return DriverCalls.raw(
+                "hipModuleGetFunction", () -> (int) hipModuleGetFunction.invokeExact(functionOut, module, name));
     }
 
     static void moduleUnload(MemorySegment module) {

@@ -27,8 +27,7 @@ import java.util.function.Supplier;
  * every entry, so it is a plain {@code invokeExact}.
  */
 final class HipRuntime {
-    private HipRuntime() {
-    }
+    private HipRuntime() {}
 
     /** Maps failed calls to exceptions, naming codes through {@code hipGetErrorName}. */
     static final HardwareGraphErrors ERRORS = HardwareGraphErrors.withNames(HipRuntime::resultName);
@@ -36,6 +35,7 @@ final class HipRuntime {
     static final DriverCalls CALLS = new DriverCalls(ERRORS);
     /** The backend's name, call prefix and error mapping; binds nothing, so tests use it without a runtime. */
     static final DriverNames NAMES = new DriverNames("hip", "hip", ERRORS);
+
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HipRuntime.class);
 
     /** The library's name for {@code code} ({@code hipGetErrorName}), or the table's when it has none. */
@@ -73,7 +73,9 @@ final class HipRuntime {
             throw new IllegalStateException("hipDeviceSynchronize failed to run", t);
         }
         if (HardwareGraphErrors.isSticky(rc)) {
-            LOG.warn("hip: the device reports a sticky error ({} {}): resetting it so later runtimes work", rc,
+            LOG.warn(
+                    "hip: the device reports a sticky error ({} {}): resetting it so later runtimes work",
+                    rc,
                     ERRORS.name(rc));
             CALLS.run("hipDeviceReset", () -> (int) hipDeviceReset.invokeExact());
         }
@@ -97,8 +99,7 @@ final class HipRuntime {
     }
 
     /** What {@code hipGetDeviceCount} returned: its code and, when that is 0, the count. */
-    record DeviceCount(int result, int count) {
-    }
+    record DeviceCount(int result, int count) {}
 
     /** {@code hipGetDeviceCount}; the raw code, because "no device" is the probe's answer, not an error. */
     static DeviceCount tryDeviceCount() {
@@ -134,7 +135,10 @@ final class HipRuntime {
      * host allocation, module load or synchronous copy made this way does not invalidate a capture in progress.
      */
     static <T> T withRelaxedCaptureMode(Supplier<T> action) {
-        return CALLS.withRelaxedCaptureMode("hipThreadExchangeStreamCaptureMode", hipThreadExchangeStreamCaptureMode,
-                DriverCaptureModes.RELAXED, action);
+        return CALLS.withRelaxedCaptureMode(
+                "hipThreadExchangeStreamCaptureMode",
+                hipThreadExchangeStreamCaptureMode,
+                DriverCaptureModes.RELAXED,
+                action);
     }
 }

@@ -33,15 +33,25 @@ final class HipStream extends BoundStreamDriver {
             HipHandles.BINDER.bind(Symbol.hipDeviceEnablePeerAccess);
     private static final MethodHandle hipEventRecord = HipHandles.BINDER.bind(Symbol.hipEventRecord);
     private static final MethodHandle hipEventQuery = HipHandles.BINDER.bind(Symbol.hipEventQuery);
-    private static final StreamSymbols SYMBOLS = new StreamSymbols(Symbol.hipStreamCreateWithFlags,
-            Symbol.hipStreamDestroy, Symbol.hipStreamSynchronize, Symbol.hipStreamQuery, Symbol.hipModuleLaunchKernel,
-            Symbol.hipMemcpyHtoDAsync, Symbol.hipMemcpyDtoHAsync, Symbol.hipEventCreateWithFlags, Symbol.hipEventRecord,
-            Symbol.hipEventQuery, Symbol.hipEventSynchronize, Symbol.hipEventDestroy, Symbol.hipStreamWaitEvent,
+    private static final StreamSymbols SYMBOLS = new StreamSymbols(
+            Symbol.hipStreamCreateWithFlags,
+            Symbol.hipStreamDestroy,
+            Symbol.hipStreamSynchronize,
+            Symbol.hipStreamQuery,
+            Symbol.hipModuleLaunchKernel,
+            Symbol.hipMemcpyHtoDAsync,
+            Symbol.hipMemcpyDtoHAsync,
+            Symbol.hipEventCreateWithFlags,
+            Symbol.hipEventRecord,
+            Symbol.hipEventQuery,
+            Symbol.hipEventSynchronize,
+            Symbol.hipEventDestroy,
+            Symbol.hipStreamWaitEvent,
             Symbol.hipMemcpyDtoDAsync);
 
     private final HipDevice device;
-    private final PeerAccess peers = new PeerAccess(this, HipRuntime.CALLS, "hipDeviceCanAccessPeer",
-            "hipDeviceEnablePeerAccess");
+    private final PeerAccess peers =
+            new PeerAccess(this, HipRuntime.CALLS, "hipDeviceCanAccessPeer", "hipDeviceEnablePeerAccess");
 
     /**
      * The stream calls made with {@code device} current.
@@ -60,8 +70,8 @@ final class HipStream extends BoundStreamDriver {
 
     @Override
     protected int rawCopyDeviceToDevice(long dst, long src, long bytes, MemorySegment stream) throws Throwable {
-        return (int) hipMemcpyDtoDAsync.invokeExact(MemorySegment.ofAddress(dst), MemorySegment.ofAddress(src), bytes,
-                stream);
+        return (int) hipMemcpyDtoDAsync.invokeExact(
+                MemorySegment.ofAddress(dst), MemorySegment.ofAddress(src), bytes, stream);
     }
 
     /** Peer access from this device to {@code peer}'s, where {@code hipDeviceCanAccessPeer} allows it. */
@@ -72,7 +82,9 @@ final class HipStream extends BoundStreamDriver {
         }
         int ordinal = device.ordinal();
         int peerOrdinal = other.device.ordinal();
-        return peers.reaches(peer, peerOrdinal == ordinal,
+        return peers.reaches(
+                peer,
+                peerOrdinal == ordinal,
                 out -> (int) hipDeviceCanAccessPeer.invokeExact(out, ordinal, peerOrdinal),
                 () -> (int) hipDeviceEnablePeerAccess.invokeExact(peerOrdinal, 0));
     }
@@ -90,8 +102,18 @@ final class HipStream extends BoundStreamDriver {
     @Override
     protected int rawLaunch(MemorySegment function, LaunchDims d, MemorySegment params, MemorySegment stream)
             throws Throwable {
-        return (int) hipModuleLaunchKernel.invokeExact(function, d.gridX(), d.gridY(), d.gridZ(), d.blockX(),
-                d.blockY(), d.blockZ(), 0, stream, params, MemorySegment.NULL);
+        return (int) hipModuleLaunchKernel.invokeExact(
+                function,
+                d.gridX(),
+                d.gridY(),
+                d.gridZ(),
+                d.blockX(),
+                d.blockY(),
+                d.blockZ(),
+                0,
+                stream,
+                params,
+                MemorySegment.NULL);
     }
 
     @Override

@@ -19,8 +19,8 @@ final class Hiprtc {
     static final int ERROR_COMPILATION = RuntimeCompiler.ERROR_COMPILATION;
 
     /** What hiprtc spells its own way: the prefix, "Code", and a binary image with no terminator. */
-    static final RuntimeCompiler.Flavor FLAVOR = new RuntimeCompiler.Flavor("hiprtc", "hiprtc", "Code", false,
-            "not a hiprtc library");
+    static final RuntimeCompiler.Flavor FLAVOR =
+            new RuntimeCompiler.Flavor("hiprtc", "hiprtc", "Code", false, "not a hiprtc library");
 
     /** The functions bound, named as exported, with their C signatures from {@code hiprtc.h}; all must be present. */
     static final Map<String, FunctionDescriptor> SIGNATURES = FLAVOR.signatures();
@@ -28,8 +28,7 @@ final class Hiprtc {
     /** The symbols a library must export to be bound. */
     static final List<String> SYMBOLS = List.copyOf(SIGNATURES.keySet());
 
-    private Hiprtc() {
-    }
+    private Hiprtc() {}
 
     /** Binds hiprtc from a loaded library; {@code origin} names it in messages. */
     static RuntimeCompiler bind(SymbolLookup lookup, String origin) {

@@ -23,31 +23,34 @@ final class HiprtcLocator {
     /** Environment variable naming the hiprtc library file. */
     static final String ENV = "GRAPHRT_HIPRTC";
     /** Tried after the runtime library, through the loader's search path and ROCm's default prefix. */
-    static final List<String> SONAMES = List.of("libhiprtc.so", "libhiprtc.so.6", "libhiprtc.so.5",
-            "/opt/rocm/lib/libhiprtc.so");
+    static final List<String> SONAMES =
+            List.of("libhiprtc.so", "libhiprtc.so.6", "libhiprtc.so.5", "/opt/rocm/lib/libhiprtc.so");
 
     private final BackendConfig config;
     private final Function<String, String> environment;
     private final Supplier<Optional<SymbolLookup>> runtimeLibrary;
 
     HiprtcLocator(BackendConfig config) {
-        this(config, System::getenv, () -> HipLibrary.failure().isEmpty() ? Optional.of(HipLibrary.lookup()) : Optional.empty());
+        this(
+                config,
+                System::getenv,
+                () -> HipLibrary.failure().isEmpty() ? Optional.of(HipLibrary.lookup()) : Optional.empty());
     }
 
-    HiprtcLocator(BackendConfig config, Function<String, String> environment,
-                  Supplier<Optional<SymbolLookup>> runtimeLibrary) {
+    HiprtcLocator(
+            BackendConfig config,
+            Function<String, String> environment,
+            Supplier<Optional<SymbolLookup>> runtimeLibrary) {
         this.config = config;
         this.environment = environment;
         this.runtimeLibrary = runtimeLibrary;
     }
 
     /** The outcome of a search: the bound hiprtc, or why none could be used. */
-    record Located(Optional<RuntimeCompiler> hiprtc, String failure) {
-    }
+    record Located(Optional<RuntimeCompiler> hiprtc, String failure) {}
 
     /** A library named by configuration, and who named it (for messages). */
-    record Explicit(String library, String source) {
-    }
+    record Explicit(String library, String source) {}
 
     /** The explicitly configured library (option first, then environment). */
     Optional<Explicit> explicitLibrary() {
@@ -56,7 +59,8 @@ final class HiprtcLocator {
             return Optional.of(new Explicit(option.strip(), "backend option " + OPTION));
         }
         String env = environment.apply(ENV);
-        return env == null || env.isBlank() ? Optional.empty()
+        return env == null || env.isBlank()
+                ? Optional.empty()
                 : Optional.of(new Explicit(env.strip(), "environment variable " + ENV));
     }
 
@@ -67,8 +71,10 @@ final class HiprtcLocator {
             String path = explicit.get().library();
             return tryLoad(path, failures)
                     .map(h -> new Located(Optional.of(h), ""))
-                    .orElseGet(() -> new Located(Optional.empty(), "hiprtc could not be loaded from " + path
-                            + " (set by the " + explicit.get().source() + "): " + String.join("; ", failures)));
+                    .orElseGet(() -> new Located(
+                            Optional.empty(),
+                            "hiprtc could not be loaded from " + path + " (set by the "
+                                    + explicit.get().source() + "): " + String.join("; ", failures)));
         }
         Optional<SymbolLookup> runtime = runtimeLibrary.get();
         if (runtime.isPresent() && exportsHiprtc(runtime.get())) {
@@ -80,9 +86,11 @@ final class HiprtcLocator {
                 return new Located(hiprtc, "");
             }
         }
-        return new Located(Optional.empty(), "hiprtc not found: the HIP runtime library does not export it and "
-                + "none of " + SONAMES + " loads. Install ROCm's hiprtc, or set the backend option " + OPTION
-                + " or the environment variable " + ENV + " to the library file");
+        return new Located(
+                Optional.empty(),
+                "hiprtc not found: the HIP runtime library does not export it and "
+                        + "none of " + SONAMES + " loads. Install ROCm's hiprtc, or set the backend option " + OPTION
+                        + " or the environment variable " + ENV + " to the library file");
     }
 
     static boolean exportsHiprtc(SymbolLookup lookup) {

@@ -24,14 +24,16 @@ class HipDeviceSmokeTest extends DeviceSmokeKit {
 
     @Test
     void dot_export_is_declared_exactly_when_the_runtime_can_dump_graphs() {
-        assertThat(backend.capabilities().contains(Capability.DOT_EXPORT)).isEqualTo(HipRuntime.hasGraphDebugDotPrint());
+        assertThat(backend.capabilities().contains(Capability.DOT_EXPORT))
+                .isEqualTo(HipRuntime.hasGraphDebugDotPrint());
         assertThat(backend.device().driver()).startsWith("HIP ");
     }
 
     @Test
     void a_kernel_given_only_as_CUDA_C_runs_as_HIP_C() {
         // another text than the kit's kernel, so another module: taken as its HIP C
-        CompiledKernel fromCuda = backend.compiler().compile(KernelSource.named("add_one").cuda(ADD_ONE + "// CUDA C\n"));
+        CompiledKernel fromCuda =
+                backend.compiler().compile(KernelSource.named("add_one").cuda(ADD_ONE + "// CUDA C\n"));
         float[] start = ramp();
         stream.write(data, MemorySegment.ofArray(start));
 

@@ -34,12 +34,18 @@ class HipErrorMappingTest {
     void a_capture_family_code_becomes_CaptureInvalidatedException_named_as_HIP_names_it(int code) {
         GraphRTException e = errors.toException("hipStreamEndCapture", code);
 
-        assertThat(e).isInstanceOfSatisfying(CaptureInvalidatedException.class,
-                invalidated -> assertThat(invalidated.driverCode()).isEqualTo(code));
-        assertThat(e.getMessage()).contains("hipStreamEndCapture").contains(String.valueOf(code))
+        assertThat(e)
+                .isInstanceOfSatisfying(
+                        CaptureInvalidatedException.class,
+                        invalidated -> assertThat(invalidated.driverCode()).isEqualTo(code));
+        assertThat(e.getMessage())
+                .contains("hipStreamEndCapture")
+                .contains(String.valueOf(code))
                 .contains(HipNative.RESULT_NAMES.get(code));
-        assertThat(e.getCause()).isInstanceOfSatisfying(DriverException.class,
-                cause -> assertThat(cause.codeName()).startsWith("hipError"));
+        assertThat(e.getCause())
+                .isInstanceOfSatisfying(
+                        DriverException.class,
+                        cause -> assertThat(cause.codeName()).startsWith("hipError"));
     }
 
     @Test
@@ -57,7 +63,9 @@ class HipErrorMappingTest {
         GraphRTException e = errors.toBeginCaptureException("hipStreamBeginCapture", 401);
 
         assertThat(e).isInstanceOf(GraphStateException.class);
-        assertThat(e.getMessage()).contains("hipStreamBeginCapture").contains("401 hipErrorIllegalState")
+        assertThat(e.getMessage())
+                .contains("hipStreamBeginCapture")
+                .contains("401 hipErrorIllegalState")
                 .contains("already capturing");
     }
 
@@ -65,8 +73,10 @@ class HipErrorMappingTest {
     void out_of_memory_becomes_DeviceOutOfMemoryException_with_the_requested_bytes() {
         GraphRTException e = errors.toException("hipMalloc", 2, 1L << 40);
 
-        assertThat(e).isInstanceOfSatisfying(DeviceOutOfMemoryException.class,
-                oom -> assertThat(oom.requestedBytes()).isEqualTo(1L << 40));
+        assertThat(e)
+                .isInstanceOfSatisfying(
+                        DeviceOutOfMemoryException.class,
+                        oom -> assertThat(oom.requestedBytes()).isEqualTo(1L << 40));
         assertThat(e.getMessage()).contains("hipMalloc failed: 2 hipErrorOutOfMemory");
     }
 
@@ -75,12 +85,16 @@ class HipErrorMappingTest {
         assertThat(errors.toException("hipModuleLaunchKernel", 700))
                 .as("an illegal address is sticky: the device, not the call, is lost")
                 .isInstanceOf(dev.graphrt.api.DeviceLostException.class)
-                .hasMessageStartingWith("hipModuleLaunchKernel failed: 700 hipErrorIllegalAddress: a sticky device error");
-        assertThat(errors.toException("hipModuleLaunchKernel", 719)).isInstanceOf(dev.graphrt.api.DeviceLostException.class);
-        assertThat(errors.toException("hipStreamQuery", 600)).isInstanceOf(DriverException.class)
+                .hasMessageStartingWith(
+                        "hipModuleLaunchKernel failed: 700 hipErrorIllegalAddress: a sticky device error");
+        assertThat(errors.toException("hipModuleLaunchKernel", 719))
+                .isInstanceOf(dev.graphrt.api.DeviceLostException.class);
+        assertThat(errors.toException("hipStreamQuery", 600))
+                .isInstanceOf(DriverException.class)
                 .hasMessage("hipStreamQuery failed: 600 hipErrorNotReady");
-        assertThat(errors.toException("hipFree", 12345)).isInstanceOfSatisfying(DriverException.class,
-                d -> assertThat(d.codeName()).isEqualTo("hipError_t(12345)"));
+        assertThat(errors.toException("hipFree", 12345))
+                .isInstanceOfSatisfying(
+                        DriverException.class, d -> assertThat(d.codeName()).isEqualTo("hipError_t(12345)"));
     }
 
     @Test
@@ -94,22 +108,27 @@ class HipErrorMappingTest {
 
     @Test
     void the_shared_codes_mean_the_same_in_HIP_as_in_CUDA() {
-        assertThat(HipNative.RESULT_NAMES.get(HardwareGraphErrors.OUT_OF_MEMORY)).isEqualTo("hipErrorOutOfMemory");
-        assertThat(HipNative.RESULT_NAMES.get(HardwareGraphErrors.ILLEGAL_STATE)).isEqualTo("hipErrorIllegalState");
+        assertThat(HipNative.RESULT_NAMES.get(HardwareGraphErrors.OUT_OF_MEMORY))
+                .isEqualTo("hipErrorOutOfMemory");
+        assertThat(HipNative.RESULT_NAMES.get(HardwareGraphErrors.ILLEGAL_STATE))
+                .isEqualTo("hipErrorIllegalState");
         assertThat(HipNative.RESULT_NAMES.get(HardwareGraphErrors.NOT_READY)).isEqualTo("hipErrorNotReady");
     }
 
     @Test
     void the_name_table_is_exactly_the_hipError_t_enum_of_the_installed_header() throws IOException {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(HEADER),
-                "hip_runtime_api.h is not installed here (apt-get install libamdhip64-dev)");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                Files.exists(HEADER), "hip_runtime_api.h is not installed here (apt-get install libamdhip64-dev)");
         String header = Files.readString(HEADER);
-        String body = header.substring(header.indexOf("typedef enum __HIP_NODISCARD hipError_t {"),
-                header.indexOf("} hipError_t;"));
+        String body = header.substring(
+                header.indexOf("typedef enum __HIP_NODISCARD hipError_t {"), header.indexOf("} hipError_t;"));
         Map<Integer, String> declared = new LinkedHashMap<>();
-        Matcher entry = Pattern.compile("^\\s*(hipError\\w+|hipSuccess)\\s*=\\s*(\\d+)", Pattern.MULTILINE).matcher(body);
+        Matcher entry = Pattern.compile("^\\s*(hipError\\w+|hipSuccess)\\s*=\\s*(\\d+)", Pattern.MULTILINE)
+                .matcher(body);
         while (entry.find()) {
-            declared.putIfAbsent(Integer.parseInt(entry.group(2)), entry.group(1)); // the first name of a number; later ones are deprecated aliases
+            declared.putIfAbsent(
+                    Integer.parseInt(entry.group(2)),
+                    entry.group(1)); // the first name of a number; later ones are deprecated aliases
         }
 
         assertThat(HipNative.RESULT_NAMES).isEqualTo(declared);

@@ -32,8 +32,8 @@ class HipKernelCompilerTest {
     };
 
     /** No device is touched before the source is checked, so no device is needed here. */
-    private final DriverKernelCompiler compiler = new DriverKernelCompiler(NAMES_ONLY,
-            new HipKernelCompiler(null, "no device"));
+    private final DriverKernelCompiler compiler =
+            new DriverKernelCompiler(NAMES_ONLY, new HipKernelCompiler(null, "no device"));
 
     @Test
     void it_compiles_HIP_C() {
@@ -60,15 +60,18 @@ class HipKernelCompilerTest {
 
     @Test
     void hip_cannot_tell_a_functions_parameters_so_the_compiler_reads_the_signature_instead() {
-        assertThat(new HipKernelCompiler(null, "no device").parameterCount("add_one", java.lang.foreign.MemorySegment.NULL))
+        assertThat(new HipKernelCompiler(null, "no device")
+                        .parameterCount("add_one", java.lang.foreign.MemorySegment.NULL))
                 .isEqualTo(-1);
     }
 
     @Test
     void every_kit_kernel_text_declares_src_dst_and_info_so_its_launches_are_checked() {
         for (KernelSource kernel : List.of(KitKernels.ADD_ONE, KitKernels.MUL_TWO, KitKernels.PING_PONG)) {
-            assertThat(CKernelSignature.parameterCount(kernel.text(Dialect.HIP_C).orElseThrow(), kernel.entryPoint()))
-                    .as(kernel.entryPoint()).hasValue(3);
+            assertThat(CKernelSignature.parameterCount(
+                            kernel.text(Dialect.HIP_C).orElseThrow(), kernel.entryPoint()))
+                    .as(kernel.entryPoint())
+                    .hasValue(3);
         }
     }
 }

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
 class HipOnCudaLibraryTest {
     /** From the module directory (Maven) or from the repository root (the GPU machine's console launcher). */
     private static final Path SOURCE = Files.exists(Path.of("src/test/native/hip_on_cuda.cpp"))
-            ? Path.of("src/test/native/hip_on_cuda.cpp") : Path.of("backend-hip/src/test/native/hip_on_cuda.cpp");
+            ? Path.of("src/test/native/hip_on_cuda.cpp")
+            : Path.of("backend-hip/src/test/native/hip_on_cuda.cpp");
+
     private static final Path HIP_HEADER = Path.of("/usr/include/hip/hip_runtime_api.h");
     private static final Path CUDA_HEADER = Path.of("/usr/local/cuda/include/cuda.h");
 
@@ -34,8 +36,10 @@ class HipOnCudaLibraryTest {
     }
 
     private static boolean defines(String source, String function) {
-        return Pattern.compile("^(hipError_t|hiprtcResult|const char\\*) " + function + "\\([^;]*\\{", Pattern.MULTILINE)
-                .matcher(source).find();
+        return Pattern.compile(
+                        "^(hipError_t|hiprtcResult|const char\\*) " + function + "\\([^;]*\\{", Pattern.MULTILINE)
+                .matcher(source)
+                .find();
     }
 
     @Test
@@ -58,20 +62,32 @@ class HipOnCudaLibraryTest {
     @Test
     void it_compiles_against_HIPs_AMD_declarations_and_CUDAs_driver_header() throws Exception {
         String source = source();
-        assumeTrue(Files.exists(HIP_HEADER) && Files.exists(CUDA_HEADER),
+        assumeTrue(
+                Files.exists(HIP_HEADER) && Files.exists(CUDA_HEADER),
                 "needs libamdhip64-dev's headers and the CUDA toolkit's cuda.h");
         Path log = Files.createTempFile("hip-on-cuda-", ".log");
         try {
             Process compiler;
             try {
-                compiler = new ProcessBuilder("g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra",
-                        "-D__HIP_PLATFORM_AMD__", "-I" + CUDA_HEADER.getParent(), SOURCE.toString())
-                        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                compiler = new ProcessBuilder(
+                                "g++",
+                                "-std=c++17",
+                                "-fsyntax-only",
+                                "-Wall",
+                                "-Wextra",
+                                "-D__HIP_PLATFORM_AMD__",
+                                "-I" + CUDA_HEADER.getParent(),
+                                SOURCE.toString())
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
             } catch (IOException noCompiler) {
                 assumeTrue(false, "no g++ here: " + noCompiler.getMessage());
                 return;
             }
-            assertThat(compiler.waitFor(120, TimeUnit.SECONDS)).as("g++ finished").isTrue();
+            assertThat(compiler.waitFor(120, TimeUnit.SECONDS))
+                    .as("g++ finished")
+                    .isTrue();
             String output = Files.readString(log, StandardCharsets.UTF_8);
             assertThat(compiler.exitValue()).as(output).isZero();
             assertThat(output).as("no warnings").doesNotContain("warning:");

@@ -32,28 +32,48 @@ class HipSignaturesTest {
     /** ROCm 6.2.0 include/hip/hip_runtime_api.h: the optional symbols Debian's 5.2 header does not declare. */
     private static final Map<String, String> NEWER_PROTOTYPES = Map.of(
             "hipGraphUpload", "hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream);",
-            "hipGraphDebugDotPrint", "hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char* path, unsigned int flags);");
-    private static final Set<String> HANDLES = Set.of("hipStream_t", "hipGraph_t", "hipGraphExec_t", "hipGraphNode_t",
-            "hipModule_t", "hipFunction_t", "hipEvent_t", "hipDeviceptr_t", "hiprtcProgram");
-    private static final Set<String> INTS = Set.of("int", "unsigned int", "unsigned", "hipDevice_t", "hipError_t",
-            "hipStreamCaptureMode", "hipDeviceAttribute_t", "hiprtcResult");
+            "hipGraphDebugDotPrint",
+                    "hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char* path, unsigned int flags);");
+
+    private static final Set<String> HANDLES = Set.of(
+            "hipStream_t",
+            "hipGraph_t",
+            "hipGraphExec_t",
+            "hipGraphNode_t",
+            "hipModule_t",
+            "hipFunction_t",
+            "hipEvent_t",
+            "hipDeviceptr_t",
+            "hiprtcProgram");
+    private static final Set<String> INTS = Set.of(
+            "int",
+            "unsigned int",
+            "unsigned",
+            "hipDevice_t",
+            "hipError_t",
+            "hipStreamCaptureMode",
+            "hipDeviceAttribute_t",
+            "hiprtcResult");
     private static final Set<String> LONGS = Set.of("size_t", "unsigned long long");
     private static final CSignatures TYPES = new CSignatures(HANDLES, INTS, LONGS, Set.of());
 
     @Test
     void every_runtime_binding_matches_its_prototype_in_hip_runtime_api_h() throws IOException {
-        assumeTrue(Files.exists(RUNTIME_HEADER), "hip_runtime_api.h is not installed here (apt-get install libamdhip64-dev)");
+        assumeTrue(
+                Files.exists(RUNTIME_HEADER),
+                "hip_runtime_api.h is not installed here (apt-get install libamdhip64-dev)");
         String header = Files.readString(RUNTIME_HEADER);
         List<String> checked = new ArrayList<>();
         for (HipNative.Symbol symbol : HipNative.Symbol.values()) {
-            String prototype = prototype(header, symbol.name())
-                    .orElseGet(() -> NEWER_PROTOTYPES.get(symbol.name()));
+            String prototype = prototype(header, symbol.name()).orElseGet(() -> NEWER_PROTOTYPES.get(symbol.name()));
             assertThat(prototype).as("a declaration of " + symbol.name()).isNotNull();
             assertThat(symbol.descriptor()).as(prototype).isEqualTo(descriptor(prototype, symbol.name()));
             checked.add(symbol.name());
         }
         assertThat(checked).hasSize(HipNative.Symbol.values().length);
-        assertThat(prototype(header, "hipGraphUpload")).as("ROCm 5.2 does not declare hipGraphUpload").isEmpty();
+        assertThat(prototype(header, "hipGraphUpload"))
+                .as("ROCm 5.2 does not declare hipGraphUpload")
+                .isEmpty();
     }
 
     @Test
@@ -61,16 +81,18 @@ class HipSignaturesTest {
         assumeTrue(Files.exists(HIPRTC_HEADER), "hiprtc.h is not installed here (apt-get install libamdhip64-dev)");
         String header = Files.readString(HIPRTC_HEADER);
         for (Map.Entry<String, FunctionDescriptor> binding : Hiprtc.SIGNATURES.entrySet()) {
-            String prototype = prototype(header, binding.getKey()).orElseThrow(
-                    () -> new AssertionError("hiprtc.h does not declare " + binding.getKey()));
+            String prototype = prototype(header, binding.getKey())
+                    .orElseThrow(() -> new AssertionError("hiprtc.h does not declare " + binding.getKey()));
             assertThat(binding.getValue()).as(prototype).isEqualTo(descriptor(prototype, binding.getKey()));
         }
     }
 
     @Test
     void the_type_mapping_reads_pointers_handles_and_sizes_as_the_ABI_passes_them() {
-        assertThat(descriptor("hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void* src, size_t sizeBytes, "
-                + "hipStream_t stream);", "hipMemcpyHtoDAsync"))
+        assertThat(descriptor(
+                        "hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void* src, size_t sizeBytes, "
+                                + "hipStream_t stream);",
+                        "hipMemcpyHtoDAsync"))
                 .isEqualTo(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
         assertThat(descriptor("const char* hipGetErrorName(hipError_t hip_error);", "hipGetErrorName"))
                 .isEqualTo(FunctionDescriptor.of(ADDRESS, JAVA_INT));

@@ -24,8 +24,13 @@ final class TemplateBackend implements Backend {
 
     TemplateBackend(long memoryBytes) {
         this.memory = new TemplateMemory(memoryBytes);
-        this.device = new DeviceInfo(TemplateBackendProvider.NAME, "Java " + Runtime.version().feature()
-                + ", one thread", "JVM " + Runtime.version(), memoryBytes, 1, LaunchLimits.PORTABLE);
+        this.device = new DeviceInfo(
+                TemplateBackendProvider.NAME,
+                "Java " + Runtime.version().feature() + ", one thread",
+                "JVM " + Runtime.version(),
+                memoryBytes,
+                1,
+                LaunchLimits.PORTABLE);
     }
 
     @Override
@@ -60,6 +65,5 @@ final class TemplateBackend implements Backend {
 
     /** Nothing to release: the core closed every stream and freed every block before calling this. */
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -39,10 +39,11 @@ public final class TemplateBackendProvider implements BackendProvider {
     @Override
     public Backend open(BackendConfig config) {
         if (config.deviceIndex() != 0) {
-            throw new IllegalArgumentException("deviceIndex: the template backend has one device (0), was "
-                    + config.deviceIndex());
+            throw new IllegalArgumentException(
+                    "deviceIndex: the template backend has one device (0), was " + config.deviceIndex());
         }
-        long memoryBytes = Long.parseLong(config.option("template.memoryBytes", String.valueOf(1L << 30)).strip());
+        long memoryBytes = Long.parseLong(
+                config.option("template.memoryBytes", String.valueOf(1L << 30)).strip());
         if (memoryBytes <= 0) {
             throw new IllegalArgumentException("template.memoryBytes must be positive, was " + memoryBytes);
         }

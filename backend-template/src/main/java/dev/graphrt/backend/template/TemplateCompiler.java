@@ -34,10 +34,15 @@ final class TemplateCompiler implements KernelCompiler {
 
     @Override
     public CompiledKernel compile(KernelSource source) {
-        JavaKernel body = source.javaKernel().orElseThrow(() -> new KernelCompilationException("kernel '"
-                + source.entryPoint() + "' has no JAVA implementation, the only dialect the template backend runs; "
-                + "add .java(...) to its KernelSource", ""));
-        OptionalInt declared = source.javaParameters().map(p -> OptionalInt.of(p.count())).orElse(OptionalInt.empty());
+        JavaKernel body = source.javaKernel()
+                .orElseThrow(() -> new KernelCompilationException(
+                        "kernel '"
+                                + source.entryPoint()
+                                + "' has no JAVA implementation, the only dialect the template backend runs; "
+                                + "add .java(...) to its KernelSource",
+                        ""));
+        OptionalInt declared =
+                source.javaParameters().map(p -> OptionalInt.of(p.count())).orElse(OptionalInt.empty());
         return new Kernel(source.entryPoint(), body, declared);
     }
 }

@@ -44,8 +44,10 @@ final class TemplateMemory implements DeviceMemory {
     public DeviceAllocation allocate(long bytes) {
         if (allocated.addAndGet(bytes) > capacity) {
             allocated.addAndGet(-bytes);
-            throw new DeviceOutOfMemoryException("template backend: " + bytes + " more bytes exceed its " + capacity
-                    + "-byte memory (option template.memoryBytes)", bytes);
+            throw new DeviceOutOfMemoryException(
+                    "template backend: " + bytes + " more bytes exceed its " + capacity
+                            + "-byte memory (option template.memoryBytes)",
+                    bytes);
         }
         Arena arena = Arena.ofShared();
         try {
@@ -53,8 +55,8 @@ final class TemplateMemory implements DeviceMemory {
         } catch (OutOfMemoryError failure) {
             arena.close();
             allocated.addAndGet(-bytes);
-            throw new DeviceOutOfMemoryException("template backend: the JVM could not allocate " + bytes
-                    + " bytes off-heap", bytes, failure);
+            throw new DeviceOutOfMemoryException(
+                    "template backend: the JVM could not allocate " + bytes + " bytes off-heap", bytes, failure);
         }
     }
 

@@ -33,7 +33,9 @@ import java.util.List;
 final class TemplateStream implements BackendStream, SoftwareGraphs {
 
     /** The one fence: the work before it finished when it was recorded. */
-    private enum Done implements Fence { DONE }
+    private enum Done implements Fence {
+        DONE
+    }
 
     private final List<Throwable> errors = new ArrayList<>();
 
@@ -67,8 +69,8 @@ final class TemplateStream implements BackendStream, SoftwareGraphs {
     private static void run(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
         long invocations = dims.totalInvocations();
         if (invocations > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("dims: the template backend runs at most 2^31-1 invocations per launch, "
-                    + "was " + invocations);
+            throw new IllegalArgumentException(
+                    "dims: the template backend runs at most 2^31-1 invocations per launch, " + "was " + invocations);
         }
         ((TemplateCompiler.Kernel) kernel).body().run(new Args(bindings), 0, (int) invocations);
     }
@@ -122,8 +124,7 @@ final class TemplateStream implements BackendStream, SoftwareGraphs {
     }
 
     @Override
-    public void await(Fence fence) {
-    }
+    public void await(Fence fence) {}
 
     @Override
     public void synchronize() {
@@ -149,6 +150,5 @@ final class TemplateStream implements BackendStream, SoftwareGraphs {
 
     /** Nothing to release: no work is ever left queued. */
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -44,6 +44,7 @@ class HookOrderTest {
     private final List<String> calls = new CopyOnWriteArrayList<>();
     /** What the core asked of the backend's streams while the runtime, then the first stream, opened. */
     private List<String> atRuntimeOpen;
+
     private List<String> atStreamOpen;
     private GraphRuntime runtime;
     private GpuStream stream;
@@ -64,7 +65,8 @@ class HookOrderTest {
             } catch (InvocationTargetException thrown) {
                 throw thrown.getCause();
             }
-            if (method.getReturnType() == CaptureSupport.class) { // the stream's capture support (the template's: itself)
+            if (method.getReturnType()
+                    == CaptureSupport.class) { // the stream's capture support (the template's: itself)
                 return noting(SoftwareGraphs.class, (SoftwareGraphs) result, true);
             }
             return result instanceof BackendStream opened ? noting(BackendStream.class, opened, true) : result;
@@ -119,12 +121,16 @@ class HookOrderTest {
     }
 
     private void launch(GpuStream s) {
-        s.launch(addOne, LaunchDims.linear(N, KitKernels.BLOCK), KernelArgs.of(in, out).info(N));
+        s.launch(
+                addOne,
+                LaunchDims.linear(N, KitKernels.BLOCK),
+                KernelArgs.of(in, out).info(N));
     }
 
     @Test
     void opening_asks_a_stream_for_its_capture_support_once_when_it_opens() {
-        assertThat(atRuntimeOpen).as("the runtime learns the graph kind from a stream it opens and closes")
+        assertThat(atRuntimeOpen)
+                .as("the runtime learns the graph kind from a stream it opens and closes")
                 .containsExactly("capture", "close");
         assertThat(atStreamOpen).as("each stream is asked once, when it opens").containsExactly("capture");
     }
@@ -132,7 +138,8 @@ class HookOrderTest {
     @Test
     void capture_replay_and_close_call_the_hooks_in_the_documented_order() {
         Graph graph = stream.capture(CaptureOptions.defaults(), this::launch);
-        assertThat(hooks()).as("prepare, one warm-up pass, begin, the recorded step, end")
+        assertThat(hooks())
+                .as("prepare, one warm-up pass, begin, the recorded step, end")
                 .containsExactly("drainErrors", "onPrepare", "launch", "drainErrors", "seal");
 
         graph.replay();
@@ -148,6 +155,8 @@ class HookOrderTest {
         stream.beginCapture();
         launch(stream);
         stream.cancelCapture();
-        assertThat(hooks()).as("software graphs have nothing open to abort").containsExactly("drainErrors", "onPrepare");
+        assertThat(hooks())
+                .as("software graphs have nothing open to abort")
+                .containsExactly("drainErrors", "onPrepare");
     }
 }

@@ -33,7 +33,8 @@ class TemplateBackendProviderTest {
 
     @Test
     void service_loader_finds_the_template_and_its_probe_says_it_is_available() {
-        assertThat(ServiceLoader.load(BackendProvider.class).stream().map(p -> p.get().name()))
+        assertThat(ServiceLoader.load(BackendProvider.class).stream()
+                        .map(p -> p.get().name()))
                 .contains(TemplateBackendProvider.NAME);
         assertThat(template.probe().available()).isTrue();
     }
@@ -44,18 +45,23 @@ class TemplateBackendProviderTest {
         BackendProvider wgpuOnLavapipe = new StandIn("wgpu", 50, Availability.available("lavapipe", -10));
         BackendSelector selector = new BackendSelector();
 
-        assertThat(selector.select(List.of(template, cpu), Optional.empty(), "").provider()).isSameAs(cpu);
-        assertThat(selector.select(List.of(template, wgpuOnLavapipe), Optional.empty(), "").provider())
+        assertThat(selector.select(List.of(template, cpu), Optional.empty(), "").provider())
+                .isSameAs(cpu);
+        assertThat(selector.select(List.of(template, wgpuOnLavapipe), Optional.empty(), "")
+                        .provider())
                 .isSameAs(wgpuOnLavapipe);
-        assertThat(selector.select(List.of(template, cpu), Optional.of("template"), "a test").provider())
+        assertThat(selector.select(List.of(template, cpu), Optional.of("template"), "a test")
+                        .provider())
                 .isSameAs(template);
     }
 
     @Test
     void opening_a_second_device_or_a_non_positive_memory_size_is_refused_naming_the_option() {
         assertThatThrownBy(() -> template.open(new BackendConfig(1, Map.of())))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("deviceIndex");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("deviceIndex");
         assertThatThrownBy(() -> template.open(new BackendConfig(0, Map.of("template.memoryBytes", "0"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("template.memoryBytes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("template.memoryBytes");
     }
 }

@@ -31,8 +31,7 @@ final class BindGroupCache {
     }
 
     /** The cache key: a kernel and the launch's resolved arguments. */
-    record Key(WgpuKernel kernel, Bindings bindings) {
-    }
+    record Key(WgpuKernel kernel, Bindings bindings) {}
 
     /** The bind group for a launch of {@code kernel} with {@code bindings}, created on a miss. */
     MemorySegment get(WgpuKernel kernel, Bindings bindings) {
@@ -41,7 +40,7 @@ final class BindGroupCache {
         if (group != null) {
             return group;
         }
-        List<WgpuAllocation> named = allocations(kernel, bindings);
+        List<WgpuAllocation> named = allocations(bindings);
         group = create(kernel, bindings);
         groups.put(key, group);
         for (WgpuAllocation a : named) {
@@ -91,7 +90,7 @@ final class BindGroupCache {
         }
     }
 
-    private List<WgpuAllocation> allocations(WgpuKernel kernel, Bindings bindings) {
+    private List<WgpuAllocation> allocations(Bindings bindings) {
         List<WgpuAllocation> result = new ArrayList<>(bindings.parameterCount());
         for (DeviceSlice s : bindings.buffers()) {
             result.add(own(s));
@@ -104,7 +103,8 @@ final class BindGroupCache {
 
     private WgpuAllocation own(DeviceSlice slice) {
         if (!(slice.allocation() instanceof WgpuAllocation a) || a.owner() != device) {
-            throw new IllegalArgumentException("bindings: not an allocation of this wgpu backend: " + slice.allocation());
+            throw new IllegalArgumentException(
+                    "bindings: not an allocation of this wgpu backend: " + slice.allocation());
         }
         if (a.isFreed()) {
             throw new IllegalArgumentException("bindings: allocation was freed: " + a);
@@ -151,7 +151,8 @@ final class BindGroupCache {
             return bindings.info();
         }
         throw new IllegalArgumentException("bindings: kernel '" + kernel.entryPoint() + "' declares @binding(" + binding
-                + ") but the launch passes " + buffers + " buffer(s)" + (bindings.hasInfo() ? " and an info buffer"
-                : " and no info words") + " (docs/kernels.md: buffer i at binding i, info at binding n)");
+                + ") but the launch passes " + buffers + " buffer(s)"
+                + (bindings.hasInfo() ? " and an info buffer" : " and no info words")
+                + " (docs/kernels.md: buffer i at binding i, info at binding n)");
     }
 }

@@ -1,8 +1,5 @@
 package dev.graphrt.backend.wgpu;
 
-import static dev.graphrt.backend.wgpu.WebGpuHeader.CBI_CALLBACK;
-import static dev.graphrt.backend.wgpu.WebGpuHeader.CBI_MODE;
-import static dev.graphrt.backend.wgpu.WebGpuHeader.CBI_USERDATA1;
 import static dev.graphrt.backend.wgpu.WebGpuHeader.CI_MESSAGES;
 import static dev.graphrt.backend.wgpu.WebGpuHeader.CI_MESSAGE_COUNT;
 import static dev.graphrt.backend.wgpu.WebGpuHeader.CM_COLUMN;
@@ -39,8 +36,7 @@ import org.slf4j.LoggerFactory;
 final class Callbacks {
     private static final Logger LOG = LoggerFactory.getLogger(Callbacks.class);
 
-    private Callbacks() {
-    }
+    private Callbacks() {}
 
     /** What a one-shot asynchronous call reported; filled by the callback, read after {@link #done}. */
     static final class Completion {
@@ -94,7 +90,11 @@ final class Callbacks {
 
     /** Kinds of one-shot callback, each with its own stub. */
     enum Kind {
-        REQUEST, WORK_DONE, MAP, POP_ERROR_SCOPE, COMPILATION_INFO
+        REQUEST,
+        WORK_DONE,
+        MAP,
+        POP_ERROR_SCOPE,
+        COMPILATION_INFO
     }
 
     /** The registry named by a callback's {@code userdata2}, or {@code null} once its device is closed. */
@@ -138,7 +138,9 @@ final class Callbacks {
         CallbackRegistry registry = registry(userdata2);
         if (registry == null) {
             // its device closed and failed its requests already; the driver's late cancellation is expected
-            LOG.debug("webgpu callback for request {} of registry {}, which is closed", userdata1.address(),
+            LOG.debug(
+                    "webgpu callback for request {} of registry {}, which is closed",
+                    userdata1.address(),
                     userdata2.address());
             return null;
         }
@@ -156,27 +158,37 @@ final class Callbacks {
 
     // ---- upcall targets ------------------------------------------------------------------------------------
 
-    private static void onRequest(int status, MemorySegment object, MemorySegment message, MemorySegment u1,
-                                  MemorySegment u2) {
+    @SuppressWarnings("UnusedMethod") // an upcall target, bound by name in stub(); its parameters are the C callback's
+    private static void onRequest(
+            int status, MemorySegment object, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         complete(u1, u2, status, object, 0, message, "request");
     }
 
+    @SuppressWarnings("UnusedMethod") // an upcall target, bound by name in stub(); its parameters are the C callback's
     private static void onWorkDone(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         complete(u1, u2, status, MemorySegment.NULL, 0, message, "work-done");
     }
 
+    @SuppressWarnings("UnusedMethod") // an upcall target, bound by name in stub(); its parameters are the C callback's
     private static void onMap(int status, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         complete(u1, u2, status, MemorySegment.NULL, 0, message, "map");
     }
 
-    private static void onPopErrorScope(int status, int type, MemorySegment message, MemorySegment u1,
-                                        MemorySegment u2) {
+    @SuppressWarnings("UnusedMethod") // an upcall target, bound by name in stub(); its parameters are the C callback's
+    private static void onPopErrorScope(
+            int status, int type, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         complete(u1, u2, status, MemorySegment.NULL, type, message, "error-scope");
     }
 
     /** Fills and finishes the completion registered under {@code u1}; an upcall must never throw into native code. */
-    private static void complete(MemorySegment u1, MemorySegment u2, int status, MemorySegment object, int errorType,
-                                 MemorySegment message, String what) {
+    private static void complete(
+            MemorySegment u1,
+            MemorySegment u2,
+            int status,
+            MemorySegment object,
+            int errorType,
+            MemorySegment message,
+            String what) {
         try {
             Completion c = take(u1, u2);
             if (c != null) {
@@ -191,6 +203,7 @@ final class Callbacks {
         }
     }
 
+    @SuppressWarnings("UnusedMethod") // an upcall target, bound by name in stub(); its parameters are the C callback's
     private static void onCompilationInfo(int status, MemorySegment info, MemorySegment u1, MemorySegment u2) {
         try {
             Completion c = take(u1, u2);
@@ -201,13 +214,15 @@ final class Callbacks {
             if (info.address() != 0) {
                 MemorySegment ci = info.reinterpret(WebGpuHeader.COMPILATION_INFO.byteSize());
                 long count = ci.get(JAVA_LONG, CI_MESSAGE_COUNT);
-                MemorySegment all = ci.get(ADDRESS, CI_MESSAGES)
-                        .reinterpret(count * COMPILATION_MESSAGE.byteSize());
+                MemorySegment all = ci.get(ADDRESS, CI_MESSAGES).reinterpret(count * COMPILATION_MESSAGE.byteSize());
                 List<CompilationMessage> list = new ArrayList<>();
                 for (long i = 0; i < count; i++) {
                     MemorySegment m = all.asSlice(i * COMPILATION_MESSAGE.byteSize(), COMPILATION_MESSAGE.byteSize());
-                    list.add(new CompilationMessage(m.get(JAVA_INT, CM_TYPE), m.get(JAVA_LONG, CM_LINE),
-                            m.get(JAVA_LONG, CM_COLUMN), string(m.asSlice(CM_MESSAGE, WebGpuHeader.STRING_VIEW.byteSize()))));
+                    list.add(new CompilationMessage(
+                            m.get(JAVA_INT, CM_TYPE),
+                            m.get(JAVA_LONG, CM_LINE),
+                            m.get(JAVA_LONG, CM_COLUMN),
+                            string(m.asSlice(CM_MESSAGE, WebGpuHeader.STRING_VIEW.byteSize()))));
                 }
                 c.messages = List.copyOf(list);
             }
@@ -217,8 +232,10 @@ final class Callbacks {
         }
     }
 
-    private static void onUncapturedError(MemorySegment device, int type, MemorySegment message, MemorySegment u1,
-                                          MemorySegment u2) {
+    @SuppressWarnings({"UnusedMethod", "UnusedVariable"
+    }) // an upcall target, bound by name in stub(); its parameters are the C callback's
+    private static void onUncapturedError(
+            MemorySegment device, int type, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         try {
             DeviceEvents events = device(u1, u2);
             String text = string(message);
@@ -232,8 +249,10 @@ final class Callbacks {
         }
     }
 
-    private static void onDeviceLost(MemorySegment device, int reason, MemorySegment message, MemorySegment u1,
-                                     MemorySegment u2) {
+    @SuppressWarnings({"UnusedMethod", "UnusedVariable"
+    }) // an upcall target, bound by name in stub(); its parameters are the C callback's
+    private static void onDeviceLost(
+            MemorySegment device, int reason, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         try {
             DeviceEvents events = device(u1, u2);
             String text = string(message);
@@ -253,19 +272,20 @@ final class Callbacks {
         static final MemorySegment WORK_DONE = stub("onWorkDone", WebGpuHeader.QUEUE_WORK_DONE_CALLBACK);
         static final MemorySegment MAP = stub("onMap", WebGpuHeader.BUFFER_MAP_CALLBACK);
         static final MemorySegment POP_ERROR_SCOPE = stub("onPopErrorScope", WebGpuHeader.POP_ERROR_SCOPE_CALLBACK);
-        static final MemorySegment COMPILATION_INFO =
-                stub("onCompilationInfo", WebGpuHeader.COMPILATION_INFO_CALLBACK);
+        static final MemorySegment COMPILATION_INFO = stub("onCompilationInfo", WebGpuHeader.COMPILATION_INFO_CALLBACK);
         static final MemorySegment UNCAPTURED_ERROR = stub("onUncapturedError", WebGpuHeader.DEVICE_EVENT_CALLBACK);
         static final MemorySegment DEVICE_LOST = stub("onDeviceLost", WebGpuHeader.DEVICE_EVENT_CALLBACK);
 
-        private Stubs() {
-        }
+        private Stubs() {}
 
         private static MemorySegment stub(String method, FunctionDescriptor descriptor) {
             try {
                 MethodType type = descriptor.toMethodType();
-                return NativeLibrary.linker().upcallStub(
-                        MethodHandles.lookup().findStatic(Callbacks.class, method, type), descriptor, Arena.global());
+                return NativeLibrary.linker()
+                        .upcallStub(
+                                MethodHandles.lookup().findStatic(Callbacks.class, method, type),
+                                descriptor,
+                                Arena.global());
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("callback " + method + " does not match its descriptor", e);
             }

@@ -34,8 +34,7 @@ final class DriverEnvironment {
     static final String OPTION = "wgpu.autoEnv";
     private static final Logger LOG = LoggerFactory.getLogger(DriverEnvironment.class);
 
-    private DriverEnvironment() {
-    }
+    private DriverEnvironment() {}
 
     static boolean enabled(Map<String, String> options) {
         return !"false".equalsIgnoreCase(options.getOrDefault(OPTION, "true").strip());
@@ -88,12 +87,13 @@ final class DriverEnvironment {
 
     private static boolean setenv(String name, String value) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment symbol = NativeLibrary.linker().defaultLookup().find("setenv").orElse(null);
+            MemorySegment symbol =
+                    NativeLibrary.linker().defaultLookup().find("setenv").orElse(null);
             if (symbol == null) {
                 return false;
             }
-            MethodHandle setenv = NativeLibrary.linker().downcallHandle(symbol,
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+            MethodHandle setenv = NativeLibrary.linker()
+                    .downcallHandle(symbol, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
             int rc = (int) setenv.invokeExact(a.allocateFrom(name), a.allocateFrom(value), 0);
             return rc == 0;
         } catch (Throwable t) {

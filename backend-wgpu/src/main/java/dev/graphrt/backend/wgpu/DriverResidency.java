@@ -32,8 +32,7 @@ final class DriverResidency {
     private static final Pattern LIBRARY =
             Pattern.compile("^\\S+\\s+..x.\\s+\\S+\\s+\\S+\\s+\\d+\\s+(/\\S*\\.so(?:\\.\\d+)*)$");
 
-    private DriverResidency() {
-    }
+    private DriverResidency() {}
 
     /** The shared objects with executable code mapped in this process now. */
     static Set<Path> mappedLibraries() {

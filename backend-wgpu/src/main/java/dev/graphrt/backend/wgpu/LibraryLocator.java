@@ -30,7 +30,8 @@ record LibraryLocator(Optional<Path> path, String searched) {
     static LibraryLocator locate(Map<String, String> options, String property, String env, Path workingDir) {
         String explicit = firstNonBlank(options.get(OPTION), property, env);
         if (explicit != null) {
-            String source = nonBlank(options.get(OPTION)) ? "option " + OPTION
+            String source = nonBlank(options.get(OPTION))
+                    ? "option " + OPTION
                     : nonBlank(property) ? "system property " + PROPERTY : "environment variable " + ENV;
             try {
                 return new LibraryLocator(Optional.of(Path.of(explicit)), explicit + " (from " + source + ")");
@@ -46,9 +47,11 @@ record LibraryLocator(Optional<Path> path, String searched) {
             }
             tried.add(candidate.toString());
         }
-        return new LibraryLocator(Optional.empty(), "libwebgpu_wrapper.so not found (looked for " + DEFAULT_RELATIVE
-                + " in the working directory and its parents; run scripts/setup-webgpu.sh, or set " + ENV
-                + " or the option " + OPTION + ")");
+        return new LibraryLocator(
+                Optional.empty(),
+                "libwebgpu_wrapper.so not found (looked for " + DEFAULT_RELATIVE
+                        + " in the working directory and its parents; run scripts/setup-webgpu.sh, or set " + ENV
+                        + " or the option " + OPTION + ")");
     }
 
     private static String firstNonBlank(String... values) {

@@ -34,8 +34,8 @@ final class NativeDevice {
     private final Relay relay;
     private final CallbackRegistry events;
 
-    private NativeDevice(String choice, WgpuInstance.Adapter adapter, MemorySegment device, Relay relay,
-                         CallbackRegistry events) {
+    private NativeDevice(
+            String choice, WgpuInstance.Adapter adapter, MemorySegment device, Relay relay, CallbackRegistry events) {
         this.choice = choice;
         this.adapter = adapter;
         this.device = device;

@@ -21,8 +21,7 @@ final class NativeLibrary {
     private static final Object LOCK = new Object();
     private static volatile Loaded loaded;
 
-    private NativeLibrary() {
-    }
+    private NativeLibrary() {}
 
     /**
      * The opened library.
@@ -31,8 +30,7 @@ final class NativeLibrary {
      * @param lookup      its symbols
      * @param bindFailure why binding {@link Wgpu}'s functions failed, or {@code null} when they are all bound
      */
-    record Loaded(Path path, SymbolLookup lookup, String bindFailure) {
-    }
+    record Loaded(Path path, SymbolLookup lookup, String bindFailure) {}
 
     /**
      * Opens {@code path} (once per JVM) and binds every function of {@link Wgpu}.
@@ -47,9 +45,10 @@ final class NativeLibrary {
             }
             Loaded current = loaded;
             if (current != null) {
-                return current.path().equals(absolute) ? current.bindFailure()
+                return current.path().equals(absolute)
+                        ? current.bindFailure()
                         : "another webgpu library is already loaded in this JVM (" + current.path()
-                        + "); cannot also load " + absolute;
+                                + "); cannot also load " + absolute;
             }
             SymbolLookup opened;
             try {
@@ -93,8 +92,8 @@ final class NativeLibrary {
         if (current == null) {
             throw new IllegalStateException("webgpu library not loaded");
         }
-        MemorySegment symbol = current.lookup().find(name)
-                .orElseThrow(() -> new IllegalStateException("missing symbol " + name));
+        MemorySegment symbol =
+                current.lookup().find(name).orElseThrow(() -> new IllegalStateException("missing symbol " + name));
         return LINKER.downcallHandle(symbol, descriptor);
     }
 

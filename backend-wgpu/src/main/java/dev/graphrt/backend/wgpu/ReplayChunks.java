@@ -27,8 +27,8 @@ record ReplayChunks(int fixed, int target) {
 
     ReplayChunks {
         if (fixed < 0 || target <= 0) {
-            throw new IllegalArgumentException("fixed must not be negative and target must be positive, was "
-                    + fixed + " and " + target);
+            throw new IllegalArgumentException(
+                    "fixed must not be negative and target must be positive, was " + fixed + " and " + target);
         }
     }
 
@@ -42,7 +42,9 @@ record ReplayChunks(int fixed, int target) {
      * count.
      */
     static ReplayChunks parse(String option, String value, boolean cpuAdapter) {
-        if (value == null || value.isBlank() || value.strip().toLowerCase(Locale.ROOT).equals("auto")) {
+        if (value == null
+                || value.isBlank()
+                || value.strip().toLowerCase(Locale.ROOT).equals("auto")) {
             return adaptive(cpuAdapter);
         }
         try {
@@ -52,8 +54,8 @@ record ReplayChunks(int fixed, int target) {
             }
             return new ReplayChunks(parsed, parsed);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " must be 'auto' or a positive integer, was '" + value + "'",
-                    e);
+            throw new IllegalArgumentException(
+                    option + " must be 'auto' or a positive integer, was '" + value + "'", e);
         }
     }
 

@@ -35,8 +35,14 @@ final class SealedGraph implements BackendGraph {
     private final MemorySegment[] ownedBindGroups;
     private boolean released;
 
-    private SealedGraph(WgpuStream stream, WgpuDevice device, MemorySegment[] pipelines, MemorySegment[] bindGroups,
-                        int[] workgroups, int[] chunkEnds, MemorySegment[] ownedBindGroups) {
+    private SealedGraph(
+            WgpuStream stream,
+            WgpuDevice device,
+            MemorySegment[] pipelines,
+            MemorySegment[] bindGroups,
+            int[] workgroups,
+            int[] chunkEnds,
+            MemorySegment[] ownedBindGroups) {
         this.stream = stream;
         this.device = device;
         this.pipelines = pipelines;
@@ -97,8 +103,8 @@ final class SealedGraph implements BackendGraph {
             owned.forEach(Wgpu::bindGroupRelease);
             throw failure;
         }
-        return new SealedGraph(stream, device, pipelines, groups, workgroups, ends,
-                owned.toArray(MemorySegment[]::new));
+        return new SealedGraph(
+                stream, device, pipelines, groups, workgroups, ends, owned.toArray(MemorySegment[]::new));
     }
 
     @Override

@@ -19,8 +19,7 @@ import java.lang.foreign.StructLayout;
  * <p>Offsets are derived from the named layouts, never written by hand, so a layout change moves them too.
  */
 final class WebGpuHeader {
-    private WebGpuHeader() {
-    }
+    private WebGpuHeader() {}
 
     /** The generation, for diagnostics. */
     static final String GENERATION = "webgpu-headers 2025-Q1 (Dawn, bun-webgpu-linux-x64@0.1.7)";
@@ -36,6 +35,7 @@ final class WebGpuHeader {
 
     /** Success of every asynchronous status enum (RequestAdapter, RequestDevice, MapAsync, QueueWorkDone, ...). */
     static final int STATUS_SUCCESS = 1;
+
     static final int WAIT_STATUS_SUCCESS = 1;
     static final int WAIT_STATUS_TIMED_OUT = 2;
 
@@ -82,140 +82,240 @@ final class WebGpuHeader {
 
     // ---- by-value and pointed-to structs ---------------------------------------------------------------
     static final StructLayout STRING_VIEW = MemoryLayout.structLayout(
-            ADDRESS.withName("data"), JAVA_LONG.withName("length")).withName("WGPUStringView");
+                    ADDRESS.withName("data"), JAVA_LONG.withName("length"))
+            .withName("WGPUStringView");
 
-    static final StructLayout FUTURE = MemoryLayout.structLayout(JAVA_LONG.withName("id")).withName("WGPUFuture");
+    static final StructLayout FUTURE =
+            MemoryLayout.structLayout(JAVA_LONG.withName("id")).withName("WGPUFuture");
 
     /** Every {@code WGPU*CallbackInfo} that has a mode (all but the uncaptured-error one) has this shape. */
     static final StructLayout CALLBACK_INFO = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), JAVA_INT.withName("mode"), MemoryLayout.paddingLayout(4),
-            ADDRESS.withName("callback"), ADDRESS.withName("userdata1"), ADDRESS.withName("userdata2"))
+                    ADDRESS.withName("nextInChain"),
+                    JAVA_INT.withName("mode"),
+                    MemoryLayout.paddingLayout(4),
+                    ADDRESS.withName("callback"),
+                    ADDRESS.withName("userdata1"),
+                    ADDRESS.withName("userdata2"))
             .withName("WGPUCallbackInfo");
 
     static final StructLayout UNCAPTURED_ERROR_CALLBACK_INFO = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), ADDRESS.withName("callback"),
-            ADDRESS.withName("userdata1"), ADDRESS.withName("userdata2")).withName("WGPUUncapturedErrorCallbackInfo");
+                    ADDRESS.withName("nextInChain"), ADDRESS.withName("callback"),
+                    ADDRESS.withName("userdata1"), ADDRESS.withName("userdata2"))
+            .withName("WGPUUncapturedErrorCallbackInfo");
 
     static final StructLayout INSTANCE_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"),
-            MemoryLayout.structLayout(
-                    ADDRESS.withName("nextInChain"), JAVA_INT.withName("timedWaitAnyEnable"),
-                    MemoryLayout.paddingLayout(4), JAVA_LONG.withName("timedWaitAnyMaxCount"))
-                    .withName("capabilities")).withName("WGPUInstanceDescriptor");
+                    ADDRESS.withName("nextInChain"),
+                    MemoryLayout.structLayout(
+                                    ADDRESS.withName("nextInChain"), JAVA_INT.withName("timedWaitAnyEnable"),
+                                    MemoryLayout.paddingLayout(4), JAVA_LONG.withName("timedWaitAnyMaxCount"))
+                            .withName("capabilities"))
+            .withName("WGPUInstanceDescriptor");
 
     static final StructLayout REQUEST_ADAPTER_OPTIONS = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), JAVA_INT.withName("featureLevel"), JAVA_INT.withName("powerPreference"),
-            JAVA_INT.withName("forceFallbackAdapter"), JAVA_INT.withName("backendType"),
-            ADDRESS.withName("compatibleSurface")).withName("WGPURequestAdapterOptions");
+                    ADDRESS.withName("nextInChain"),
+                    JAVA_INT.withName("featureLevel"),
+                    JAVA_INT.withName("powerPreference"),
+                    JAVA_INT.withName("forceFallbackAdapter"),
+                    JAVA_INT.withName("backendType"),
+                    ADDRESS.withName("compatibleSurface"))
+            .withName("WGPURequestAdapterOptions");
 
     /** Dawn's generation carries the subgroup sizes in the struct itself (96 bytes). */
     static final StructLayout ADAPTER_INFO = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("vendor"), STRING_VIEW.withName("architecture"),
-            STRING_VIEW.withName("device"), STRING_VIEW.withName("description"), JAVA_INT.withName("backendType"),
-            JAVA_INT.withName("adapterType"), JAVA_INT.withName("vendorID"), JAVA_INT.withName("deviceID"),
-            JAVA_INT.withName("subgroupMinSize"), JAVA_INT.withName("subgroupMaxSize")).withName("WGPUAdapterInfo");
+                    ADDRESS.withName("nextInChain"),
+                    STRING_VIEW.withName("vendor"),
+                    STRING_VIEW.withName("architecture"),
+                    STRING_VIEW.withName("device"),
+                    STRING_VIEW.withName("description"),
+                    JAVA_INT.withName("backendType"),
+                    JAVA_INT.withName("adapterType"),
+                    JAVA_INT.withName("vendorID"),
+                    JAVA_INT.withName("deviceID"),
+                    JAVA_INT.withName("subgroupMinSize"),
+                    JAVA_INT.withName("subgroupMaxSize"))
+            .withName("WGPUAdapterInfo");
 
     /**
      * The leading, stable part of {@code WGPULimits}; implementations append fields, so a buffer of
      * {@link #LIMITS_BYTES} is handed over and only these are read.
      */
     static final StructLayout LIMITS_PREFIX = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"),
-            JAVA_INT.withName("maxTextureDimension1D"), JAVA_INT.withName("maxTextureDimension2D"),
-            JAVA_INT.withName("maxTextureDimension3D"), JAVA_INT.withName("maxTextureArrayLayers"),
-            JAVA_INT.withName("maxBindGroups"), JAVA_INT.withName("maxBindGroupsPlusVertexBuffers"),
-            JAVA_INT.withName("maxBindingsPerBindGroup"), JAVA_INT.withName("maxDynamicUniformBuffersPerPipelineLayout"),
-            JAVA_INT.withName("maxDynamicStorageBuffersPerPipelineLayout"),
-            JAVA_INT.withName("maxSampledTexturesPerShaderStage"), JAVA_INT.withName("maxSamplersPerShaderStage"),
-            JAVA_INT.withName("maxStorageBuffersPerShaderStage"), JAVA_INT.withName("maxStorageTexturesPerShaderStage"),
-            JAVA_INT.withName("maxUniformBuffersPerShaderStage"), JAVA_LONG.withName("maxUniformBufferBindingSize"),
-            JAVA_LONG.withName("maxStorageBufferBindingSize"), JAVA_INT.withName("minUniformBufferOffsetAlignment"),
-            JAVA_INT.withName("minStorageBufferOffsetAlignment"), JAVA_INT.withName("maxVertexBuffers"),
-            MemoryLayout.paddingLayout(4), JAVA_LONG.withName("maxBufferSize"),
-            JAVA_INT.withName("maxVertexAttributes"), JAVA_INT.withName("maxVertexBufferArrayStride"),
-            JAVA_INT.withName("maxInterStageShaderVariables"), JAVA_INT.withName("maxColorAttachments"),
-            JAVA_INT.withName("maxColorAttachmentBytesPerSample"), JAVA_INT.withName("maxComputeWorkgroupStorageSize"),
-            JAVA_INT.withName("maxComputeInvocationsPerWorkgroup"), JAVA_INT.withName("maxComputeWorkgroupSizeX"),
-            JAVA_INT.withName("maxComputeWorkgroupSizeY"), JAVA_INT.withName("maxComputeWorkgroupSizeZ"),
-            JAVA_INT.withName("maxComputeWorkgroupsPerDimension")).withName("WGPULimits");
+                    ADDRESS.withName("nextInChain"),
+                    JAVA_INT.withName("maxTextureDimension1D"),
+                    JAVA_INT.withName("maxTextureDimension2D"),
+                    JAVA_INT.withName("maxTextureDimension3D"),
+                    JAVA_INT.withName("maxTextureArrayLayers"),
+                    JAVA_INT.withName("maxBindGroups"),
+                    JAVA_INT.withName("maxBindGroupsPlusVertexBuffers"),
+                    JAVA_INT.withName("maxBindingsPerBindGroup"),
+                    JAVA_INT.withName("maxDynamicUniformBuffersPerPipelineLayout"),
+                    JAVA_INT.withName("maxDynamicStorageBuffersPerPipelineLayout"),
+                    JAVA_INT.withName("maxSampledTexturesPerShaderStage"),
+                    JAVA_INT.withName("maxSamplersPerShaderStage"),
+                    JAVA_INT.withName("maxStorageBuffersPerShaderStage"),
+                    JAVA_INT.withName("maxStorageTexturesPerShaderStage"),
+                    JAVA_INT.withName("maxUniformBuffersPerShaderStage"),
+                    JAVA_LONG.withName("maxUniformBufferBindingSize"),
+                    JAVA_LONG.withName("maxStorageBufferBindingSize"),
+                    JAVA_INT.withName("minUniformBufferOffsetAlignment"),
+                    JAVA_INT.withName("minStorageBufferOffsetAlignment"),
+                    JAVA_INT.withName("maxVertexBuffers"),
+                    MemoryLayout.paddingLayout(4),
+                    JAVA_LONG.withName("maxBufferSize"),
+                    JAVA_INT.withName("maxVertexAttributes"),
+                    JAVA_INT.withName("maxVertexBufferArrayStride"),
+                    JAVA_INT.withName("maxInterStageShaderVariables"),
+                    JAVA_INT.withName("maxColorAttachments"),
+                    JAVA_INT.withName("maxColorAttachmentBytesPerSample"),
+                    JAVA_INT.withName("maxComputeWorkgroupStorageSize"),
+                    JAVA_INT.withName("maxComputeInvocationsPerWorkgroup"),
+                    JAVA_INT.withName("maxComputeWorkgroupSizeX"),
+                    JAVA_INT.withName("maxComputeWorkgroupSizeY"),
+                    JAVA_INT.withName("maxComputeWorkgroupSizeZ"),
+                    JAVA_INT.withName("maxComputeWorkgroupsPerDimension"))
+            .withName("WGPULimits");
     /** Room for {@code WGPULimits} with any fields an implementation appends. */
     static final long LIMITS_BYTES = 512;
 
     static final StructLayout QUEUE_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label")).withName("WGPUQueueDescriptor");
+                    ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label"))
+            .withName("WGPUQueueDescriptor");
 
     static final StructLayout DEVICE_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label"), JAVA_LONG.withName("requiredFeatureCount"),
-            ADDRESS.withName("requiredFeatures"), ADDRESS.withName("requiredLimits"),
-            QUEUE_DESCRIPTOR.withName("defaultQueue"), CALLBACK_INFO.withName("deviceLostCallbackInfo"),
-            UNCAPTURED_ERROR_CALLBACK_INFO.withName("uncapturedErrorCallbackInfo")).withName("WGPUDeviceDescriptor");
+                    ADDRESS.withName("nextInChain"),
+                    STRING_VIEW.withName("label"),
+                    JAVA_LONG.withName("requiredFeatureCount"),
+                    ADDRESS.withName("requiredFeatures"),
+                    ADDRESS.withName("requiredLimits"),
+                    QUEUE_DESCRIPTOR.withName("defaultQueue"),
+                    CALLBACK_INFO.withName("deviceLostCallbackInfo"),
+                    UNCAPTURED_ERROR_CALLBACK_INFO.withName("uncapturedErrorCallbackInfo"))
+            .withName("WGPUDeviceDescriptor");
 
     static final StructLayout BUFFER_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label"), JAVA_LONG.withName("usage"),
-            JAVA_LONG.withName("size"), JAVA_INT.withName("mappedAtCreation"), MemoryLayout.paddingLayout(4))
+                    ADDRESS.withName("nextInChain"),
+                    STRING_VIEW.withName("label"),
+                    JAVA_LONG.withName("usage"),
+                    JAVA_LONG.withName("size"),
+                    JAVA_INT.withName("mappedAtCreation"),
+                    MemoryLayout.paddingLayout(4))
             .withName("WGPUBufferDescriptor");
 
     static final StructLayout SHADER_SOURCE_WGSL = MemoryLayout.structLayout(
-            ADDRESS.withName("next"), JAVA_INT.withName("sType"), MemoryLayout.paddingLayout(4),
-            STRING_VIEW.withName("code")).withName("WGPUShaderSourceWGSL");
+                    ADDRESS.withName("next"),
+                    JAVA_INT.withName("sType"),
+                    MemoryLayout.paddingLayout(4),
+                    STRING_VIEW.withName("code"))
+            .withName("WGPUShaderSourceWGSL");
 
     static final StructLayout SHADER_MODULE_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label")).withName("WGPUShaderModuleDescriptor");
+                    ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label"))
+            .withName("WGPUShaderModuleDescriptor");
 
     static final StructLayout COMPILATION_INFO = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), JAVA_LONG.withName("messageCount"), ADDRESS.withName("messages"))
+                    ADDRESS.withName("nextInChain"), JAVA_LONG.withName("messageCount"), ADDRESS.withName("messages"))
             .withName("WGPUCompilationInfo");
 
     static final StructLayout COMPILATION_MESSAGE = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("message"), JAVA_INT.withName("type"),
-            MemoryLayout.paddingLayout(4), JAVA_LONG.withName("lineNum"), JAVA_LONG.withName("linePos"),
-            JAVA_LONG.withName("offset"), JAVA_LONG.withName("length")).withName("WGPUCompilationMessage");
+                    ADDRESS.withName("nextInChain"),
+                    STRING_VIEW.withName("message"),
+                    JAVA_INT.withName("type"),
+                    MemoryLayout.paddingLayout(4),
+                    JAVA_LONG.withName("lineNum"),
+                    JAVA_LONG.withName("linePos"),
+                    JAVA_LONG.withName("offset"),
+                    JAVA_LONG.withName("length"))
+            .withName("WGPUCompilationMessage");
 
     /**
      * {@code WGPUBindGroupLayoutEntry} with its buffer member filled; sampler/texture/storage-texture unused
      * (zero). Dawn's generation has {@code bindingArraySize} after {@code visibility} (0 means "not an array").
      */
     static final StructLayout BIND_GROUP_LAYOUT_ENTRY = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), JAVA_INT.withName("binding"), MemoryLayout.paddingLayout(4),
-            JAVA_LONG.withName("visibility"), JAVA_INT.withName("bindingArraySize"), MemoryLayout.paddingLayout(4),
-            MemoryLayout.structLayout(ADDRESS.withName("nextInChain"), JAVA_INT.withName("type"),
-                    JAVA_INT.withName("hasDynamicOffset"), JAVA_LONG.withName("minBindingSize")).withName("buffer"),
-            MemoryLayout.structLayout(ADDRESS.withName("nextInChain"), JAVA_INT.withName("type"),
-                    MemoryLayout.paddingLayout(4)).withName("sampler"),
-            MemoryLayout.structLayout(ADDRESS.withName("nextInChain"), JAVA_INT.withName("sampleType"),
-                    JAVA_INT.withName("viewDimension"), JAVA_INT.withName("multisampled"),
-                    MemoryLayout.paddingLayout(4)).withName("texture"),
-            MemoryLayout.structLayout(ADDRESS.withName("nextInChain"), JAVA_INT.withName("access"),
-                    JAVA_INT.withName("format"), JAVA_INT.withName("viewDimension"),
-                    MemoryLayout.paddingLayout(4)).withName("storageTexture")).withName("WGPUBindGroupLayoutEntry");
+                    ADDRESS.withName("nextInChain"),
+                    JAVA_INT.withName("binding"),
+                    MemoryLayout.paddingLayout(4),
+                    JAVA_LONG.withName("visibility"),
+                    JAVA_INT.withName("bindingArraySize"),
+                    MemoryLayout.paddingLayout(4),
+                    MemoryLayout.structLayout(
+                                    ADDRESS.withName("nextInChain"),
+                                    JAVA_INT.withName("type"),
+                                    JAVA_INT.withName("hasDynamicOffset"),
+                                    JAVA_LONG.withName("minBindingSize"))
+                            .withName("buffer"),
+                    MemoryLayout.structLayout(
+                                    ADDRESS.withName("nextInChain"),
+                                    JAVA_INT.withName("type"),
+                                    MemoryLayout.paddingLayout(4))
+                            .withName("sampler"),
+                    MemoryLayout.structLayout(
+                                    ADDRESS.withName("nextInChain"),
+                                    JAVA_INT.withName("sampleType"),
+                                    JAVA_INT.withName("viewDimension"),
+                                    JAVA_INT.withName("multisampled"),
+                                    MemoryLayout.paddingLayout(4))
+                            .withName("texture"),
+                    MemoryLayout.structLayout(
+                                    ADDRESS.withName("nextInChain"),
+                                    JAVA_INT.withName("access"),
+                                    JAVA_INT.withName("format"),
+                                    JAVA_INT.withName("viewDimension"),
+                                    MemoryLayout.paddingLayout(4))
+                            .withName("storageTexture"))
+            .withName("WGPUBindGroupLayoutEntry");
 
     static final StructLayout BIND_GROUP_LAYOUT_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label"), JAVA_LONG.withName("entryCount"),
-            ADDRESS.withName("entries")).withName("WGPUBindGroupLayoutDescriptor");
+                    ADDRESS.withName("nextInChain"),
+                    STRING_VIEW.withName("label"),
+                    JAVA_LONG.withName("entryCount"),
+                    ADDRESS.withName("entries"))
+            .withName("WGPUBindGroupLayoutDescriptor");
 
     /** Dawn's generation ends with {@code immediateSize} (0: no immediate data). */
     static final StructLayout PIPELINE_LAYOUT_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label"), JAVA_LONG.withName("bindGroupLayoutCount"),
-            ADDRESS.withName("bindGroupLayouts"), JAVA_INT.withName("immediateSize"), MemoryLayout.paddingLayout(4))
+                    ADDRESS.withName("nextInChain"),
+                    STRING_VIEW.withName("label"),
+                    JAVA_LONG.withName("bindGroupLayoutCount"),
+                    ADDRESS.withName("bindGroupLayouts"),
+                    JAVA_INT.withName("immediateSize"),
+                    MemoryLayout.paddingLayout(4))
             .withName("WGPUPipelineLayoutDescriptor");
 
     static final StructLayout COMPUTE_PIPELINE_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label"), ADDRESS.withName("layout"),
-            MemoryLayout.structLayout(ADDRESS.withName("nextInChain"), ADDRESS.withName("module"),
-                    STRING_VIEW.withName("entryPoint"), JAVA_LONG.withName("constantCount"),
-                    ADDRESS.withName("constants")).withName("compute")).withName("WGPUComputePipelineDescriptor");
+                    ADDRESS.withName("nextInChain"),
+                    STRING_VIEW.withName("label"),
+                    ADDRESS.withName("layout"),
+                    MemoryLayout.structLayout(
+                                    ADDRESS.withName("nextInChain"),
+                                    ADDRESS.withName("module"),
+                                    STRING_VIEW.withName("entryPoint"),
+                                    JAVA_LONG.withName("constantCount"),
+                                    ADDRESS.withName("constants"))
+                            .withName("compute"))
+            .withName("WGPUComputePipelineDescriptor");
 
     static final StructLayout BIND_GROUP_ENTRY = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), JAVA_INT.withName("binding"), MemoryLayout.paddingLayout(4),
-            ADDRESS.withName("buffer"), JAVA_LONG.withName("offset"), JAVA_LONG.withName("size"),
-            ADDRESS.withName("sampler"), ADDRESS.withName("textureView")).withName("WGPUBindGroupEntry");
+                    ADDRESS.withName("nextInChain"),
+                    JAVA_INT.withName("binding"),
+                    MemoryLayout.paddingLayout(4),
+                    ADDRESS.withName("buffer"),
+                    JAVA_LONG.withName("offset"),
+                    JAVA_LONG.withName("size"),
+                    ADDRESS.withName("sampler"),
+                    ADDRESS.withName("textureView"))
+            .withName("WGPUBindGroupEntry");
 
     static final StructLayout BIND_GROUP_DESCRIPTOR = MemoryLayout.structLayout(
-            ADDRESS.withName("nextInChain"), STRING_VIEW.withName("label"), ADDRESS.withName("layout"),
-            JAVA_LONG.withName("entryCount"), ADDRESS.withName("entries")).withName("WGPUBindGroupDescriptor");
+                    ADDRESS.withName("nextInChain"),
+                    STRING_VIEW.withName("label"),
+                    ADDRESS.withName("layout"),
+                    JAVA_LONG.withName("entryCount"),
+                    ADDRESS.withName("entries"))
+            .withName("WGPUBindGroupDescriptor");
 
     static final StructLayout FUTURE_WAIT_INFO = MemoryLayout.structLayout(
-            FUTURE.withName("future"), JAVA_INT.withName("completed"), MemoryLayout.paddingLayout(4))
+                    FUTURE.withName("future"), JAVA_INT.withName("completed"), MemoryLayout.paddingLayout(4))
             .withName("WGPUFutureWaitInfo");
 
     // ---- offsets (derived) -------------------------------------------------------------------------------

@@ -37,8 +37,7 @@ final class WebGpuProcess {
     private static WgpuInstance instance; // guarded by LOCK; once set, never released
     private static final Map<String, NativeDevice> KEPT = new HashMap<>(); // guarded by LOCK
 
-    private WebGpuProcess() {
-    }
+    private WebGpuProcess() {}
 
     /**
      * The process's instance, created on first use. The library must be loaded ({@link NativeLibrary#load}). The

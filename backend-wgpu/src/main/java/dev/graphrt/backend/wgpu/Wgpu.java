@@ -21,8 +21,7 @@ import java.lang.invoke.MethodHandle;
  * {@code WGPUFuture} take a {@link SegmentAllocator} for the returned struct and answer its id.
  */
 final class Wgpu {
-    private Wgpu() {
-    }
+    private Wgpu() {}
 
     /** Initialises the holder: binds every symbol now, so a missing one is found by the probe. */
     static void bind() {
@@ -30,8 +29,8 @@ final class Wgpu {
     }
 
     private static MethodHandle fn(String name, MemoryLayout result, MemoryLayout... args) {
-        FunctionDescriptor descriptor = result == null ? FunctionDescriptor.ofVoid(args)
-                : FunctionDescriptor.of(result, args);
+        FunctionDescriptor descriptor =
+                result == null ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(result, args);
         return NativeLibrary.downcall(name, descriptor);
     }
 
@@ -51,10 +50,11 @@ final class Wgpu {
         }
     }
 
-    static long instanceRequestAdapter(SegmentAllocator a, MemorySegment instance, MemorySegment options,
-                                       MemorySegment callbackInfo) {
+    static long instanceRequestAdapter(
+            SegmentAllocator a, MemorySegment instance, MemorySegment options, MemorySegment callbackInfo) {
         try {
-            MemorySegment f = (MemorySegment) H.INSTANCE_REQUEST_ADAPTER.invokeExact(a, instance, options, callbackInfo);
+            MemorySegment f =
+                    (MemorySegment) H.INSTANCE_REQUEST_ADAPTER.invokeExact(a, instance, options, callbackInfo);
             return f.get(JAVA_LONG, 0);
         } catch (Throwable t) {
             throw failure("wgpuInstanceRequestAdapter", t);
@@ -105,10 +105,11 @@ final class Wgpu {
         }
     }
 
-    static long adapterRequestDevice(SegmentAllocator a, MemorySegment adapter, MemorySegment descriptor,
-                                     MemorySegment callbackInfo) {
+    static long adapterRequestDevice(
+            SegmentAllocator a, MemorySegment adapter, MemorySegment descriptor, MemorySegment callbackInfo) {
         try {
-            MemorySegment f = (MemorySegment) H.ADAPTER_REQUEST_DEVICE.invokeExact(a, adapter, descriptor, callbackInfo);
+            MemorySegment f =
+                    (MemorySegment) H.ADAPTER_REQUEST_DEVICE.invokeExact(a, adapter, descriptor, callbackInfo);
             return f.get(JAVA_LONG, 0);
         } catch (Throwable t) {
             throw failure("wgpuAdapterRequestDevice", t);
@@ -188,7 +189,8 @@ final class Wgpu {
 
     // ---- queue ---------------------------------------------------------------------------------------------
 
-    static void queueWriteBuffer(MemorySegment queue, MemorySegment buffer, long offset, MemorySegment data, long size) {
+    static void queueWriteBuffer(
+            MemorySegment queue, MemorySegment buffer, long offset, MemorySegment data, long size) {
         try {
             H.QUEUE_WRITE_BUFFER.invokeExact(queue, buffer, offset, data, size);
         } catch (Throwable t) {
@@ -219,10 +221,11 @@ final class Wgpu {
 
     // ---- buffers -------------------------------------------------------------------------------------------
 
-    static long bufferMapAsync(SegmentAllocator a, MemorySegment buffer, long mode, long offset, long size,
-                               MemorySegment callbackInfo) {
+    static long bufferMapAsync(
+            SegmentAllocator a, MemorySegment buffer, long mode, long offset, long size, MemorySegment callbackInfo) {
         try {
-            MemorySegment f = (MemorySegment) H.BUFFER_MAP_ASYNC.invokeExact(a, buffer, mode, offset, size, callbackInfo);
+            MemorySegment f =
+                    (MemorySegment) H.BUFFER_MAP_ASYNC.invokeExact(a, buffer, mode, offset, size, callbackInfo);
             return f.get(JAVA_LONG, 0);
         } catch (Throwable t) {
             throw failure("wgpuBufferMapAsync", t);
@@ -287,12 +290,15 @@ final class Wgpu {
     // ---- encoding ------------------------------------------------------------------------------------------
 
     static MemorySegment commandEncoderBeginComputePass(MemorySegment encoder) {
-        return create(H.COMMAND_ENCODER_BEGIN_COMPUTE_PASS, "wgpuCommandEncoderBeginComputePass", encoder,
+        return create(
+                H.COMMAND_ENCODER_BEGIN_COMPUTE_PASS,
+                "wgpuCommandEncoderBeginComputePass",
+                encoder,
                 MemorySegment.NULL);
     }
 
-    static void commandEncoderCopyBufferToBuffer(MemorySegment encoder, MemorySegment src, long srcOffset,
-                                                 MemorySegment dst, long dstOffset, long size) {
+    static void commandEncoderCopyBufferToBuffer(
+            MemorySegment encoder, MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long size) {
         try {
             H.COMMAND_ENCODER_COPY_BUFFER_TO_BUFFER.invokeExact(encoder, src, srcOffset, dst, dstOffset, size);
         } catch (Throwable t) {
@@ -400,7 +406,8 @@ final class Wgpu {
         static final MethodHandle DEVICE_CREATE_COMMAND_ENCODER =
                 fn("wgpuDeviceCreateCommandEncoder", ADDRESS, ADDRESS, ADDRESS);
         static final MethodHandle DEVICE_PUSH_ERROR_SCOPE = fn("wgpuDevicePushErrorScope", null, ADDRESS, JAVA_INT);
-        static final MethodHandle DEVICE_POP_ERROR_SCOPE = fn("wgpuDevicePopErrorScope", FUTURE, ADDRESS, CALLBACK_INFO);
+        static final MethodHandle DEVICE_POP_ERROR_SCOPE =
+                fn("wgpuDevicePopErrorScope", FUTURE, ADDRESS, CALLBACK_INFO);
         static final MethodHandle DEVICE_DESTROY = fn("wgpuDeviceDestroy", null, ADDRESS);
         static final MethodHandle DEVICE_RELEASE = fn("wgpuDeviceRelease", null, ADDRESS);
         static final MethodHandle QUEUE_WRITE_BUFFER =
@@ -426,8 +433,15 @@ final class Wgpu {
         static final MethodHandle BIND_GROUP_RELEASE = fn("wgpuBindGroupRelease", null, ADDRESS);
         static final MethodHandle COMMAND_ENCODER_BEGIN_COMPUTE_PASS =
                 fn("wgpuCommandEncoderBeginComputePass", ADDRESS, ADDRESS, ADDRESS);
-        static final MethodHandle COMMAND_ENCODER_COPY_BUFFER_TO_BUFFER = fn("wgpuCommandEncoderCopyBufferToBuffer",
-                null, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG);
+        static final MethodHandle COMMAND_ENCODER_COPY_BUFFER_TO_BUFFER = fn(
+                "wgpuCommandEncoderCopyBufferToBuffer",
+                null,
+                ADDRESS,
+                ADDRESS,
+                JAVA_LONG,
+                ADDRESS,
+                JAVA_LONG,
+                JAVA_LONG);
         static final MethodHandle COMMAND_ENCODER_FINISH = fn("wgpuCommandEncoderFinish", ADDRESS, ADDRESS, ADDRESS);
         static final MethodHandle COMMAND_ENCODER_RELEASE = fn("wgpuCommandEncoderRelease", null, ADDRESS);
         static final MethodHandle COMMAND_BUFFER_RELEASE = fn("wgpuCommandBufferRelease", null, ADDRESS);
@@ -440,8 +454,7 @@ final class Wgpu {
         static final MethodHandle COMPUTE_PASS_END = fn("wgpuComputePassEncoderEnd", null, ADDRESS);
         static final MethodHandle COMPUTE_PASS_RELEASE = fn("wgpuComputePassEncoderRelease", null, ADDRESS);
 
-        private H() {
-        }
+        private H() {}
 
         static void touch() {
             // class initialisation has bound every handle above

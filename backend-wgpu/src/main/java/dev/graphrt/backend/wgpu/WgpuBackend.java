@@ -30,8 +30,11 @@ import org.slf4j.LoggerFactory;
  */
 final class WgpuBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(WgpuBackend.class);
-    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.MID_CAPTURE_ALLOCATION,
-            Capability.CAPTURE_MODE_RELAXED, Capability.DEVICE_LOSS_RECOVERY, Capability.GRAPH_UPDATE,
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
+            Capability.MID_CAPTURE_ALLOCATION,
+            Capability.CAPTURE_MODE_RELAXED,
+            Capability.DEVICE_LOSS_RECOVERY,
+            Capability.GRAPH_UPDATE,
             Capability.MULTI_STREAM_CAPTURE));
 
     private final WgpuDevice device;
@@ -47,7 +50,8 @@ final class WgpuBackend implements Backend {
         this.batch = batch;
         this.chunks = chunks;
         WgpuInstance.AdapterInfo a = device.adapter.info();
-        String driver = a.backendName() + (a.description().isBlank() ? "" : ", " + a.description())
+        String driver = a.backendName()
+                + (a.description().isBlank() ? "" : ", " + a.description())
                 + (a.isCpu() ? ", CPU adapter" : "");
         this.info = new DeviceInfo(WgpuBackendProvider.NAME, a.device(), driver, -1, 0, device.limits.launchLimits());
         this.memory = new WgpuMemory(device);

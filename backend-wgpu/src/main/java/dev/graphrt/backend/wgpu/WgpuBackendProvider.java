@@ -91,13 +91,13 @@ public final class WgpuBackendProvider implements BackendProvider {
                 return Availability.unavailable(missing);
             }
             WgpuInstance instance = instance(merged);
-            WgpuInstance.Adapter adapter = instance.requestAdapter(merged.get(ADAPTER_OPTION),
-                    DriverEnvironment.enabled(merged));
+            WgpuInstance.Adapter adapter =
+                    instance.requestAdapter(merged.get(ADAPTER_OPTION), DriverEnvironment.enabled(merged));
             lockAndRelease(instance, adapter);
             WgpuInstance.AdapterInfo info = adapter.info();
             if (info.isCpu()) {
-                return Availability.available(info + ": a CPU adapter, ranked below the cpu backend",
-                        CPU_ADAPTER_PRIORITY);
+                return Availability.available(
+                        info + ": a CPU adapter, ranked below the cpu backend", CPU_ADAPTER_PRIORITY);
             }
             return Availability.available(info.toString());
         } catch (Throwable t) {
@@ -122,11 +122,16 @@ public final class WgpuBackendProvider implements BackendProvider {
         int cache = intOption(merged, BIND_GROUP_CACHE_OPTION, DEFAULT_BIND_GROUP_CACHE);
         String replayChunk = merged.get(REPLAY_CHUNK_OPTION);
         ReplayChunks.parse(REPLAY_CHUNK_OPTION, replayChunk, false); // bad input fails before a device is opened
-        WgpuDevice device = WgpuDevice.open(instance(merged), adapterChoice(merged.get(ADAPTER_OPTION)),
-                DriverEnvironment.enabled(merged), cache);
+        WgpuDevice device = WgpuDevice.open(
+                instance(merged), adapterChoice(merged.get(ADAPTER_OPTION)), DriverEnvironment.enabled(merged), cache);
         try {
-            return new WgpuBackend(device, batch, ReplayChunks.parse(REPLAY_CHUNK_OPTION, replayChunk,
-                    device.adapter.info().isCpu()));
+            return new WgpuBackend(
+                    device,
+                    batch,
+                    ReplayChunks.parse(
+                            REPLAY_CHUNK_OPTION,
+                            replayChunk,
+                            device.adapter.info().isCpu()));
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -158,7 +163,9 @@ public final class WgpuBackendProvider implements BackendProvider {
 
     /** The adapter preference in the one spelling a kept device is found by. */
     private static String adapterChoice(String preference) {
-        return preference == null || preference.isBlank() ? "auto" : preference.strip().toLowerCase(Locale.ROOT);
+        return preference == null || preference.isBlank()
+                ? "auto"
+                : preference.strip().toLowerCase(Locale.ROOT);
     }
 
     private static int intOption(Map<String, String> options, String key, int fallback) {

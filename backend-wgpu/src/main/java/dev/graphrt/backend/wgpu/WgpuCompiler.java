@@ -43,8 +43,9 @@ final class WgpuCompiler implements KernelCompiler {
     public CompiledKernel compile(KernelSource source) {
         Objects.requireNonNull(source, "source");
         String entry = source.entryPoint();
-        String text = source.text(Dialect.WGSL).orElseThrow(() -> new KernelCompilationException(
-                "wgpu backend compiles " + dialects() + " but " + source + " offers none of them", ""));
+        String text = source.text(Dialect.WGSL)
+                .orElseThrow(() -> new KernelCompilationException(
+                        "wgpu backend compiles " + dialects() + " but " + source + " offers none of them", ""));
         String key = entry + '\u0000' + text;
         device.lock.lock();
         try {
@@ -85,14 +86,15 @@ final class WgpuCompiler implements KernelCompiler {
             List<WgpuDevice.ScopedError> errors = device.popErrorScopes(2);
             scopesOpen = false;
             if (!errors.isEmpty()) {
-                String log = errors.stream().map(WgpuDevice.ScopedError::message).collect(Collectors.joining("\n"));
+                String log =
+                        errors.stream().map(WgpuDevice.ScopedError::message).collect(Collectors.joining("\n"));
                 if (!messages.isEmpty()) {
                     log = log + "\n" + log(messages);
                 }
                 throw new KernelCompilationException("WGSL kernel '" + entry + "': pipeline creation failed", log);
             }
-            WgpuKernel kernel = new WgpuKernel(device, entry, pipeline, layout, bindings.numbers(),
-                    WgslWorkgroupSize.of(entry, text));
+            WgpuKernel kernel = new WgpuKernel(
+                    device, entry, pipeline, layout, bindings.numbers(), WgslWorkgroupSize.of(entry, text));
             pipeline = MemorySegment.NULL;
             layout = MemorySegment.NULL;
             return kernel;
@@ -123,8 +125,8 @@ final class WgpuCompiler implements KernelCompiler {
 
     private List<Callbacks.CompilationMessage> compilationMessages(MemorySegment module) {
         Callbacks.Completion c = device.prepare(Callbacks.Kind.COMPILATION_INFO);
-        long future = Wgpu.shaderModuleGetCompilationInfo(device.instance.futureSlot(), module,
-                device.instance.callbackInfo());
+        long future = Wgpu.shaderModuleGetCompilationInfo(
+                device.instance.futureSlot(), module, device.instance.callbackInfo());
         device.instance.await(c, future);
         return c.messages;
     }
@@ -165,7 +167,9 @@ final class WgpuCompiler implements KernelCompiler {
         d.set(ADDRESS, WebGpuHeader.CPD_LAYOUT, pipelineLayout);
         d.set(ADDRESS, WebGpuHeader.CPD_MODULE, module);
         d.set(ADDRESS, WebGpuHeader.CPD_ENTRY_POINT + WebGpuHeader.SV_DATA, name);
-        d.set(JAVA_LONG, WebGpuHeader.CPD_ENTRY_POINT + WebGpuHeader.SV_LENGTH,
+        d.set(
+                JAVA_LONG,
+                WebGpuHeader.CPD_ENTRY_POINT + WebGpuHeader.SV_LENGTH,
                 entry.getBytes(StandardCharsets.UTF_8).length);
         device.call("wgpuDeviceCreateComputePipeline");
         return Wgpu.deviceCreateComputePipeline(device.device, d);

@@ -146,24 +146,31 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
         if (target != null) {
             target.addError(error.get());
         } else {
-            LOG.warn("webgpu {} error outside any stream, delivered to every stream: {}",
-                    WebGpuHeader.errorTypeName(type), message);
+            LOG.warn(
+                    "webgpu {} error outside any stream, delivered to every stream: {}",
+                    WebGpuHeader.errorTypeName(type),
+                    message);
             broadcast(error);
         }
     }
 
     @Override
     public void deviceLost(int reason, String message) {
-        if (closing && (reason == WebGpuHeader.DEVICE_LOST_DESTROYED
-                || reason == WebGpuHeader.DEVICE_LOST_INSTANCE_DROPPED)) {
+        if (closing
+                && (reason == WebGpuHeader.DEVICE_LOST_DESTROYED
+                        || reason == WebGpuHeader.DEVICE_LOST_INSTANCE_DROPPED)) {
             LOG.debug("webgpu device released: {}", message);
             return;
         }
         // A lost device is the WebGPU form of a sticky error: the runtime is lost, not the process (a new
         // device from the JVM's one instance works), so it is reported as DeviceLostException.
-        Supplier<Throwable> error = () -> new DeviceLostException("webgpu device lost (reason "
-                + reason + "): " + message + "; the runtime is lost, every later call fails; close it and open a new "
-                + "runtime", "webgpu device", null);
+        Supplier<Throwable> error = () -> new DeviceLostException(
+                "webgpu device lost (reason "
+                        + reason + "): " + message
+                        + "; the runtime is lost, every later call fails; close it and open a new "
+                        + "runtime",
+                "webgpu device",
+                null);
         lost = (DeviceLostException) error.get();
         LOG.warn("webgpu device lost (reason {}): {}", reason, message);
         broadcast(error);
@@ -190,8 +197,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     void checkUsable() {
         DeviceLostException l = lost;
         if (l != null) {
-            throw new DeviceLostException("webgpu: the device was lost earlier: " + l.getMessage(),
-                    l.operation(), l);
+            throw new DeviceLostException("webgpu: the device was lost earlier: " + l.getMessage(), l.operation(), l);
         }
         if (retiring) {
             throw new IllegalStateException("the wgpu backend is closed");
@@ -298,8 +304,8 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
      */
     void readInto(MemorySegment buffer, long offset, MemorySegment dst) {
         long size = (dst.byteSize() + 3) & ~3L;
-        MemorySegment staging = createBuffer(WebGpuHeader.BUFFER_USAGE_MAP_READ | WebGpuHeader.BUFFER_USAGE_COPY_DST,
-                size);
+        MemorySegment staging =
+                createBuffer(WebGpuHeader.BUFFER_USAGE_MAP_READ | WebGpuHeader.BUFFER_USAGE_COPY_DST, size);
         try {
             MemorySegment encoder = Wgpu.deviceCreateCommandEncoder(device);
             Wgpu.commandEncoderCopyBufferToBuffer(encoder, buffer, offset, staging, 0, size);
@@ -315,8 +321,8 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     void mapAndCopy(MemorySegment staging, long size, MemorySegment dst) {
         currentCall = "wgpuBufferMapAsync";
         Callbacks.Completion c = prepare(Callbacks.Kind.MAP);
-        long future = Wgpu.bufferMapAsync(instance.futureSlot(), staging, WebGpuHeader.MAP_MODE_READ, 0, size,
-                instance.callbackInfo());
+        long future = Wgpu.bufferMapAsync(
+                instance.futureSlot(), staging, WebGpuHeader.MAP_MODE_READ, 0, size, instance.callbackInfo());
         awaitUnlocked(c, future);
         if (!c.succeeded()) {
             throw new DriverException("wgpuBufferMapAsync", c.status, "MapFailed", c.message);
@@ -442,13 +448,18 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
         }
         boolean quiet = idle != null && await(idle, CLOSE_WAIT);
         if (idle != null && !quiet) {
-            LOG.warn("webgpu device {} still busy after {} ms; releasing it anyway", adapter.info().device(),
+            LOG.warn(
+                    "webgpu device {} still busy after {} ms; releasing it anyway",
+                    adapter.info().device(),
                     CLOSE_WAIT.toMillis());
         }
         if (!settle(() -> callbacks.outstanding() == 0)) {
             quiet = false;
-            LOG.warn("webgpu device {}: callbacks {} still outstanding after {} ms; they are cancelled",
-                    adapter.info().device(), callbacks.outstandingKinds(), CALLBACK_SETTLE.toMillis());
+            LOG.warn(
+                    "webgpu device {}: callbacks {} still outstanding after {} ms; they are cancelled",
+                    adapter.info().device(),
+                    callbacks.outstandingKinds(),
+                    CALLBACK_SETTLE.toMillis());
         }
         boolean keep;
         lock.lock();
@@ -468,8 +479,10 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
         }
         if (!keep) {
             if (!settle(kept::lostDelivered)) {
-                LOG.debug("webgpu device {}: no device-lost callback within {} ms of its release",
-                        adapter.info().device(), CALLBACK_SETTLE.toMillis());
+                LOG.debug(
+                        "webgpu device {}: no device-lost callback within {} ms of its release",
+                        adapter.info().device(),
+                        CALLBACK_SETTLE.toMillis());
             }
             kept.closeEvents();
         }
@@ -510,13 +523,26 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
     }
 
     /** The device limits the backend relies on. */
-    record Limits(long minStorageOffsetAlignment, long maxStorageBindingSize, long maxBufferSize,
-                  int maxStorageBuffersPerStage, int maxWorkgroupsPerDimension, int maxInvocationsPerWorkgroup,
-                  int maxWorkgroupSizeX, int maxWorkgroupSizeY, int maxWorkgroupSizeZ) {
+    record Limits(
+            long minStorageOffsetAlignment,
+            long maxStorageBindingSize,
+            long maxBufferSize,
+            int maxStorageBuffersPerStage,
+            int maxWorkgroupsPerDimension,
+            int maxInvocationsPerWorkgroup,
+            int maxWorkgroupSizeX,
+            int maxWorkgroupSizeY,
+            int maxWorkgroupSizeZ) {
         /** The launch limits the core checks every launch against. */
         LaunchLimits launchLimits() {
-            return new LaunchLimits(maxWorkgroupsPerDimension, maxWorkgroupsPerDimension, maxWorkgroupsPerDimension,
-                    maxWorkgroupSizeX, maxWorkgroupSizeY, maxWorkgroupSizeZ, maxInvocationsPerWorkgroup);
+            return new LaunchLimits(
+                    maxWorkgroupsPerDimension,
+                    maxWorkgroupsPerDimension,
+                    maxWorkgroupsPerDimension,
+                    maxWorkgroupSizeX,
+                    maxWorkgroupSizeY,
+                    maxWorkgroupSizeZ,
+                    maxInvocationsPerWorkgroup);
         }
 
         static Limits read(MemorySegment device) {
@@ -525,7 +551,8 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
                 if (Wgpu.deviceGetLimits(device, l) != WebGpuHeader.STATUS_SUCCESS) {
                     throw new DriverException("wgpuDeviceGetLimits", 0, "Error", "no limits");
                 }
-                return new Limits(Integer.toUnsignedLong(l.get(JAVA_INT, WebGpuHeader.LIM_MIN_STORAGE_OFFSET_ALIGNMENT)),
+                return new Limits(
+                        Integer.toUnsignedLong(l.get(JAVA_INT, WebGpuHeader.LIM_MIN_STORAGE_OFFSET_ALIGNMENT)),
                         l.get(JAVA_LONG, WebGpuHeader.LIM_MAX_STORAGE_BINDING_SIZE),
                         l.get(JAVA_LONG, WebGpuHeader.LIM_MAX_BUFFER_SIZE),
                         l.get(JAVA_INT, WebGpuHeader.LIM_MAX_STORAGE_BUFFERS_PER_STAGE),

@@ -232,7 +232,8 @@ final class WgpuInstance {
                     Callbacks.string(info.asSlice(WebGpuHeader.AI_ARCHITECTURE, WebGpuHeader.STRING_VIEW.byteSize())),
                     Callbacks.string(info.asSlice(WebGpuHeader.AI_DEVICE, WebGpuHeader.STRING_VIEW.byteSize())),
                     Callbacks.string(info.asSlice(WebGpuHeader.AI_DESCRIPTION, WebGpuHeader.STRING_VIEW.byteSize())),
-                    info.get(JAVA_INT, WebGpuHeader.AI_BACKEND_TYPE), info.get(JAVA_INT, WebGpuHeader.AI_ADAPTER_TYPE));
+                    info.get(JAVA_INT, WebGpuHeader.AI_BACKEND_TYPE),
+                    info.get(JAVA_INT, WebGpuHeader.AI_ADAPTER_TYPE));
             Wgpu.adapterInfoFreeMembers(info);
             return result;
         } finally {
@@ -249,8 +250,8 @@ final class WgpuInstance {
     }
 
     /** What {@code wgpuAdapterGetInfo} said. */
-    record AdapterInfo(String vendor, String architecture, String device, String description, int backendType,
-                       int adapterType) {
+    record AdapterInfo(
+            String vendor, String architecture, String device, String description, int backendType, int adapterType) {
         boolean isCpu() {
             return adapterType == WebGpuHeader.ADAPTER_TYPE_CPU
                     || device.toLowerCase(Locale.ROOT).contains("llvmpipe")
@@ -278,19 +279,26 @@ final class WgpuInstance {
         static List<AdapterRequest> forPreference(String preference) {
             String p = preference == null ? "auto" : preference.strip().toLowerCase(Locale.ROOT);
             return switch (p) {
-                case "auto", "" -> List.of(
-                        new AdapterRequest(WebGpuHeader.BACKEND_VULKAN, WebGpuHeader.FEATURE_LEVEL_CORE),
-                        new AdapterRequest(WebGpuHeader.BACKEND_OPENGLES, WebGpuHeader.FEATURE_LEVEL_COMPATIBILITY));
-                case "vulkan" -> List.of(new AdapterRequest(WebGpuHeader.BACKEND_VULKAN, WebGpuHeader.FEATURE_LEVEL_CORE));
-                case "gles", "opengles" -> List.of(
-                        new AdapterRequest(WebGpuHeader.BACKEND_OPENGLES, WebGpuHeader.FEATURE_LEVEL_COMPATIBILITY));
-                case "gl", "opengl" -> List.of(
-                        new AdapterRequest(WebGpuHeader.BACKEND_OPENGL, WebGpuHeader.FEATURE_LEVEL_COMPATIBILITY));
-                case "any" -> List.of(
-                        new AdapterRequest(WebGpuHeader.BACKEND_UNDEFINED, WebGpuHeader.FEATURE_LEVEL_CORE),
-                        new AdapterRequest(WebGpuHeader.BACKEND_UNDEFINED, WebGpuHeader.FEATURE_LEVEL_COMPATIBILITY));
-                default -> throw new IllegalArgumentException("wgpu.backend must be auto, vulkan, gles, gl or any, was '"
-                        + preference + "'");
+                case "auto", "" ->
+                    List.of(
+                            new AdapterRequest(WebGpuHeader.BACKEND_VULKAN, WebGpuHeader.FEATURE_LEVEL_CORE),
+                            new AdapterRequest(
+                                    WebGpuHeader.BACKEND_OPENGLES, WebGpuHeader.FEATURE_LEVEL_COMPATIBILITY));
+                case "vulkan" ->
+                    List.of(new AdapterRequest(WebGpuHeader.BACKEND_VULKAN, WebGpuHeader.FEATURE_LEVEL_CORE));
+                case "gles", "opengles" ->
+                    List.of(new AdapterRequest(
+                            WebGpuHeader.BACKEND_OPENGLES, WebGpuHeader.FEATURE_LEVEL_COMPATIBILITY));
+                case "gl", "opengl" ->
+                    List.of(new AdapterRequest(WebGpuHeader.BACKEND_OPENGL, WebGpuHeader.FEATURE_LEVEL_COMPATIBILITY));
+                case "any" ->
+                    List.of(
+                            new AdapterRequest(WebGpuHeader.BACKEND_UNDEFINED, WebGpuHeader.FEATURE_LEVEL_CORE),
+                            new AdapterRequest(
+                                    WebGpuHeader.BACKEND_UNDEFINED, WebGpuHeader.FEATURE_LEVEL_COMPATIBILITY));
+                default ->
+                    throw new IllegalArgumentException(
+                            "wgpu.backend must be auto, vulkan, gles, gl or any, was '" + preference + "'");
             };
         }
 

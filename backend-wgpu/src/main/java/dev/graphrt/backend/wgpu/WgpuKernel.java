@@ -1,7 +1,7 @@
 package dev.graphrt.backend.wgpu;
 
-import dev.graphrt.api.Dialect;
 import dev.graphrt.api.BlockShape;
+import dev.graphrt.api.Dialect;
 import dev.graphrt.spi.CompiledKernel;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -20,8 +20,13 @@ final class WgpuKernel implements CompiledKernel {
     private final int[] bindings;
     private final Optional<BlockShape> workgroupSize;
 
-    WgpuKernel(WgpuDevice owner, String entryPoint, MemorySegment pipeline, MemorySegment bindGroupLayout,
-               int[] bindings, Optional<BlockShape> workgroupSize) {
+    WgpuKernel(
+            WgpuDevice owner,
+            String entryPoint,
+            MemorySegment pipeline,
+            MemorySegment bindGroupLayout,
+            int[] bindings,
+            Optional<BlockShape> workgroupSize) {
         this.owner = owner;
         this.workgroupSize = workgroupSize;
         this.entryPoint = entryPoint;

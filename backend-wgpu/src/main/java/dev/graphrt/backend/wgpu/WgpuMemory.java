@@ -25,8 +25,9 @@ import java.util.Objects;
 final class WgpuMemory implements DeviceMemory {
     /** Slice offset alignment: WebGPU's largest allowed {@code minStorageBufferOffsetAlignment}. */
     static final long ALIGNMENT = 256;
-    private static final long USAGE = WebGpuHeader.BUFFER_USAGE_STORAGE | WebGpuHeader.BUFFER_USAGE_COPY_SRC
-            | WebGpuHeader.BUFFER_USAGE_COPY_DST;
+
+    private static final long USAGE =
+            WebGpuHeader.BUFFER_USAGE_STORAGE | WebGpuHeader.BUFFER_USAGE_COPY_SRC | WebGpuHeader.BUFFER_USAGE_COPY_DST;
 
     private final WgpuDevice device;
 
@@ -46,8 +47,9 @@ final class WgpuMemory implements DeviceMemory {
         }
         long size = roundUp(bytes, alignment());
         if (size > device.limits.maxBufferSize() || size < 0) {
-            throw new DeviceOutOfMemoryException("wgpu: " + bytes + " bytes exceed the device's maxBufferSize of "
-                    + device.limits.maxBufferSize(), bytes);
+            throw new DeviceOutOfMemoryException(
+                    "wgpu: " + bytes + " bytes exceed the device's maxBufferSize of " + device.limits.maxBufferSize(),
+                    bytes);
         }
         device.lock.lock();
         try {
@@ -59,8 +61,8 @@ final class WgpuMemory implements DeviceMemory {
                 Wgpu.bufferRelease(buffer);
                 WgpuDevice.ScopedError first = errors.getFirst();
                 if (first.type() == WebGpuHeader.ERROR_TYPE_OUT_OF_MEMORY) {
-                    throw new DeviceOutOfMemoryException("wgpu: the device could not provide " + size + " bytes: "
-                            + first.message(), bytes);
+                    throw new DeviceOutOfMemoryException(
+                            "wgpu: the device could not provide " + size + " bytes: " + first.message(), bytes);
                 }
                 throw first.toException("wgpuDeviceCreateBuffer");
             }
@@ -95,8 +97,8 @@ final class WgpuMemory implements DeviceMemory {
         Objects.requireNonNull(src, "src");
         WgpuAllocation a = own(dst.allocation(), "dst");
         if (src.byteSize() > dst.length()) {
-            throw new IllegalArgumentException("src: " + src.byteSize() + " bytes do not fit the " + dst.length()
-                    + "-byte slice");
+            throw new IllegalArgumentException(
+                    "src: " + src.byteSize() + " bytes do not fit the " + dst.length() + "-byte slice");
         }
         if (src.byteSize() == 0) {
             return;

@@ -91,8 +91,8 @@ final class WgpuStream implements BackendStream, SoftwareGraphs {
         Objects.requireNonNull(src, "src");
         WgpuAllocation a = allocation(dst, "dst");
         if (src.byteSize() > dst.length()) {
-            throw new IllegalArgumentException("src: " + src.byteSize() + " bytes do not fit the " + dst.length()
-                    + "-byte slice");
+            throw new IllegalArgumentException(
+                    "src: " + src.byteSize() + " bytes do not fit the " + dst.length() + "-byte slice");
         }
         if (src.byteSize() == 0) {
             return;
@@ -113,8 +113,8 @@ final class WgpuStream implements BackendStream, SoftwareGraphs {
         Objects.requireNonNull(dst, "dst");
         WgpuAllocation a = allocation(src, "src");
         if (dst.byteSize() > src.length()) {
-            throw new IllegalArgumentException("dst: " + dst.byteSize() + " bytes exceed the " + src.length()
-                    + "-byte slice");
+            throw new IllegalArgumentException(
+                    "dst: " + dst.byteSize() + " bytes exceed the " + src.length() + "-byte slice");
         }
         if (dst.byteSize() == 0) {
             synchronize();
@@ -310,7 +310,8 @@ final class WgpuStream implements BackendStream, SoftwareGraphs {
             device.lock.unlock();
         }
         if (last != null && !device.await(last, WgpuDevice.CLOSE_WAIT)) {
-            LOG.warn("a wgpu stream's work did not finish within {} ms of its close; closing anyway",
+            LOG.warn(
+                    "a wgpu stream's work did not finish within {} ms of its close; closing anyway",
                     WgpuDevice.CLOSE_WAIT.toMillis());
         }
         device.lock.lock();
@@ -446,8 +447,8 @@ final class WgpuStream implements BackendStream, SoftwareGraphs {
             }
             long grown = Math.max(size, Math.min(stagingSize * 2, 64L << 20));
             grown = WgpuMemory.roundUp(grown, 256);
-            staging = device.createBuffer(WebGpuHeader.BUFFER_USAGE_MAP_READ | WebGpuHeader.BUFFER_USAGE_COPY_DST,
-                    grown);
+            staging =
+                    device.createBuffer(WebGpuHeader.BUFFER_USAGE_MAP_READ | WebGpuHeader.BUFFER_USAGE_COPY_DST, grown);
             stagingSize = grown;
         }
         return staging;
@@ -463,7 +464,8 @@ final class WgpuStream implements BackendStream, SoftwareGraphs {
             return;
         }
         Throwable first = pending.getFirst();
-        RuntimeException primary = first instanceof RuntimeException r ? r
+        RuntimeException primary = first instanceof RuntimeException r
+                ? r
                 : new DriverException("webgpu", 0, "AsyncError", first.toString());
         if (primary != first) {
             primary.initCause(first);
@@ -478,8 +480,8 @@ final class WgpuStream implements BackendStream, SoftwareGraphs {
 
     private WgpuAllocation allocation(DeviceSlice slice, String argument) {
         if (!(slice.allocation() instanceof WgpuAllocation a) || a.owner() != device) {
-            throw new IllegalArgumentException(argument + ": not an allocation of this wgpu backend: "
-                    + slice.allocation());
+            throw new IllegalArgumentException(
+                    argument + ": not an allocation of this wgpu backend: " + slice.allocation());
         }
         if (a.isFreed()) {
             throw new IllegalArgumentException(argument + ": allocation was freed");

@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
 record WgslBindings(Map<Integer, Integer> types) {
     private static final Pattern COMMENTS = Pattern.compile("//[^\\n]*|/\\*(?s:.*?)\\*/");
     /** A run of attributes followed by {@code var}, with the optional address-space template. */
-    private static final Pattern DECLARATION = Pattern.compile(
-            "((?:@\\s*\\w+\\s*(?:\\([^)]*\\))?\\s*)+)var\\s*(?:<([^>]*)>)?\\s*(\\w+)\\s*:\\s*([^;=]+)");
+    private static final Pattern DECLARATION =
+            Pattern.compile("((?:@\\s*\\w+\\s*(?:\\([^)]*\\))?\\s*)+)var\\s*(?:<([^>]*)>)?\\s*(\\w+)\\s*:\\s*([^;=]+)");
+
     private static final Pattern ATTRIBUTE = Pattern.compile("@\\s*(group|binding)\\s*\\(\\s*(\\d+)\\s*\\)");
 
     static WgslBindings parse(String entryPoint, String wgsl) {
@@ -45,7 +46,8 @@ record WgslBindings(Map<Integer, Integer> types) {
                 throw error(entryPoint, "'" + name + "' needs both @group and @binding");
             }
             if (group != 0) {
-                throw error(entryPoint, "'" + name + "' is in @group(" + group + "); kernels bind everything in @group(0)");
+                throw error(
+                        entryPoint, "'" + name + "' is in @group(" + group + "); kernels bind everything in @group(0)");
             }
             int type = bufferType(entryPoint, name, m.group(2));
             if (types.put(binding, type) != null) {
@@ -65,8 +67,11 @@ record WgslBindings(Map<Integer, Integer> types) {
         return switch (space) {
             case "storage,read_write" -> WebGpuHeader.BUFFER_BINDING_STORAGE;
             case "storage", "storage,read" -> WebGpuHeader.BUFFER_BINDING_READ_ONLY_STORAGE;
-            default -> throw error(entryPoint, "'" + name + "' is declared var<" + space + ">; kernel arguments are "
-                    + "var<storage, read_write> (docs/kernels.md)");
+            default ->
+                throw error(
+                        entryPoint,
+                        "'" + name + "' is declared var<" + space + ">; kernel arguments are "
+                                + "var<storage, read_write> (docs/kernels.md)");
         };
     }
 

@@ -16,13 +16,13 @@ final class WgslWorkgroupSize {
     private static final Pattern WORKGROUP_SIZE = Pattern.compile("@\\s*workgroup_size\\s*\\(([^)]*)\\)");
     private static final Pattern LITERAL = Pattern.compile("(\\d+)[iu]?");
 
-    private WgslWorkgroupSize() {
-    }
+    private WgslWorkgroupSize() {}
 
     /** The block {@code entryPoint} declares, or empty when it declares none this reading can evaluate. */
     static Optional<BlockShape> of(String entryPoint, String wgsl) {
         String text = COMMENTS.matcher(wgsl).replaceAll(" ");
-        Matcher function = Pattern.compile("\\bfn\\s+" + Pattern.quote(entryPoint) + "\\s*\\(").matcher(text);
+        Matcher function = Pattern.compile("\\bfn\\s+" + Pattern.quote(entryPoint) + "\\s*\\(")
+                .matcher(text);
         if (!function.find()) {
             return Optional.empty();
         }

@@ -47,18 +47,21 @@ class CallbackRegistryTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment info = arena.allocate(WebGpuHeader.CALLBACK_INFO);
             assertThatThrownBy(() -> registry.prepare(info, Callbacks.Kind.WORK_DONE))
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed");
         }
     }
 
     @Test
     void a_prepared_request_names_its_registry_and_its_entry_in_the_two_userdata_words() {
-        try (CallbackRegistry one = new CallbackRegistry(); CallbackRegistry two = new CallbackRegistry();
-             Arena arena = Arena.ofConfined()) {
+        try (CallbackRegistry one = new CallbackRegistry();
+                CallbackRegistry two = new CallbackRegistry();
+                Arena arena = Arena.ofConfined()) {
             MemorySegment info = arena.allocate(WebGpuHeader.CALLBACK_INFO);
             Callbacks.Completion c = two.prepare(info, Callbacks.Kind.REQUEST);
             long key = info.get(ValueLayout.ADDRESS, WebGpuHeader.CBI_USERDATA1).address();
-            long registry = info.get(ValueLayout.ADDRESS, WebGpuHeader.CBI_USERDATA2).address();
+            long registry =
+                    info.get(ValueLayout.ADDRESS, WebGpuHeader.CBI_USERDATA2).address();
 
             assertThat(registry).isEqualTo(two.id()).isNotEqualTo(one.id());
             assertThat(one.take(key)).isNull();
@@ -72,12 +75,10 @@ class CallbackRegistryTest {
         CallbackRegistry registry = new CallbackRegistry();
         Callbacks.DeviceEvents events = new Callbacks.DeviceEvents() {
             @Override
-            public void uncapturedError(int type, String message) {
-            }
+            public void uncapturedError(int type, String message) {}
 
             @Override
-            public void deviceLost(int reason, String message) {
-            }
+            public void deviceLost(int reason, String message) {}
         };
         long key = registry.registerDevice(events);
         assertThat(registry.device(key)).isSameAs(events);

@@ -17,13 +17,15 @@ class DriverResidencyTest {
     void the_mapped_libraries_include_the_jvm_itself_as_absolute_paths() {
         Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "no /proc/self/maps here");
 
-        assertThat(DriverResidency.mappedLibraries()).isNotEmpty()
+        assertThat(DriverResidency.mappedLibraries())
+                .isNotEmpty()
                 .allMatch(Path::isAbsolute)
                 .anyMatch(p -> p.getFileName().toString().equals("libjvm.so"));
     }
 
     @Test
     void nothing_is_pinned_when_nothing_was_loaded_since_the_snapshot() {
-        assertThat(DriverResidency.pinLoadedSince(DriverResidency.mappedLibraries())).isEmpty();
+        assertThat(DriverResidency.pinLoadedSince(DriverResidency.mappedLibraries()))
+                .isEmpty();
     }
 }

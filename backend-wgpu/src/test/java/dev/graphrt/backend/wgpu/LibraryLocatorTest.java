@@ -28,8 +28,8 @@ class LibraryLocatorTest {
 
     @Test
     void the_option_wins_over_the_property_and_the_environment() {
-        LibraryLocator location = LibraryLocator.locate(Map.of("wgpu.library", "/a/lib.so"), "/b/lib.so", "/c/lib.so",
-                Path.of("/"));
+        LibraryLocator location =
+                LibraryLocator.locate(Map.of("wgpu.library", "/a/lib.so"), "/b/lib.so", "/c/lib.so", Path.of("/"));
 
         assertThat(location.path()).contains(Path.of("/a/lib.so"));
         assertThat(location.searched()).contains("option wgpu.library");

@@ -45,8 +45,10 @@ class ReplayChunksTest {
         assertThat(ReplayChunks.parse("wgpu.replayChunk", " Auto ", true)).isEqualTo(ReplayChunks.adaptive(true));
         assertThat(ReplayChunks.parse("wgpu.replayChunk", "64", true).ends(100)).containsExactly(64, 100);
         assertThatThrownBy(() -> ReplayChunks.parse("wgpu.replayChunk", "0", false))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wgpu.replayChunk");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wgpu.replayChunk");
         assertThatThrownBy(() -> ReplayChunks.parse("wgpu.replayChunk", "many", false))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'many'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'many'");
     }
 }

@@ -58,7 +58,9 @@ class WgpuChunkedReplayTest {
         List<RecordedLaunch> recorded = new ArrayList<>();
         for (int k = 0; k < LAUNCHES; k++) {
             boolean even = k % 2 == 0;
-            recorded.add(new RecordedLaunch(step, LaunchDims.linear(LENGTH, 64),
+            recorded.add(new RecordedLaunch(
+                    step,
+                    LaunchDims.linear(LENGTH, 64),
                     new Bindings(List.of(even ? a : b, even ? b : a), even ? info0 : info1, 2)));
         }
         int[] firstA = new int[LENGTH];

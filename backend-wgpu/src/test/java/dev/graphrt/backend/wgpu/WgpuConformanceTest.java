@@ -51,8 +51,9 @@ class WgpuConformanceTest extends CaptureConformanceKit {
                 return backend;
             }
         };
-        return GraphRT.open(Modules.override(new GraphRTModule(RuntimeOptions.defaults().backend("wgpu")))
-                .with(binder -> binder.bind(ProviderSource.class).toInstance(() -> List.of(remembering))));
+        return GraphRT.open(
+                Modules.override(new GraphRTModule(RuntimeOptions.defaults().backend("wgpu")))
+                        .with(binder -> binder.bind(ProviderSource.class).toInstance(() -> List.of(remembering))));
     }
 
     @Override

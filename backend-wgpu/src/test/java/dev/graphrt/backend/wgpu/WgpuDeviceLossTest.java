@@ -24,15 +24,20 @@ class WgpuDeviceLossTest {
         try (WgpuBackend backend = WgpuTestSupport.open()) {
             CompiledKernel addOne = backend.compiler().compile(WgpuTestSupport.ADD_ONE);
             DeviceAllocation block = backend.memory().allocate(1024);
-            Bindings bindings = new Bindings(List.of(new DeviceSlice(block, 0, 256), new DeviceSlice(block, 256, 256)),
-                    new DeviceSlice(block, 512, 4), 1);
+            Bindings bindings = new Bindings(
+                    List.of(new DeviceSlice(block, 0, 256), new DeviceSlice(block, 256, 256)),
+                    new DeviceSlice(block, 512, 4),
+                    1);
             BackendStream first = backend.openStream();
             BackendStream second = backend.openStream();
 
             WgpuTestSupport.forceLoss(backend, "lost on purpose by a test");
 
-            assertThat(first.drainErrors()).singleElement().isInstanceOfSatisfying(DeviceLostException.class,
-                    e -> assertThat(e.getMessage()).contains("lost on purpose"));
+            assertThat(first.drainErrors())
+                    .singleElement()
+                    .isInstanceOfSatisfying(
+                            DeviceLostException.class,
+                            e -> assertThat(e.getMessage()).contains("lost on purpose"));
             assertThat(second.drainErrors()).singleElement().isInstanceOf(DeviceLostException.class);
             assertThatThrownBy(() -> first.launch(addOne, LaunchDims.linear(64, 64), bindings))
                     .isInstanceOf(DeviceLostException.class)

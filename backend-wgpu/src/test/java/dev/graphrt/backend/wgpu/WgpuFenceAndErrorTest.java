@@ -107,11 +107,10 @@ class WgpuFenceAndErrorTest {
         LaunchDims tooWide = new LaunchDims(backend.limits().maxWorkgroupsPerDimension() + 1, 1, 1, 64, 1, 1);
         unchecked(tooWide);
 
-        assertThatThrownBy(() -> stream.synchronize())
-                .isInstanceOfSatisfying(DriverException.class, e -> {
-                    assertThat(e.codeName()).isEqualTo("Validation");
-                    assertThat(e.getMessage()).containsIgnoringCase("workgroup");
-                });
+        assertThatThrownBy(() -> stream.synchronize()).isInstanceOfSatisfying(DriverException.class, e -> {
+            assertThat(e.codeName()).isEqualTo("Validation");
+            assertThat(e.getMessage()).containsIgnoringCase("workgroup");
+        });
         assertThat(stream.drainErrors()).isEmpty();
 
         stream.launch(addOne, LaunchDims.linear(N, 64), bindings());
@@ -146,8 +145,8 @@ class WgpuFenceAndErrorTest {
 
     @Test
     void a_launch_whose_kernel_wants_more_bindings_than_given_fails_fast_naming_the_argument() {
-        assertThatThrownBy(() -> stream.launch(addOne, LaunchDims.linear(N, 64),
-                new Bindings(List.of(src, dst), null, 0)))
+        assertThatThrownBy(
+                        () -> stream.launch(addOne, LaunchDims.linear(N, 64), new Bindings(List.of(src, dst), null, 0)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("@binding(2)");
         stream.synchronize();

@@ -27,7 +27,8 @@ class WgpuGlesFallbackTest {
         WgpuTestSupport.assumeLibraryPresent();
         WgpuBackendProvider gles = new WgpuBackendProvider(Map.of(WgpuBackendProvider.ADAPTER_OPTION, "gles"));
         if (!gles.probe().available()) {
-            fail("OpenGL ES fallback unavailable (scripts/setup-webgpu.sh installs EGL): " + gles.probe().detail());
+            fail("OpenGL ES fallback unavailable (scripts/setup-webgpu.sh installs EGL): "
+                    + gles.probe().detail());
         }
         try (WgpuBackend backend = (WgpuBackend) gles.open(BackendConfig.defaults())) {
             assertThat(backend.device().driver()).contains("OpenGLES");

@@ -76,11 +76,12 @@ class WgpuKernelCompilationTest {
 
     @Test
     void a_missing_entry_point_fails_at_compile_time_not_at_launch() {
-        KernelSource wrongName = KernelSource.named("not_there").wgsl(WgpuTestSupport.ADD_ONE.text(Dialect.WGSL)
-                .orElseThrow());
+        KernelSource wrongName = KernelSource.named("not_there")
+                .wgsl(WgpuTestSupport.ADD_ONE.text(Dialect.WGSL).orElseThrow());
 
         assertThatThrownBy(() -> backend.compiler().compile(wrongName))
-                .isInstanceOfSatisfying(KernelCompilationException.class,
+                .isInstanceOfSatisfying(
+                        KernelCompilationException.class,
                         e -> assertThat(e.getMessage()).contains("not_there").contains("pipeline creation failed"));
     }
 

@@ -82,10 +82,11 @@ class WgpuLaunchTest {
         try {
             DeviceSlice slice = new DeviceSlice(block, 0, 256);
             Bindings bindings = new Bindings(List.of(slice, slice), new DeviceSlice(block, 256, 4), 1);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> stream.launch(addOne,
-                            new LaunchDims(65_536, 1, 1, 64, 1, 1), bindings))
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> stream.launch(addOne, new LaunchDims(65_536, 1, 1, 64, 1, 1), bindings))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("65536x1x1").hasMessageContaining("maxComputeWorkgroupsPerDimension");
+                    .hasMessageContaining("65536x1x1")
+                    .hasMessageContaining("maxComputeWorkgroupsPerDimension");
             stream.synchronize();
         } finally {
             stream.close();
@@ -111,8 +112,8 @@ class WgpuLaunchTest {
             int launches = 101; // more than one submission batch
             for (int k = 0; k < launches; k++) {
                 boolean even = k % 2 == 0;
-                stream.launch(addOne, LaunchDims.linear(n, 64),
-                        new Bindings(List.of(even ? sa : sb, even ? sb : sa), si, 1));
+                stream.launch(
+                        addOne, LaunchDims.linear(n, 64), new Bindings(List.of(even ? sa : sb, even ? sb : sa), si, 1));
             }
             MemorySegment out = arena.allocate(bytes);
             stream.read(sb, out);
@@ -164,7 +165,9 @@ class WgpuLaunchTest {
             java.util.Arrays.fill(filler, (byte) 0x55);
             stream.write(whole, arena.allocateFrom(ValueLayout.JAVA_BYTE, filler));
 
-            stream.write(new DeviceSlice(block, 0, 6), arena.allocateFrom(ValueLayout.JAVA_BYTE, new byte[] {1, 2, 3, 4, 5, 6}));
+            stream.write(
+                    new DeviceSlice(block, 0, 6),
+                    arena.allocateFrom(ValueLayout.JAVA_BYTE, new byte[] {1, 2, 3, 4, 5, 6}));
 
             MemorySegment all = arena.allocate(16);
             stream.read(whole, all);
@@ -208,8 +211,10 @@ class WgpuLaunchTest {
                 backend.memory().upload(info, WgpuTestSupport.ints(arena, n));
                 for (int k = 0; k < 200; k++) {
                     boolean even = k % 2 == 0;
-                    stream.launch(addOne, LaunchDims.linear(n, 64), new Bindings(List.of(even ? a : b, even ? b : a),
-                            info, 1));
+                    stream.launch(
+                            addOne,
+                            LaunchDims.linear(n, 64),
+                            new Bindings(List.of(even ? a : b, even ? b : a), info, 1));
                     if (k % 50 == 49) {
                         MemorySegment probe = arena.allocate(bytes);
                         stream.read(even ? b : a, probe);

@@ -49,7 +49,8 @@ class WgpuManyRuntimesTest {
             if (withTheDriverLoaded == null) {
                 withTheDriverLoaded = whileOpen;
             }
-            assertThat(DriverResidency.mappedLibraries()).as("libraries still mapped after runtime %d closed", i)
+            assertThat(DriverResidency.mappedLibraries())
+                    .as("libraries still mapped after runtime %d closed", i)
                     .containsAll(withTheDriverLoaded);
         }
     }
@@ -63,7 +64,8 @@ class WgpuManyRuntimesTest {
         int[] x = KitKernels.pattern(N, round);
         Buffer in = stream.upload(x);
         Buffer out = stream.allocate(N * 4L);
-        Graph graph = stream.capture(CaptureOptions.defaults(),
+        Graph graph = stream.capture(
+                CaptureOptions.defaults(),
                 s -> s.launch(addOne, DIMS, KernelArgs.of(in, out).info(N)));
         graph.replay();
         assertThat(stream.readInts(out)).as("runtime %d computes", round).isEqualTo(KitKernels.addOne(x));
@@ -79,11 +81,13 @@ class WgpuManyRuntimesTest {
 
         runtime.close();
 
-        assertThatThrownBy(recorder::endCapture).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(recorder::endCapture)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
         List<AutoCloseable> afterTheRuntime = List.of(scratch, graph, in, recorder, out, stream);
         for (AutoCloseable resource : afterTheRuntime) {
-            assertThatCode(resource::close).as("closing %s after runtime %d", resource, round)
+            assertThatCode(resource::close)
+                    .as("closing %s after runtime %d", resource, round)
                     .doesNotThrowAnyException();
         }
         assertThat(List.of(in, out, scratch)).allMatch(Buffer::isClosed);

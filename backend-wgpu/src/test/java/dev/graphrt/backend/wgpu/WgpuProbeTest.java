@@ -73,7 +73,8 @@ class WgpuProbeTest {
             try (BackendStream stream = backend.openStream()) {
                 assertThat(stream.capture()).as("software graphs").isInstanceOf(SoftwareGraphs.class);
             }
-            assertThat(backend.capabilities()).contains(Capability.MID_CAPTURE_ALLOCATION)
+            assertThat(backend.capabilities())
+                    .contains(Capability.MID_CAPTURE_ALLOCATION)
                     .doesNotContain(Capability.RECORDS_WRITES, Capability.NESTED_GRAPHS);
             assertThat(backend.memory().alignment()).isEqualTo(256);
         }

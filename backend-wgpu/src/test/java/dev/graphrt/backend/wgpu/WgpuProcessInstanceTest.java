@@ -39,11 +39,13 @@ class WgpuProcessInstanceTest {
 
     @Test
     void two_backends_share_the_process_instance_and_route_callbacks_through_registries_of_their_own() {
-        try (WgpuBackend one = WgpuTestSupport.open(); WgpuBackend two = WgpuTestSupport.open()) {
+        try (WgpuBackend one = WgpuTestSupport.open();
+                WgpuBackend two = WgpuTestSupport.open()) {
             CallbackRegistry first = one.nativeDevice().callbacks;
             CallbackRegistry second = two.nativeDevice().callbacks;
 
-            assertThat(one.nativeDevice().instance).isSameAs(two.nativeDevice().instance)
+            assertThat(one.nativeDevice().instance)
+                    .isSameAs(two.nativeDevice().instance)
                     .isSameAs(WebGpuProcess.existing());
             assertThat(first).isNotSameAs(second);
             assertThat(first.id()).isNotEqualTo(second.id());
@@ -118,15 +120,18 @@ class WgpuProcessInstanceTest {
     void two_backends_open_at_once_get_two_devices_and_one_of_them_is_kept_when_both_close() {
         NativeDevice a;
         NativeDevice b;
-        try (WgpuBackend one = WgpuTestSupport.open(); WgpuBackend two = WgpuTestSupport.open()) {
+        try (WgpuBackend one = WgpuTestSupport.open();
+                WgpuBackend two = WgpuTestSupport.open()) {
             a = one.nativeDevice().nativeDevice();
             b = two.nativeDevice().nativeDevice();
             assertThat(a).isNotSameAs(b);
         }
-        try (WgpuBackend three = WgpuTestSupport.open(); WgpuBackend four = WgpuTestSupport.open()) {
+        try (WgpuBackend three = WgpuTestSupport.open();
+                WgpuBackend four = WgpuTestSupport.open()) {
             NativeDevice c = three.nativeDevice().nativeDevice();
             NativeDevice d = four.nativeDevice().nativeDevice();
-            assertThat(java.util.List.of(a, b)).as("one of the two closed devices serves again")
+            assertThat(java.util.List.of(a, b))
+                    .as("one of the two closed devices serves again")
                     .containsAnyOf(c, d);
             assertThat(c).isNotSameAs(d);
         }

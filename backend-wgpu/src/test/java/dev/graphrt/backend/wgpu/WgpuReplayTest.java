@@ -27,7 +27,7 @@ import org.junit.jupiter.api.TestInstance;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class WgpuReplayTest {
     private static final int CAPACITY = 1000; // elements per buffer
-    private static final int LENGTH = 900;    // elements the kernel touches, read from the info buffer
+    private static final int LENGTH = 900; // elements the kernel touches, read from the info buffer
     private static final int LAUNCHES = 150;
     private static final int[] CONSTANTS = {12345, -987654};
 
@@ -65,7 +65,9 @@ class WgpuReplayTest {
         List<RecordedLaunch> recorded = new ArrayList<>();
         for (int k = 0; k < LAUNCHES; k++) {
             boolean even = k % 2 == 0;
-            recorded.add(new RecordedLaunch(step, LaunchDims.linear(LENGTH, 64),
+            recorded.add(new RecordedLaunch(
+                    step,
+                    LaunchDims.linear(LENGTH, 64),
                     new Bindings(List.of(even ? a : b, even ? b : a), even ? info0 : info1, 2)));
         }
         BackendStream stream = backend.openStream();
@@ -115,8 +117,9 @@ class WgpuReplayTest {
             backend.memory().upload(info, WgpuTestSupport.ints(arena, LENGTH, CONSTANTS[0]));
             Bindings forward = new Bindings(List.of(a, b), info, 2);
             Bindings backward = new Bindings(List.of(b, a), info, 2);
-            BackendGraph graph = ((SoftwareGraphs) stream.capture()).seal(new RecordedLaunches(List.of(
-                    new RecordedLaunch(step, LaunchDims.linear(LENGTH, 64), backward))));
+            BackendGraph graph = ((SoftwareGraphs) stream.capture())
+                    .seal(new RecordedLaunches(
+                            List.of(new RecordedLaunch(step, LaunchDims.linear(LENGTH, 64), backward))));
 
             stream.launch(step, LaunchDims.linear(LENGTH, 64), forward); // still in the open encoder
             stream.replay(graph);

@@ -24,8 +24,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 @SuppressWarnings("restricted")
 final class WgpuTestSupport {
-    private WgpuTestSupport() {
-    }
+    private WgpuTestSupport() {}
 
     static boolean required() {
         return System.getenv("CI") != null || "1".equals(System.getenv("GRAPHRT_REQUIRE_WGPU"));
@@ -64,8 +63,10 @@ final class WgpuTestSupport {
         Optional<MemorySegment> symbol = SymbolLookup.libraryLookup(NativeLibrary.loadedPath(), Arena.global())
                 .find("wgpuDeviceForceLoss");
         Assumptions.assumeTrue(symbol.isPresent(), "this webgpu library has no wgpuDeviceForceLoss (not Dawn)");
-        MethodHandle force = Linker.nativeLinker().downcallHandle(symbol.get(),
-                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, WebGpuHeader.STRING_VIEW));
+        MethodHandle force = Linker.nativeLinker()
+                .downcallHandle(
+                        symbol.get(),
+                        FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, WebGpuHeader.STRING_VIEW));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment message = arena.allocate(WebGpuHeader.STRING_VIEW);
             message.set(ValueLayout.ADDRESS, 0, arena.allocateFrom(why));

@@ -66,8 +66,8 @@ sealed interface Action {
     record Capture(String stream, String graph, int warmups, String pool, Step step) implements Action {
         @Override
         public String toJava() {
-            String options = "CaptureOptions.defaults().warmups(" + warmups + ")" + (pool == null ? "" : ".pool(" + pool
-                    + ")");
+            String options =
+                    "CaptureOptions.defaults().warmups(" + warmups + ")" + (pool == null ? "" : ".pool(" + pool + ")");
             return "Graph " + graph + " = " + stream + ".capture(" + options + ", s -> {\n"
                     + step.toJava("    ", other(stream)) + "});";
         }
@@ -109,8 +109,9 @@ sealed interface Action {
      * (then ordered back): the replay still in flight holds what it uses, so no new buffer receives that memory early
      * (DESIGN.md section 4, Retention).
      */
-    record ReplayAndClose(String stream, String graph, String closeFirst, String writer, String buffer, int words,
-            int seed) implements Action {
+    record ReplayAndClose(
+            String stream, String graph, String closeFirst, String writer, String buffer, int words, int seed)
+            implements Action {
         /** New buffers made: enough that one would receive the freed memory if it were freed early. */
         static final int BUFFERS = 4;
 
@@ -169,12 +170,19 @@ sealed interface Action {
     }
 
     /** What a {@link Close} closes. */
-    enum Kind { BUFFER, GRAPH, POOL, CACHE, STREAM }
+    enum Kind {
+        BUFFER,
+        GRAPH,
+        POOL,
+        CACHE,
+        STREAM
+    }
 
     record Close(Kind kind, String name) implements Action {
         @Override
         public String toJava() {
-            return kind == Kind.BUFFER && name.startsWith("l") ? "outputs.remove(\"" + name + "\").close();"
+            return kind == Kind.BUFFER && name.startsWith("l")
+                    ? "outputs.remove(\"" + name + "\").close();"
                     : name + ".close();";
         }
     }

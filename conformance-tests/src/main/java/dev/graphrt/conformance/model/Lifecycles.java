@@ -25,8 +25,7 @@ import java.util.function.Consumer;
 
 /** The actions on graphs the user already has: a cache's run, a rebind, and closing any handle. */
 final class Lifecycles {
-    private Lifecycles() {
-    }
+    private Lifecycles() {}
 
     /**
      * {@code cache.run(key, step)}: a closed cache refuses; a hit replays the key's graph without running the step;
@@ -48,26 +47,36 @@ final class Lifecycles {
                     thrown[0] = refused;
                 }
             });
-            ModelFailure.expectRefusal(cache.name + ".run", IllegalStateException.class, thrown[0],
-                    "the cache is closed");
+            ModelFailure.expectRefusal(
+                    cache.name + ".run", IllegalStateException.class, thrown[0], "the cache is closed");
             return true;
         }
         G hit = cache.graphs.get(r.key());
         if (hit != null) {
-            joined.accept(() -> call(cache.name + ".run (a hit)", () -> cache.real.run(r.key(), s -> {
-                throw new ModelFailure("a cache hit ran the step", cache.name + " ran the step of key " + r.key()
-                        + " although its graph is cached");
-            })));
+            joined.accept(() -> call(
+                    cache.name + ".run (a hit)",
+                    () -> cache.real.run(r.key(), s -> {
+                        throw new ModelFailure(
+                                "a cache hit ran the step",
+                                cache.name + " ran the step of key " + r.key() + " although its graph is cached");
+                    })));
             hit.replay();
             world.count("cache hit");
             return true;
         }
         StepRun run = new StepRun(world, r.step(), 1, cache.stream, true);
         Object[] captured = new Object[1];
-        joined.accept(() -> captured[0] = SequenceRunner.captured(world, cache.name + ".run (a miss)", run, 1, () -> {
-            cache.real.run(r.key(), run.consumer());
-            return Boolean.TRUE;
-        }, null, null));
+        joined.accept(() -> captured[0] = SequenceRunner.captured(
+                world,
+                cache.name + ".run (a miss)",
+                run,
+                1,
+                () -> {
+                    cache.real.run(r.key(), run.consumer());
+                    return Boolean.TRUE;
+                },
+                null,
+                null));
         if (captured[0] != null) {
             cache.graphs.put(r.key(), new G(cache.name + "[" + r.key() + "]", cache.stream, null, run));
             for (Iterator<Map.Entry<String, G>> it = cache.graphs.entrySet().iterator();
@@ -102,7 +111,8 @@ final class Lifecycles {
             }
         }
         Class<? extends RuntimeException> refusal = !world.declares(Capability.GRAPH_UPDATE)
-                ? UnsupportedCapabilityException.class : patched == 0 ? IllegalArgumentException.class : null;
+                ? UnsupportedCapabilityException.class
+                : patched == 0 ? IllegalArgumentException.class : null;
         int[] got = new int[1];
         Throwable[] thrown = new Throwable[1];
         joined.accept(() -> {
@@ -114,16 +124,21 @@ final class Lifecycles {
         });
         String call = graph.name + ".rebind(" + from + ", " + to + ")";
         if (refusal != null) {
-            ModelFailure.expectRefusal(call, refusal, thrown[0], refusal == IllegalArgumentException.class
-                    ? "no launch of the graph passes " + from : "GRAPH_UPDATE is not declared");
+            ModelFailure.expectRefusal(
+                    call,
+                    refusal,
+                    thrown[0],
+                    refusal == IllegalArgumentException.class
+                            ? "no launch of the graph passes " + from
+                            : "GRAPH_UPDATE is not declared");
             return true;
         }
         if (thrown[0] != null) {
             throw ModelFailure.unpredictedRefusal(call, thrown[0]);
         }
         if (got[0] != patched) {
-            throw new ModelFailure("rebind count", call + " patched " + got[0] + " launches; " + patched
-                    + " pass " + from);
+            throw new ModelFailure(
+                    "rebind count", call + " patched " + got[0] + " launches; " + patched + " pass " + from);
         }
         List<GOp> ops = new ArrayList<>();
         for (GOp op : graph.ops) {
@@ -156,8 +171,12 @@ final class Lifecycles {
             call("replay", graph.real::replay);
             call("close of " + graph.name, graph.real::close);
             for (int i = 0; i < fresh.length; i++) {
-                Buf made = world.add(r.buffer(), "buffer", r.words(), StepRun.get("allocate",
-                        () -> s.allocate(r.words() * 4L)), true);
+                Buf made = world.add(
+                        r.buffer(),
+                        "buffer",
+                        r.words(),
+                        StepRun.get("allocate", () -> s.allocate(r.words() * 4L)),
+                        true);
                 call("write", () -> writer.write(made.real, data));
                 fresh[i] = made;
             }
@@ -188,7 +207,9 @@ final class Lifecycles {
         long peak = before.reservedBytes();
         if (!c.inFlight()) {
             for (int i = 0; i < c.cycles(); i++) {
-                call("allocate(" + c.bytes() + ").close()", () -> s.allocate(c.bytes()).close());
+                call(
+                        "allocate(" + c.bytes() + ").close()",
+                        () -> s.allocate(c.bytes()).close());
             }
             peak = Checker.stats(world).reservedBytes();
         } else {
@@ -198,27 +219,41 @@ final class Lifecycles {
                 long bytes = c.bytes() + Action.Churn.STRIDE * i;
                 Buffer next = StepRun.get("allocate(" + bytes + ")", () -> s.allocate(bytes));
                 Buffer src = prev;
-                call("launch into " + bytes + " bytes", () -> s.launch(world.addOne, LaunchDims.linear(n, BLOCK),
-                        KernelArgs.of(src, next).info(n)));
+                call(
+                        "launch into " + bytes + " bytes",
+                        () -> s.launch(
+                                world.addOne,
+                                LaunchDims.linear(n, BLOCK),
+                                KernelArgs.of(src, next).info(n)));
                 call("close while a launch uses it", prev::close);
                 prev = next;
-                peak = Math.max(peak, world.runtime.memoryStats().reservedBytes() - (world.pageGrowthBytes.get()
-                        - pagesBefore));
+                peak = Math.max(
+                        peak,
+                        world.runtime.memoryStats().reservedBytes() - (world.pageGrowthBytes.get() - pagesBefore));
             }
             call("close", prev::close);
         }
         long largest = c.bytes() + (c.inFlight() ? Action.Churn.STRIDE * c.cycles() : 0) + (64 << 10);
-        long bound = before.reservedBytes() + (c.inFlight() ? (world.lean ? World.LEAN_RESERVE
-                : RuntimeOptions.defaults().poolReserveBytes()) + 3 * largest
-                : 2 * largest + 2 * RuntimeOptions.defaults().pageBytes());
+        long bound = before.reservedBytes()
+                + (c.inFlight()
+                        ? (world.lean
+                                        ? World.LEAN_RESERVE
+                                        : RuntimeOptions.defaults().poolReserveBytes())
+                                + 3 * largest
+                        : 2 * largest + 2 * RuntimeOptions.defaults().pageBytes());
         if (c.inFlight() && world.checked) {
             world.count("churn in flight in checked mode (held until a synchronize)");
         } else if (peak > bound) {
-            throw new ModelFailure("budget: reserved grows with allocate/close cycles" + (c.inFlight() ? " in flight"
-                    : ""), c.cycles() + " cycles of " + c.bytes() + (c.inFlight() ? "+ bytes, each closed while a "
-                    + "launch used it," : " bytes") + " grew reservedBytes from " + before.reservedBytes() + " to "
-                    + peak + (c.inFlight() ? " (new dynamic pages aside)" : "") + ", beyond " + bound + " (before + "
-                    + (c.inFlight() ? "the pool reserve + three allocations)" : "two allocations + two pages)"));
+            throw new ModelFailure(
+                    "budget: reserved grows with allocate/close cycles" + (c.inFlight() ? " in flight" : ""),
+                    c.cycles() + " cycles of " + c.bytes()
+                            + (c.inFlight() ? "+ bytes, each closed while a " + "launch used it," : " bytes")
+                            + " grew reservedBytes from " + before.reservedBytes() + " to "
+                            + peak + (c.inFlight() ? " (new dynamic pages aside)" : "") + ", beyond " + bound
+                            + " (before + "
+                            + (c.inFlight()
+                                    ? "the pool reserve + three allocations)"
+                                    : "two allocations + two pages)"));
         }
     }
 

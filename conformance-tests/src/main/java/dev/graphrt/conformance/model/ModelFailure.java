@@ -21,20 +21,25 @@ final class ModelFailure extends AssertionError {
 
     /** A call the model predicted to succeed threw. */
     static ModelFailure unpredictedRefusal(String call, Throwable thrown) {
-        return new ModelFailure("unpredicted " + thrown.getClass().getSimpleName() + " from " + shape(call), call
-                + " threw " + thrown + " where the model predicts success", thrown);
+        return new ModelFailure(
+                "unpredicted " + thrown.getClass().getSimpleName() + " from " + shape(call),
+                call + " threw " + thrown + " where the model predicts success",
+                thrown);
     }
 
     /** A call the model predicted to be refused succeeded. */
     static ModelFailure unpredictedSuccess(String call, String why) {
-        return new ModelFailure("unpredicted success of " + shape(call), call + " succeeded where the model predicts "
-                + "a refusal: " + why);
+        return new ModelFailure(
+                "unpredicted success of " + shape(call),
+                call + " succeeded where the model predicts " + "a refusal: " + why);
     }
 
     /** A predicted refusal came as the wrong exception. */
     static ModelFailure wrongRefusal(String call, Class<?> expected, Throwable thrown) {
-        return new ModelFailure("wrong refusal " + thrown.getClass().getSimpleName() + " from " + shape(call), call
-                + " threw " + thrown + " where the model predicts " + expected.getSimpleName(), thrown);
+        return new ModelFailure(
+                "wrong refusal " + thrown.getClass().getSimpleName() + " from " + shape(call),
+                call + " threw " + thrown + " where the model predicts " + expected.getSimpleName(),
+                thrown);
     }
 
     /** The call without the sequence's names and numbers: what a kind may say. */

@@ -92,21 +92,33 @@ public abstract class SeamsModelGroup {
             ran++;
             if (failure != null && sequencesPerKind.merge(failure.kind(), 1, Integer::sum) == 1) {
                 long after = (System.nanoTime() - started) / 1_000_000;
-                found.add(new Found(i + 1, after, sequence, failure, new Shrinker(runner::run, shrinkRuns).shrink(
-                        sequence, failure)));
+                found.add(new Found(
+                        i + 1,
+                        after,
+                        sequence,
+                        failure,
+                        new Shrinker(runner::run, shrinkRuns).shrink(sequence, failure)));
             }
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
-        reporter.publishEntry("seams model", ran + " sequences on " + backend + " from seed " + seed + " in "
-                + millis + " ms, " + found.size() + " kind(s) of disagreement; exercised: " + coverage);
+        reporter.publishEntry(
+                "seams model",
+                ran + " sequences on " + backend + " from seed " + seed + " in " + millis + " ms, " + found.size()
+                        + " kind(s) of disagreement; exercised: " + coverage);
         StringBuilder summary = new StringBuilder("The seams model (" + backend + ", " + ran + " sequence(s) from seed "
                 + seed + ", " + millis + " ms; rerun one sequence with -D" + SEED + "=<its seed> -D" + SEQUENCES
                 + "=1) found " + found.size() + " kind(s) of disagreement with the backend:\n\n");
         for (int k = 0; k < found.size(); k++) {
-            summary.append(describe(k + 1, found.get(k), sequencesPerKind.get(found.get(k).kind()))).append('\n');
+            summary.append(describe(
+                            k + 1,
+                            found.get(k),
+                            sequencesPerKind.get(found.get(k).kind())))
+                    .append('\n');
         }
         summary.append("What the sequences exercised: ").append(coverage).append('\n');
-        assertThat(found).as("disagreements of the backend with the model").withFailMessage(summary.toString())
+        assertThat(found)
+                .as("disagreements of the backend with the model")
+                .withFailMessage(summary.toString())
                 .isEmpty();
     }
 
@@ -122,19 +134,43 @@ public abstract class SeamsModelGroup {
         Shrinker.Shrunk shrunk = found.shrunk();
         ModelFailure failure = shrunk.failure();
         StringBuilder out = new StringBuilder();
-        out.append(number).append(". [").append(found.kind()).append("] first found by sequence ").append(found.nth())
-                .append(" (seed ").append(original.seed()).append(original.checked() ? ", checked mode" : "")
-                .append(original.lean() ? ", lean" : "").append(") after ").append(found.millis())
-                .append(" ms, failed this way by ").append(sequences).append(" sequence(s); shrunk from ")
-                .append(original.actions().size()).append(" to ").append(shrunk.sequence().actions().size())
-                .append(" actions in ").append(shrunk.runs()).append(" runs\n");
-        out.append("   ").append(failure.actionIndex() < 0 ? "at the teardown" : "at action "
-                + (failure.actionIndex() + 1)).append(": ").append(failure.getMessage()).append('\n');
+        out.append(number)
+                .append(". [")
+                .append(found.kind())
+                .append("] first found by sequence ")
+                .append(found.nth())
+                .append(" (seed ")
+                .append(original.seed())
+                .append(original.checked() ? ", checked mode" : "")
+                .append(original.lean() ? ", lean" : "")
+                .append(") after ")
+                .append(found.millis())
+                .append(" ms, failed this way by ")
+                .append(sequences)
+                .append(" sequence(s); shrunk from ")
+                .append(original.actions().size())
+                .append(" to ")
+                .append(shrunk.sequence().actions().size())
+                .append(" actions in ")
+                .append(shrunk.runs())
+                .append(" runs\n");
+        out.append("   ")
+                .append(failure.actionIndex() < 0 ? "at the teardown" : "at action " + (failure.actionIndex() + 1))
+                .append(": ")
+                .append(failure.getMessage())
+                .append('\n');
         int at = found.first().actionIndex();
         if (at >= 0) {
-            out.append("   unshrunk, it failed at action ").append(at + 1).append(": ")
-                    .append(found.first().getMessage()).append('\n');
-            original.actions().get(at).toJava().lines().forEach(line -> out.append("     ").append(line).append('\n'));
+            out.append("   unshrunk, it failed at action ")
+                    .append(at + 1)
+                    .append(": ")
+                    .append(found.first().getMessage())
+                    .append('\n');
+            original.actions()
+                    .get(at)
+                    .toJava()
+                    .lines()
+                    .forEach(line -> out.append("     ").append(line).append('\n'));
         }
         Throwable cause = failure.getCause();
         for (int depth = 0; cause != null && depth < 4; depth++, cause = cause.getCause()) {
@@ -147,7 +183,10 @@ public abstract class SeamsModelGroup {
             }
         }
         out.append("   the shortest failing sequence:\n");
-        shrunk.sequence().toJava().lines().forEach(line -> out.append("     ").append(line).append('\n'));
+        shrunk.sequence()
+                .toJava()
+                .lines()
+                .forEach(line -> out.append("     ").append(line).append('\n'));
         return out.toString();
     }
 }

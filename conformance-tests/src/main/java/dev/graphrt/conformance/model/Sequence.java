@@ -22,10 +22,18 @@ record Sequence(long seed, boolean checked, boolean lean, boolean twoStreams, Li
      */
     String toJava() {
         StringBuilder out = new StringBuilder();
-        out.append("// seed ").append(seed).append(checked ? ", checked mode (-Dgraphrt.checked=true)" : "")
-                .append(lean ? ", a lean runtime (" + World.LEAN_PROPERTIES.entrySet().stream().map(e -> "-D"
-                        + e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" ")) + ")"
-                        : "").append('\n');
+        out.append("// seed ")
+                .append(seed)
+                .append(checked ? ", checked mode (-Dgraphrt.checked=true)" : "")
+                .append(
+                        lean
+                                ? ", a lean runtime ("
+                                        + World.LEAN_PROPERTIES.entrySet().stream()
+                                                .map(e -> "-D" + e.getKey() + "=" + e.getValue())
+                                                .collect(java.util.stream.Collectors.joining(" "))
+                                        + ")"
+                                : "")
+                .append('\n');
         out.append("// keep(name, b) keeps a step's output in the user's map (outputs.computeIfAbsent a lazy one); ")
                 .append("a name o.. or l.. outside its step is the buffer kept last under it.\n// After every line: ")
                 .append("every open buffer is read back and compared with the model, and memoryStats() checked.\n")
@@ -38,7 +46,9 @@ record Sequence(long seed, boolean checked, boolean lean, boolean twoStreams, Li
         out.append("Map<String, Buffer> outputs = new HashMap<>();\n");
         boolean s0Open = true;
         for (Action action : actions) {
-            boolean joined = s0Open && "s1".equals(action.stream()) && !(action instanceof Action.Event)
+            boolean joined = s0Open
+                    && "s1".equals(action.stream())
+                    && !(action instanceof Action.Event)
                     && !(action instanceof Action.OpenCache);
             s0Open &= !action.equals(new Action.Close(Action.Kind.STREAM, "s0"));
             if (joined) {
@@ -51,7 +61,8 @@ record Sequence(long seed, boolean checked, boolean lean, boolean twoStreams, Li
             out.append('\n');
         }
         out.append("// then: close every cache, graph, pool and buffer, synchronize, check nothing is pinned or ")
-                .append("retained").append(lean ? " or in use" : "")
+                .append("retained")
+                .append(lean ? " or in use" : "")
                 .append("; close the streams and the runtime, check nothing is reserved\n");
         return out.toString();
     }

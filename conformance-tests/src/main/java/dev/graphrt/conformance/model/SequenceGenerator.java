@@ -23,6 +23,7 @@ final class SequenceGenerator {
      * small as an info block's slice (256 bytes at most), which the capture pool keeps free as headroom.
      */
     private static final int[] WORDS = {72, 293, 1061};
+
     private static final String[] KEYS = {"k0", "k1", "k2"};
 
     private final SplittableRandom random;
@@ -91,7 +92,8 @@ final class SequenceGenerator {
             return pair == null ? null : new Action.Launch(s, kern(), pair[0], pair[1], n(pair[0], pair[1], null));
         } else if (roll < 29) {
             String[] pair = pair(null);
-            return pair == null || buffers.get(pair[1]) < buffers.get(pair[0]) ? null
+            return pair == null || buffers.get(pair[1]) < buffers.get(pair[0])
+                    ? null
                     : new Action.Copy(s, pair[0], pair[1]);
         } else if (roll < 31) {
             return streams.size() < 2 ? null : new Action.Event(s, Action.other(s));
@@ -115,8 +117,11 @@ final class SequenceGenerator {
             return runCache();
         } else if (roll < 73) {
             String g = pick(graphs.keySet());
-            return g == null ? null : random.nextInt(streams.size() > 1 ? 3 : 6) != 0
-                    ? new Action.Replay(graphStreams.get(g), g) : replayAndClose(g);
+            return g == null
+                    ? null
+                    : random.nextInt(streams.size() > 1 ? 3 : 6) != 0
+                            ? new Action.Replay(graphStreams.get(g), g)
+                            : replayAndClose(g);
         } else if (roll < 78) {
             return update();
         } else if (roll < 82) {
@@ -192,7 +197,9 @@ final class SequenceGenerator {
     private Action replayAndClose(String g) {
         String written = null;
         for (StepOp op : graphs.remove(g).ops()) { // a buffer made outside the steps that the replay writes, mostly
-            if (op instanceof StepOp.Launch l && l.dst().startsWith("b") && buffers.containsKey(l.dst())
+            if (op instanceof StepOp.Launch l
+                    && l.dst().startsWith("b")
+                    && buffers.containsKey(l.dst())
                     && (written == null || random.nextBoolean())) {
                 written = l.dst();
             }
@@ -213,11 +220,14 @@ final class SequenceGenerator {
         List<StepOp> ops = new ArrayList<>();
         for (StepOp op : old.ops()) {
             switch (op) {
-                case StepOp.Write w -> { } // an update records launches; writes and copies stay out of it
-                case StepOp.Copy c -> { }
-                case StepOp.Read r -> { }
-                case StepOp.Launch l -> ops.add(random.nextInt(3) == 0 ? new StepOp.Launch(l.kernel(), l.src(), l.dst(),
-                        1 + random.nextInt(l.n())) : l);
+                case StepOp.Write w -> {} // an update records launches; writes and copies stay out of it
+                case StepOp.Copy c -> {}
+                case StepOp.Read r -> {}
+                case StepOp.Launch l ->
+                    ops.add(
+                            random.nextInt(3) == 0
+                                    ? new StepOp.Launch(l.kernel(), l.src(), l.dst(), 1 + random.nextInt(l.n()))
+                                    : l);
                 default -> ops.add(op);
             }
         }
@@ -249,10 +259,12 @@ final class SequenceGenerator {
         if (from == null) {
             return null;
         }
-        List<String> same = buffers.keySet().stream().filter(b -> !b.equals(from)
-                && buffers.get(b).equals(buffers.get(from))).toList();
-        return same.isEmpty() ? null : new Action.Rebind(graphStreams.get(g), g, from,
-                same.get(random.nextInt(same.size())));
+        List<String> same = buffers.keySet().stream()
+                .filter(b -> !b.equals(from) && buffers.get(b).equals(buffers.get(from)))
+                .toList();
+        return same.isEmpty()
+                ? null
+                : new Action.Rebind(graphStreams.get(g), g, from, same.get(random.nextInt(same.size())));
     }
 
     /**
@@ -295,8 +307,8 @@ final class SequenceGenerator {
                 if (pair != null && size(pair[1], local) >= size(pair[0], local)) {
                     ops.add(new StepOp.Copy(pair[0], pair[1]));
                 }
-            } else if (streams.size() > 1 && (capabilities.contains(Capability.MULTI_STREAM_CAPTURE)
-                    || random.nextInt(4) == 0)) {
+            } else if (streams.size() > 1
+                    && (capabilities.contains(Capability.MULTI_STREAM_CAPTURE) || random.nextInt(4) == 0)) {
                 ops.add(fork(local));
             } else if (random.nextInt(2) == 0) {
                 ops.add(new StepOp.GiveUp());

@@ -66,15 +66,20 @@ final class SequenceRunner {
             teardown(world);
             String left = group.leftBehind();
             if (left != null) {
-                throw new ModelFailure("leak: the backend holds what the closed runtime had", "after the runtime "
-                        + "closed, " + left);
+                throw new ModelFailure(
+                        "leak: the backend holds what the closed runtime had",
+                        "after the runtime " + "closed, " + left);
             }
             return null;
         } catch (ModelFailure failure) {
             return failure.at(index).inCheckedMode(checked);
         } catch (RuntimeException | Error harness) {
-            return new ModelFailure("harness " + harness.getClass().getSimpleName(), "the model's harness failed: "
-                    + harness, harness).at(index).inCheckedMode(checked);
+            return new ModelFailure(
+                            "harness " + harness.getClass().getSimpleName(),
+                            "the model's harness failed: " + harness,
+                            harness)
+                    .at(index)
+                    .inCheckedMode(checked);
         } finally {
             try {
                 runtime.close();
@@ -141,12 +146,22 @@ final class SequenceRunner {
         }
         GpuStream s = action.stream() == null ? null : world.stream(action.stream());
         switch (action) {
-            case Action.Allocate a -> joined(world, a.stream(), () -> world.add(a.buffer(), "buffer", a.words(),
-                    get("allocate", () -> s.allocate(a.words() * 4L)), true));
-            case Action.Upload u -> joined(world, u.stream(), () -> {
-                int[] data = KitKernels.pattern(u.words(), u.seed());
-                world.add(u.buffer(), "buffer", u.words(), get("upload", () -> s.upload(data)), true).write(data);
-            });
+            case Action.Allocate a ->
+                joined(
+                        world,
+                        a.stream(),
+                        () -> world.add(
+                                a.buffer(),
+                                "buffer",
+                                a.words(),
+                                get("allocate", () -> s.allocate(a.words() * 4L)),
+                                true));
+            case Action.Upload u ->
+                joined(world, u.stream(), () -> {
+                    int[] data = KitKernels.pattern(u.words(), u.seed());
+                    world.add(u.buffer(), "buffer", u.words(), get("upload", () -> s.upload(data)), true)
+                            .write(data);
+                });
             case Action.Write w -> {
                 Buf dst = world.open(w.buffer());
                 if (dst == null || w.words() > dst.words) {
@@ -162,8 +177,15 @@ final class SequenceRunner {
                 if (src == null || dst == null || src == dst || l.n() > Math.min(src.words, dst.words)) {
                     return false;
                 }
-                joined(world, l.stream(), () -> call("launch", () -> s.launch(world.kernel(l.kernel()),
-                        LaunchDims.linear(l.n(), BLOCK), KernelArgs.of(src.real, dst.real).info(l.n()))));
+                joined(
+                        world,
+                        l.stream(),
+                        () -> call(
+                                "launch",
+                                () -> s.launch(
+                                        world.kernel(l.kernel()),
+                                        LaunchDims.linear(l.n(), BLOCK),
+                                        KernelArgs.of(src.real, dst.real).info(l.n()))));
                 World.launch(l.kernel(), src, dst, l.n());
             }
             case Action.Copy c -> {
@@ -190,11 +212,19 @@ final class SequenceRunner {
             case Action.Capture c -> {
                 return capture(world, c, s);
             }
-            case Action.OpenPool p -> world.pools.put(p.pool(), new P(p.pool(), get("graphPool",
-                    world.runtime::graphPool)));
-            case Action.OpenCache c -> world.caches.put(c.cache(), new C(c.cache(), c.stream(), get("graphCache",
-                    () -> world.runtime.<String>graphCache(s, GraphCacheOptions.defaults().maxGraphs(c.maxGraphs()))),
-                    c.maxGraphs()));
+            case Action.OpenPool p ->
+                world.pools.put(p.pool(), new P(p.pool(), get("graphPool", world.runtime::graphPool)));
+            case Action.OpenCache c ->
+                world.caches.put(
+                        c.cache(),
+                        new C(
+                                c.cache(),
+                                c.stream(),
+                                get(
+                                        "graphCache",
+                                        () -> world.runtime.<String>graphCache(
+                                                s, GraphCacheOptions.defaults().maxGraphs(c.maxGraphs()))),
+                                c.maxGraphs()));
             case Action.RunCache r -> {
                 return Lifecycles.runCache(world, r, body -> joined(world, r.stream(), body));
             }
@@ -249,8 +279,17 @@ final class SequenceRunner {
         Graph[] graph = new Graph[1];
         Class<? extends RuntimeException> refusedBefore = before;
         String refusal = why;
-        joined(world, c.stream(), () -> graph[0] = captured(world, "capture of " + c.graph(), run, c.warmups(),
-                () -> s.capture(chosen, run.consumer()), refusedBefore, refusal));
+        joined(
+                world,
+                c.stream(),
+                () -> graph[0] = captured(
+                        world,
+                        "capture of " + c.graph(),
+                        run,
+                        c.warmups(),
+                        () -> s.capture(chosen, run.consumer()),
+                        refusedBefore,
+                        refusal));
         if (graph[0] != null) {
             world.graphs.put(c.graph(), new G(c.graph(), c.stream(), graph[0], run));
         }
@@ -261,8 +300,14 @@ final class SequenceRunner {
      * Runs a capture-like call and checks its outcome: the refusal {@code before} (with the step never run), else the
      * step's own prediction. Returns the result, or null after a predicted refusal.
      */
-    static <T> T captured(World world, String call, StepRun run, int warmups, Supplier<T> capture,
-            Class<? extends RuntimeException> before, String why) {
+    static <T> T captured(
+            World world,
+            String call,
+            StepRun run,
+            int warmups,
+            Supplier<T> capture,
+            Class<? extends RuntimeException> before,
+            String why) {
         String category = call.substring(0, call.indexOf(' ')).replaceAll("^[a-z]\\d+\\.", "cache ");
         T result = null;
         RuntimeException thrown = null;
@@ -273,10 +318,12 @@ final class SequenceRunner {
         }
         if (before != null) {
             ModelFailure.expectRefusal(call, before, thrown, why);
-            world.count(category + " refused before the step: " + thrown.getClass().getSimpleName());
+            world.count(
+                    category + " refused before the step: " + thrown.getClass().getSimpleName());
             if (run.passes() != 0) {
-                throw new ModelFailure("step ran before a refusal", call + " ran the step " + run.passes()
-                        + " time(s) before refusing: " + why);
+                throw new ModelFailure(
+                        "step ran before a refusal",
+                        call + " ran the step " + run.passes() + " time(s) before refusing: " + why);
             }
             return null;
         }
@@ -286,8 +333,8 @@ final class SequenceRunner {
                 throw ModelFailure.unpredictedRefusal(call, thrown);
             }
             if (run.passes() != warmups + 1) {
-                throw new ModelFailure("step run count", call + " ran the step " + run.passes() + " time(s), not "
-                        + (warmups + 1));
+                throw new ModelFailure(
+                        "step run count", call + " ran the step " + run.passes() + " time(s), not " + (warmups + 1));
             }
             world.count(category + " succeeded");
             return result;
@@ -308,30 +355,46 @@ final class SequenceRunner {
 
     private static boolean update(World world, Action.Update u) {
         G graph = world.graph(u.graph());
-        if (graph == null || world.graphKind == GraphKind.HARDWARE
-                && graph.ops.stream().anyMatch(op -> !(op instanceof World.GLaunch))) {
+        if (graph == null
+                || world.graphKind == GraphKind.HARDWARE
+                        && graph.ops.stream().anyMatch(op -> !(op instanceof World.GLaunch))) {
             return false; // a hardware graph's recorded writes and copies are nodes too: not a launch-only shape
         }
         StepRun run = new StepRun(world, u.step(), u.warmups(), graph.stream, false);
         boolean declared = world.declares(Capability.GRAPH_UPDATE);
         UpdateResult[] result = new UpdateResult[1];
-        joined(world, graph.stream, () -> result[0] = captured(world, "update of " + graph.name, run, u.warmups(),
-                () -> graph.real.update(CaptureOptions.defaults().warmups(u.warmups()), run.consumer()),
-                declared ? null : UnsupportedCapabilityException.class, "GRAPH_UPDATE is not declared"));
+        joined(
+                world,
+                graph.stream,
+                () -> result[0] = captured(
+                        world,
+                        "update of " + graph.name,
+                        run,
+                        u.warmups(),
+                        () -> graph.real.update(CaptureOptions.defaults().warmups(u.warmups()), run.consumer()),
+                        declared ? null : UnsupportedCapabilityException.class,
+                        "GRAPH_UPDATE is not declared"));
         if (result[0] == null) {
             return true;
         }
         boolean sameShape = World.G.shape(run.recorded()).equals(graph.shape());
         // A hardware graph's nodes are linked as the streams recorded them: a fork or join placed differently
         // changes the topology even for the same kernels in the same order.
-        boolean sameEdges = world.graphKind != GraphKind.HARDWARE || run.recordedEdges().equals(graph.edges);
+        boolean sameEdges =
+                world.graphKind != GraphKind.HARDWARE || run.recordedEdges().equals(graph.edges);
         boolean applies = sameShape && sameEdges;
         if (result[0].applied() != applies) {
-            throw new ModelFailure("update result", "update of " + graph.name + " returned " + result[0] + "; the "
-                    + "model predicts " + (applies ? "Applied: the same kernels in the same order, linked alike "
-                    : sameShape ? "Rejected: the same kernels, linked otherwise " + graph.edges + " -> "
-                            + run.recordedEdges() + ": " : "Rejected: ")
-                    + graph.shape() + " -> " + World.G.shape(run.recorded()));
+            throw new ModelFailure(
+                    "update result",
+                    "update of " + graph.name + " returned " + result[0] + "; the "
+                            + "model predicts "
+                            + (applies
+                                    ? "Applied: the same kernels in the same order, linked alike "
+                                    : sameShape
+                                            ? "Rejected: the same kernels, linked otherwise " + graph.edges + " -> "
+                                                    + run.recordedEdges() + ": "
+                                            : "Rejected: ")
+                            + graph.shape() + " -> " + World.G.shape(run.recorded()));
         }
         world.count(applies ? "update applied" : sameShape ? "update rejected: topology" : "update rejected");
         if (applies) {

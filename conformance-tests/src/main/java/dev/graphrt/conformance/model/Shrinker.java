@@ -21,8 +21,7 @@ final class Shrinker {
     }
 
     /** What shrinking found: the shortest sequence that still fails, and its failure. */
-    record Shrunk(Sequence sequence, ModelFailure failure, int runs) {
-    }
+    record Shrunk(Sequence sequence, ModelFailure failure, int runs) {}
 
     Shrunk shrink(Sequence failing, ModelFailure failure) {
         Sequence best = cut(failing, failure);
@@ -89,7 +88,8 @@ final class Shrinker {
     /** The sequence up to the action that failed: what follows cannot matter. */
     private static Sequence cut(Sequence sequence, ModelFailure failure) {
         int last = failure.actionIndex();
-        return last < 0 || last + 1 >= sequence.actions().size() ? sequence
+        return last < 0 || last + 1 >= sequence.actions().size()
+                ? sequence
                 : sequence.with(sequence.actions().subList(0, last + 1));
     }
 
@@ -129,7 +129,8 @@ final class Shrinker {
 
     private static boolean closesATemporary(Step step, StepOp op) {
         return op instanceof StepOp.Close close
-                && step.any(other -> other instanceof StepOp.Temp temp && temp.slot().equals(close.slot()));
+                && step.any(other ->
+                        other instanceof StepOp.Temp temp && temp.slot().equals(close.slot()));
     }
 
     /** The action with one op of its step left out, for each op (none for actions without a step). */
@@ -145,12 +146,14 @@ final class Shrinker {
             return smaller;
         }
         for (Step fewer : smaller(step)) {
-            smaller.add(switch (action) {
-                case Action.Capture c -> new Action.Capture(c.stream(), c.graph(), c.warmups(), c.pool(), fewer);
-                case Action.RunCache r -> new Action.RunCache(r.stream(), r.cache(), r.key(), fewer);
-                case Action.Update u -> new Action.Update(u.stream(), u.graph(), u.warmups(), fewer);
-                default -> throw new IllegalStateException();
-            });
+            smaller.add(
+                    switch (action) {
+                        case Action.Capture c ->
+                            new Action.Capture(c.stream(), c.graph(), c.warmups(), c.pool(), fewer);
+                        case Action.RunCache r -> new Action.RunCache(r.stream(), r.cache(), r.key(), fewer);
+                        case Action.Update u -> new Action.Update(u.stream(), u.graph(), u.warmups(), fewer);
+                        default -> throw new IllegalStateException();
+                    });
         }
         if (action instanceof Action.Capture c && c.warmups() > 1) {
             smaller.add(new Action.Capture(c.stream(), c.graph(), 1, c.pool(), step));

@@ -151,8 +151,15 @@ sealed interface StepOp {
             StringBuilder out = new StringBuilder();
             for (StepOp op : ops) {
                 if (op instanceof Fork fork) {
-                    out.append(indent).append("StreamEvent ").append(fork.event()).append(" = s.record();\n");
-                    out.append(indent).append(other).append(".waitFor(").append(fork.event()).append(");\n");
+                    out.append(indent)
+                            .append("StreamEvent ")
+                            .append(fork.event())
+                            .append(" = s.record();\n");
+                    out.append(indent)
+                            .append(other)
+                            .append(".waitFor(")
+                            .append(fork.event())
+                            .append(");\n");
                     for (StepOp inner : fork.branch()) {
                         out.append(indent).append(inner.toJava(other)).append('\n');
                     }

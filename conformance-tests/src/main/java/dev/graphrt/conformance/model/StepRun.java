@@ -42,9 +42,11 @@ final class StepRun {
     private final List<Set<Integer>> recordedEdges = new ArrayList<>();
     /** The nodes the stream now recording would make its next node depend on. */
     private Set<Integer> frontier = new HashSet<>();
+
     private final List<Buf> recordedAllocations = new ArrayList<>();
     /** Allocations of the recorded pass that stay open (outputs, lazy outputs): the pool may grow for each. */
     private int recordedKept;
+
     private RuntimeException eagerRefusal;
     private final List<String> lazyRejections = new ArrayList<>();
 
@@ -62,8 +64,10 @@ final class StepRun {
         return s -> {
             int pass = passes++;
             if (pass > warmups) {
-                throw new ModelFailure("step run too often", "the step ran a " + (pass + 1) + "th time; a capture with "
-                        + warmups + " warm-up(s) runs it " + (warmups + 1) + " times");
+                throw new ModelFailure(
+                        "step run too often",
+                        "the step ran a " + (pass + 1) + "th time; a capture with " + warmups + " warm-up(s) runs it "
+                                + (warmups + 1) + " times");
             }
             Map<String, Buf> slots = new HashMap<>();
             String suffix = pass == warmups ? "" : "w" + pass;
@@ -84,9 +88,12 @@ final class StepRun {
      */
     private void checkPrimed(int grew) {
         if (grew > recordedKept) {
-            throw new ModelFailure("memory: the recorded pass grew the capture pool", "the recorded pass of a step "
-                    + "that " + warmups + " warm-up(s) ran grew the capture pool " + grew + " time(s) for buffers, "
-                    + "beyond the " + recordedKept + " allocation(s) the warm-ups kept open (outputs)");
+            throw new ModelFailure(
+                    "memory: the recorded pass grew the capture pool",
+                    "the recorded pass of a step "
+                            + "that " + warmups + " warm-up(s) ran grew the capture pool " + grew
+                            + " time(s) for buffers, "
+                            + "beyond the " + recordedKept + " allocation(s) the warm-ups kept open (outputs)");
         }
         world.count(grew > 0 ? "recorded pass grew only for outputs" : "recorded pass found the pool primed");
     }
@@ -104,7 +111,8 @@ final class StepRun {
     }
 
     String why() {
-        return eagerRefusal != null ? "the recorded pass was refused eagerly: " + eagerRefusal.getMessage()
+        return eagerRefusal != null
+                ? "the recorded pass was refused eagerly: " + eagerRefusal.getMessage()
                 : "the recorded pass holds what " + world.runtime.backendName() + " cannot record: " + lazyRejections;
     }
 
@@ -168,18 +176,30 @@ final class StepRun {
                 if (src == null || dst == null || src == dst || l.n() > Math.min(src.words, dst.words)) {
                     return;
                 }
-                call("launch in the step", () -> s.launch(world.kernel(l.kernel()), LaunchDims.linear(l.n(), BLOCK),
-                        KernelArgs.of(src.real, dst.real).info(l.n())));
+                call(
+                        "launch in the step",
+                        () -> s.launch(
+                                world.kernel(l.kernel()),
+                                LaunchDims.linear(l.n(), BLOCK),
+                                KernelArgs.of(src.real, dst.real).info(l.n())));
                 if (recording) {
                     node(new World.GLaunch(l.kernel(), src, dst, l.n()));
                 } else {
                     World.launch(l.kernel(), src, dst, l.n());
                 }
             }
-            case StepOp.Temp t -> slots.put(t.slot(), allocate(s, t.slot() + suffix, "temporary", t.words(),
-                    recording, false));
-            case StepOp.Output o -> slots.put(o.slot(), allocate(s, o.slot() + suffix, recording ? "output"
-                    : "warm-up output", o.words(), recording, recording));
+            case StepOp.Temp t ->
+                slots.put(t.slot(), allocate(s, t.slot() + suffix, "temporary", t.words(), recording, false));
+            case StepOp.Output o ->
+                slots.put(
+                        o.slot(),
+                        allocate(
+                                s,
+                                o.slot() + suffix,
+                                recording ? "output" : "warm-up output",
+                                o.words(),
+                                recording,
+                                recording));
             case StepOp.Lazy l -> {
                 Buf kept = world.lazy.get(l.slot());
                 if (kept == null || !kept.userOpen) {
@@ -224,22 +244,22 @@ final class StepRun {
             real = s.allocate(bytes);
         } catch (CaptureRejectedException rejected) {
             if (!mayNotGrow) {
-                throw ModelFailure.unpredictedRefusal("allocate(" + bytes + ")" + of + " in the step",
-                        rejected);
+                throw ModelFailure.unpredictedRefusal("allocate(" + bytes + ")" + of + " in the step", rejected);
             }
             eagerRefusal = rejected;
             throw rejected;
         } catch (RuntimeException other) {
-            throw mayNotGrow ? ModelFailure.wrongRefusal("allocate" + of + " in the step",
-                    CaptureRejectedException.class, other)
+            throw mayNotGrow
+                    ? ModelFailure.wrongRefusal("allocate" + of + " in the step", CaptureRejectedException.class, other)
                     : ModelFailure.unpredictedRefusal("allocate(" + bytes + ")" + of + " in the step", other);
         }
         if (refused) {
             real.close();
-            throw ModelFailure.unpredictedSuccess("allocate(" + bytes + ")" + of + " in the recorded pass",
+            throw ModelFailure.unpredictedSuccess(
+                    "allocate(" + bytes + ")" + of + " in the recorded pass",
                     "no warm-up primed "
-                    + "the pool, no earlier window allocated that size, and " + world.runtime.backendName()
-                    + " lacks MID_CAPTURE_ALLOCATION (DESIGN.md section 3)");
+                            + "the pool, no earlier window allocated that size, and " + world.runtime.backendName()
+                            + " lacks MID_CAPTURE_ALLOCATION (DESIGN.md section 3)");
         }
         world.windowSizes.add(bytes);
         Buf buf = world.add(label, role, words, real, latest);
@@ -280,7 +300,10 @@ final class StepRun {
         } catch (RuntimeException refused) {
             thrown = refused;
         }
-        ModelFailure.expectRefusal("readInts(" + src + ") while recording", CaptureRejectedException.class, thrown,
+        ModelFailure.expectRefusal(
+                "readInts(" + src + ") while recording",
+                CaptureRejectedException.class,
+                thrown,
                 "a host read while recording is rejected eagerly on every backend (DESIGN.md section 3)");
     }
 
@@ -310,7 +333,10 @@ final class StepRun {
             } catch (RuntimeException refused) {
                 thrown = refused;
             }
-            ModelFailure.expectRefusal("record() while recording", UnsupportedCapabilityException.class, thrown,
+            ModelFailure.expectRefusal(
+                    "record() while recording",
+                    UnsupportedCapabilityException.class,
+                    thrown,
                     world.runtime.backendName() + " lacks MULTI_STREAM_CAPTURE");
             eagerRefusal = (RuntimeException) thrown;
             throw eagerRefusal;

@@ -36,6 +36,7 @@ final class World {
         final String name;
         /** What made it: a buffer, an output (of a warm-up or of the recorded pass), a lazy output, a temporary. */
         final String role;
+
         final int words;
         final Buffer real;
         final int[] values;
@@ -101,6 +102,7 @@ final class World {
         List<GOp> ops;
         /** Temporaries the step closed: their contents do not survive a replay (a pool may share them). */
         List<Buf> scratch;
+
         boolean open = true;
 
         /** Per node of the recording, the nodes it depends on (see {@link StepRun#recordedEdges}). */
@@ -146,6 +148,7 @@ final class World {
         final GraphPool real;
         /** The stream its first capture bound it to, or null. */
         String boundStream;
+
         boolean open = true;
 
         P(String name, GraphPool real) {
@@ -161,6 +164,7 @@ final class World {
         final int maxGraphs;
         /** Key to graph, least recently used first. */
         final LinkedHashMap<String, G> graphs = new LinkedHashMap<>(8, 0.75f, true);
+
         boolean open = true;
 
         C(String name, String stream, GraphCache<String> real, int maxGraphs) {
@@ -177,8 +181,8 @@ final class World {
      * What a lean runtime is opened with ({@code RuntimeOptions.defaults()} reads them): the small reserve, and no
      * info cache outside captures, so that once everything is closed, synchronised and trimmed nothing is in use.
      */
-    static final Map<String, String> LEAN_PROPERTIES = new java.util.TreeMap<>(Map.of("graphrt.poolReserveBytes",
-            String.valueOf(LEAN_RESERVE), "graphrt.metadataCacheEntries", "0"));
+    static final Map<String, String> LEAN_PROPERTIES = new java.util.TreeMap<>(
+            Map.of("graphrt.poolReserveBytes", String.valueOf(LEAN_RESERVE), "graphrt.metadataCacheEntries", "0"));
 
     final GraphRuntime runtime;
     final Set<Capability> capabilities;
@@ -191,6 +195,7 @@ final class World {
     final AtomicInteger captureGrowths = new AtomicInteger();
     /** Bytes the dynamic pool reserved for new pages (requests up to its largest pooled size). */
     final AtomicLong pageGrowthBytes = new AtomicLong();
+
     final Kernel addOne;
     final Kernel mulTwo;
     final Map<String, GpuStream> streams = new LinkedHashMap<>();
@@ -198,6 +203,7 @@ final class World {
     final Map<String, Buf> buffers = new HashMap<>();
     /** Every buffer made, in order: what the checks read and the teardown closes. */
     final List<Buf> all = new ArrayList<>();
+
     final Map<String, G> graphs = new LinkedHashMap<>();
     final Map<String, P> pools = new LinkedHashMap<>();
     final Map<String, C> caches = new LinkedHashMap<>();
@@ -207,6 +213,7 @@ final class World {
     final Set<Long> windowSizes = new java.util.HashSet<>();
     /** Streams closed by an action. */
     final Set<String> closedStreams = new java.util.HashSet<>();
+
     private final Map<String, Integer> uses = new HashMap<>();
     /** What the sequences exercised, by outcome: a report of the model's coverage (null: not counted). */
     private final Map<String, Integer> coverage;

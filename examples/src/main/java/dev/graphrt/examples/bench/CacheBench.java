@@ -25,8 +25,7 @@ import java.util.function.Consumer;
 public final class CacheBench {
     private static final int MAX = 4096;
 
-    private CacheBench() {
-    }
+    private CacheBench() {}
 
     public static void main(String[] args) {
         String backend = args.length > 0 ? args[0] : "cpu";
@@ -42,7 +41,7 @@ public final class CacheBench {
         Buckets buckets = Buckets.powersOfTwo();
         int[] lengths = new Random(17).ints(tokens, 1, MAX + 1).toArray();
         try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
-             GpuStream stream = runtime.openStream()) {
+                GpuStream stream = runtime.openStream()) {
             Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
             float[] x = new float[MAX];
             float[] y0 = new float[MAX];
@@ -57,12 +56,15 @@ public final class CacheBench {
                     count[i] += launches;
                 }
             }
-            try (Buffer xs = stream.upload(x); Buffer eagerY = stream.upload(y0); Buffer cachedY = stream.upload(y0);
-                 GraphCache<Integer> cache = runtime.graphCache(stream, GraphCacheOptions.defaults())) {
+            try (Buffer xs = stream.upload(x);
+                    Buffer eagerY = stream.upload(y0);
+                    Buffer cachedY = stream.upload(y0);
+                    GraphCache<Integer> cache = runtime.graphCache(stream, GraphCacheOptions.defaults())) {
                 stream.synchronize();
                 long t0 = System.nanoTime();
                 for (int length : lengths) {
-                    step(saxpy, xs, eagerY, Math.max(64, buckets.bucket(length)), launches).accept(stream);
+                    step(saxpy, xs, eagerY, Math.max(64, buckets.bucket(length)), launches)
+                            .accept(stream);
                 }
                 stream.synchronize();
                 long t1 = System.nanoTime();
@@ -76,16 +78,26 @@ public final class CacheBench {
                         && check(stream.readFloats(cachedY), x, y0, count);
                 GraphCacheStats stats = cache.stats();
                 System.out.println("device: " + runtime.device());
-                System.out.println("tokens: " + tokens + " of lengths 1 to " + MAX + " (seed 17), padded to powers of two "
-                        + "(at least 64); " + launches + " dependent saxpy launches per token");
+                System.out.println(
+                        "tokens: " + tokens + " of lengths 1 to " + MAX + " (seed 17), padded to powers of two "
+                                + "(at least 64); " + launches + " dependent saxpy launches per token");
                 System.out.println();
                 System.out.println("| tokens | buckets (graphs) | hit rate | captures | evictions | eager us/token "
                         + "| cached us/token | eager/cached | capture time ms | pinned by the cache | check |");
                 System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
-                System.out.printf("| %d | %d | %.4f | %d | %d | %.2f | %.2f | %.2fx | %.1f | %d B | %s |%n", tokens,
-                        stats.graphs(), stats.hitRate(), stats.captures(), stats.evictions(),
-                        (t1 - t0) / 1e3 / tokens, (t2 - t1) / 1e3 / tokens, (double) (t1 - t0) / (t2 - t1),
-                        stats.captureTime().toNanos() / 1e6, stats.pinnedBytes(), exact ? "exact" : "FAILED");
+                System.out.printf(
+                        "| %d | %d | %.4f | %d | %d | %.2f | %.2f | %.2fx | %.1f | %d B | %s |%n",
+                        tokens,
+                        stats.graphs(),
+                        stats.hitRate(),
+                        stats.captures(),
+                        stats.evictions(),
+                        (t1 - t0) / 1e3 / tokens,
+                        (t2 - t1) / 1e3 / tokens,
+                        (double) (t1 - t0) / (t2 - t1),
+                        stats.captureTime().toNanos() / 1e6,
+                        stats.pinnedBytes(),
+                        exact ? "exact" : "FAILED");
                 return exact && stats.captures() == stats.graphs() && stats.hits() + stats.misses() == tokens;
             }
         }
@@ -94,7 +106,10 @@ public final class CacheBench {
     private static Consumer<GpuStream> step(Kernel saxpy, Buffer x, Buffer y, int bucket, int launches) {
         return s -> {
             for (int k = 0; k < launches; k++) {
-                s.launch(saxpy, LaunchDims.linear(bucket, 256), KernelArgs.of(x, y).info(bucket).infoFloat(2f));
+                s.launch(
+                        saxpy,
+                        LaunchDims.linear(bucket, 256),
+                        KernelArgs.of(x, y).info(bucket).infoFloat(2f));
             }
         };
     }

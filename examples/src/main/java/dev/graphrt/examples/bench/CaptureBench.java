@@ -44,11 +44,16 @@ import java.util.function.Consumer;
 public final class CaptureBench {
     private static final int N = 1024;
 
-    private CaptureBench() {
-    }
+    private CaptureBench() {}
 
-    record Row(int launches, double capture, double update, double rebindOne, double rebindAll, boolean exact,
-               double[] floor) {
+    record Row(
+            int launches,
+            double capture,
+            double update,
+            double rebindOne,
+            double rebindAll,
+            boolean exact,
+            double[] floor) {
         /** The FFM floor's {capture, update, rebind 1} medians, or {@code null} when none ran. */
         double floorOf(int column) {
             return floor == null ? Double.NaN : floor[column];
@@ -66,12 +71,12 @@ public final class CaptureBench {
             ks = List.of(100, 1000);
         }
         Map<Integer, double[]> floor = readFloor(System.getProperty("bench.cFloor"));
-        boolean ffm = (backend.equals("cuda") || backend.equals("hip"))
-                && !Boolean.getBoolean("bench.noFfmFloor");
+        boolean ffm = (backend.equals("cuda") || backend.equals("hip")) && !Boolean.getBoolean("bench.noFfmFloor");
         try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
-             GpuStream stream = runtime.openStream();
-             CudaFloor cuda = ffm ? new CudaFloor(DecodeBench.SAXPY.text(Dialect.CUDA_C).orElseThrow(), "saxpy")
-                     : null) {
+                GpuStream stream = runtime.openStream();
+                CudaFloor cuda = ffm
+                        ? new CudaFloor(DecodeBench.SAXPY.text(Dialect.CUDA_C).orElseThrow(), "saxpy")
+                        : null) {
             System.out.println("device: " + runtime.device());
             System.out.println("rounds: " + rounds + " after " + Integer.getInteger("bench.warmup", 2000)
                     + " untimed, medians in microseconds; 1,024 floats; "
@@ -89,10 +94,16 @@ public final class CaptureBench {
                 measured.add(row);
                 allExact &= row.exact();
                 double[] c = floor.get(k);
-                System.out.printf("| %d | %s | %s | %.1fx | %s | %s | %s | %s |%n", k,
-                        ratio(row.capture(), row.floorOf(0), c, 0), ratio(row.update(), row.floorOf(1), c, 1),
-                        row.capture() / row.update(), ratio(row.rebindOne(), row.floorOf(2), c, 2),
-                        ratio(row.rebindAll(), Double.NaN, c, 3), row.floor() == null ? "-"
+                System.out.printf(
+                        "| %d | %s | %s | %.1fx | %s | %s | %s | %s |%n",
+                        k,
+                        ratio(row.capture(), row.floorOf(0), c, 0),
+                        ratio(row.update(), row.floorOf(1), c, 1),
+                        row.capture() / row.update(),
+                        ratio(row.rebindOne(), row.floorOf(2), c, 2),
+                        ratio(row.rebindAll(), Double.NaN, c, 3),
+                        row.floor() == null
+                                ? "-"
                                 : String.format("%.1f, %.1f, %.2f", row.floor()[0], row.floor()[1], row.floor()[2]),
                         row.exact() ? "exact" : "FAILED");
             }
@@ -106,26 +117,36 @@ public final class CaptureBench {
             for (int k : ks) {
                 double[] p = phases(runtime, stream, k, rounds);
                 double[] c = floor.get(k);
-                System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f | %s |%n", k, p[0], p[1], p[2], p[3],
-                        c == null ? "-" : String.format("%.1f", c[4]));
+                System.out.printf(
+                        "| %d | %.1f | %.1f | %.1f | %.1f | %s |%n",
+                        k, p[0], p[1], p[2], p[3], c == null ? "-" : String.format("%.1f", c[4]));
             }
             System.out.println();
-            System.out.println("Fork/join (issue 16): 4 independent chains of 250 launches (1,024 floats each), captured on "
-                    + "4 forked streams into one graph, beside the same 1,000 launches captured on one stream; "
-                    + "replay + synchronize, medians, us");
+            System.out.println(
+                    "Fork/join (issue 16): 4 independent chains of 250 launches (1,024 floats each), captured on "
+                            + "4 forked streams into one graph, beside the same 1,000 launches captured on one stream; "
+                            + "replay + synchronize, medians, us");
             System.out.println();
-            System.out.println("| fork/join graph (4 x 250) | one-stream graph (1000) | ratio (target <= 0.5) | check |");
+            System.out.println(
+                    "| fork/join graph (4 x 250) | one-stream graph (1000) | ratio (target <= 0.5) | check |");
             System.out.println("|---|---|---|---|");
             double[] fj = forkJoin(runtime, stream, rounds);
             allExact &= fj[2] == 1;
-            System.out.printf("| %.1f | %.1f | %.2f | %s |%n", fj[0], fj[1], fj[0] / fj[1], fj[2] == 1 ? "exact" : "FAILED");
+            System.out.printf(
+                    "| %.1f | %.1f | %.2f | %s |%n", fj[0], fj[1], fj[0] / fj[1], fj[2] == 1 ? "exact" : "FAILED");
             System.out.println();
             for (Row row : measured) {
                 double[] c = floor.get(row.launches());
-                System.out.printf("summary: backend=%s launches=%d capture_over_ffm=%.3f capture_over_c=%.3f "
-                        + "update_over_ffm=%.3f update_over_c=%.3f rebind1_over_ffm=%.3f rebind1_over_c=%.3f%n", backend,
-                        row.launches(), row.capture() / row.floorOf(0), over(row.capture(), c, 0),
-                        row.update() / row.floorOf(1), over(row.update(), c, 1), row.rebindOne() / row.floorOf(2),
+                System.out.printf(
+                        "summary: backend=%s launches=%d capture_over_ffm=%.3f capture_over_c=%.3f "
+                                + "update_over_ffm=%.3f update_over_c=%.3f rebind1_over_ffm=%.3f rebind1_over_c=%.3f%n",
+                        backend,
+                        row.launches(),
+                        row.capture() / row.floorOf(0),
+                        over(row.capture(), c, 0),
+                        row.update() / row.floorOf(1),
+                        over(row.update(), c, 1),
+                        row.rebindOne() / row.floorOf(2),
                         over(row.rebindOne(), c, 2));
             }
             if (!allExact) {
@@ -163,8 +184,11 @@ public final class CaptureBench {
         List<List<Double>> ffm = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         boolean exact = true;
         try (CudaFloor.Changes floor = cuda == null ? null : cuda.new Changes(x, y0, 2f, 3f);
-             Buffer input = stream.upload(x); Buffer input2 = stream.upload(x); Buffer xs = stream.upload(x);
-             Buffer ys = stream.upload(y0); Buffer ys2 = stream.upload(y0)) {
+                Buffer input = stream.upload(x);
+                Buffer input2 = stream.upload(x);
+                Buffer xs = stream.upload(x);
+                Buffer ys = stream.upload(y0);
+                Buffer ys2 = stream.upload(y0)) {
             CaptureOptions once = CaptureOptions.defaults().warmups(0);
             int warmup = Integer.getInteger("bench.warmup", 2000);
             for (int r = -warmup; r < rounds; r++) {
@@ -217,8 +241,16 @@ public final class CaptureBench {
             }
             stream.synchronize();
         }
-        return new Row(k, median(capture), median(update), median(rebindOne), median(rebindAll), exact,
-                cuda == null ? null : ffm.stream().mapToDouble(CaptureBench::median).toArray());
+        return new Row(
+                k,
+                median(capture),
+                median(update),
+                median(rebindOne),
+                median(rebindAll),
+                exact,
+                cuda == null
+                        ? null
+                        : ffm.stream().mapToDouble(CaptureBench::median).toArray());
     }
 
     /**
@@ -249,7 +281,8 @@ public final class CaptureBench {
             }
             Graph serial = stream.capture(CaptureOptions.defaults().warmups(0), s -> {
                 for (int c = 0; c < chains; c++) {
-                    chain(saxpy, dims, length, 2f, xs.get(c), xs.get(c), ys.get(c)).accept(s);
+                    chain(saxpy, dims, length, 2f, xs.get(c), xs.get(c), ys.get(c))
+                            .accept(s);
                 }
             });
             Graph parallel = stream.capture(CaptureOptions.defaults().warmups(0), s -> {
@@ -259,7 +292,8 @@ public final class CaptureBench {
                 }
                 chain(saxpy, dims, length, 2f, xs.get(0), xs.get(0), ys.get(0)).accept(s);
                 for (int c = 1; c < chains; c++) {
-                    chain(saxpy, dims, length, 2f, xs.get(c), xs.get(c), ys.get(c)).accept(forks.get(c - 1));
+                    chain(saxpy, dims, length, 2f, xs.get(c), xs.get(c), ys.get(c))
+                            .accept(forks.get(c - 1));
                 }
                 for (GpuStream f : forks) {
                     s.waitFor(f.record());
@@ -311,7 +345,8 @@ public final class CaptureBench {
         float[] x = new float[N];
         LaunchDims dims = LaunchDims.linear(N, 256);
         List<List<Double>> times = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        try (Buffer xs = stream.upload(x); Buffer ys = stream.upload(x)) {
+        try (Buffer xs = stream.upload(x);
+                Buffer ys = stream.upload(x)) {
             Consumer<GpuStream> step = chain(saxpy, dims, k, 2f, xs, xs, ys);
             int warmup = Integer.getInteger("bench.warmup", 2000);
             for (int r = -warmup; r < rounds; r++) {
@@ -339,11 +374,14 @@ public final class CaptureBench {
     }
 
     /** K saxpy launches in a chain, the first reading {@code first}, the others {@code x}, all adding into y. */
-    private static Consumer<GpuStream> chain(Kernel saxpy, LaunchDims dims, int k, float scale, Buffer first,
-            Buffer x, Buffer y) {
+    private static Consumer<GpuStream> chain(
+            Kernel saxpy, LaunchDims dims, int k, float scale, Buffer first, Buffer x, Buffer y) {
         return s -> {
             for (int j = 0; j < k; j++) {
-                s.launch(saxpy, dims, KernelArgs.of(j == 0 ? first : x, y).info(N).infoFloat(scale));
+                s.launch(
+                        saxpy,
+                        dims,
+                        KernelArgs.of(j == 0 ? first : x, y).info(N).infoFloat(scale));
             }
         };
     }
@@ -363,9 +401,13 @@ public final class CaptureBench {
         for (String line : Files.readAllLines(Path.of(file))) {
             String[] cells = line.split("\\|");
             if (cells.length >= 7 && cells[1].strip().matches("\\d+")) {
-                rows.put(Integer.parseInt(cells[1].strip()), new double[] {Double.parseDouble(cells[2].strip()),
-                        Double.parseDouble(cells[3].strip()), Double.parseDouble(cells[4].strip()),
-                        Double.parseDouble(cells[5].strip()), Double.parseDouble(cells[6].strip())});
+                rows.put(Integer.parseInt(cells[1].strip()), new double[] {
+                    Double.parseDouble(cells[2].strip()),
+                    Double.parseDouble(cells[3].strip()),
+                    Double.parseDouble(cells[4].strip()),
+                    Double.parseDouble(cells[5].strip()),
+                    Double.parseDouble(cells[6].strip())
+                });
             }
         }
         return rows;

@@ -38,12 +38,13 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Dguice_bytecode_gen_option=DISABLED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Dguice_bytecode_gen_option=DISABLED"})
 public class CoreOverheadBenchmark {
     static final int BATCH = 256;
     static final int CHANGED = 100;
-    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {
-    });
+    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {});
 
     private GraphRuntime runtime;
     private GpuStream stream;

@@ -74,8 +74,20 @@ final class CudaFloor implements AutoCloseable {
         MethodHandle streamCreate = bind(cuda, "cuStreamCreate", ADDRESS, JAVA_INT);
         MethodHandle moduleLoad = bind(cuda, "cuModuleLoadData", ADDRESS, ADDRESS);
         MethodHandle getFunction = bind(cuda, "cuModuleGetFunction", ADDRESS, ADDRESS, ADDRESS);
-        launchKernel = bind(cuda, "cuLaunchKernel", ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
-                JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+        launchKernel = bind(
+                cuda,
+                "cuLaunchKernel",
+                ADDRESS,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                ADDRESS,
+                ADDRESS,
+                ADDRESS);
         streamSynchronize = bind(cuda, "cuStreamSynchronize", ADDRESS);
         graphLaunch = bind(cuda, "cuGraphLaunch", ADDRESS, ADDRESS);
         beginCapture = bind(cuda, "cuStreamBeginCapture_v2", ADDRESS, JAVA_INT);
@@ -125,8 +137,9 @@ final class CudaFloor implements AutoCloseable {
     }
 
     private static MethodHandle bind(SymbolLookup library, String name, MemoryLayout... arguments) {
-        return LINKER.downcallHandle(library.find(name).orElseThrow(() -> new IllegalStateException(
-                "libcuda has no " + name)), FunctionDescriptor.of(JAVA_INT, arguments));
+        return LINKER.downcallHandle(
+                library.find(name).orElseThrow(() -> new IllegalStateException("libcuda has no " + name)),
+                FunctionDescriptor.of(JAVA_INT, arguments));
     }
 
     private static void check(String call, int result) {
@@ -173,8 +186,8 @@ final class CudaFloor implements AutoCloseable {
         long eager(int k) throws Throwable {
             long t0 = System.nanoTime();
             for (int i = 0; i < k; i++) {
-                int result = (int) launchKernel.invokeExact(function, grid, 1, 1, 256, 1, 1, 0, stream, params,
-                        MemorySegment.NULL);
+                int result = (int) launchKernel.invokeExact(
+                        function, grid, 1, 1, 256, 1, 1, 0, stream, params, MemorySegment.NULL);
                 if (result != 0) {
                     check("cuLaunchKernel", result);
                 }
@@ -193,8 +206,8 @@ final class CudaFloor implements AutoCloseable {
          */
         long eagerPolledWait(int k) throws Throwable {
             for (int i = 0; i < k; i++) {
-                check("cuLaunchKernel", (int) launchKernel.invokeExact(function, grid, 1, 1, 256, 1, 1, 0, stream,
-                        params, MemorySegment.NULL));
+                check("cuLaunchKernel", (int) launchKernel.invokeExact(
+                        function, grid, 1, 1, 256, 1, 1, 0, stream, params, MemorySegment.NULL));
             }
             long t0 = System.nanoTime();
             check("cuEventRecord", (int) eventRecord.invokeExact(event, stream));
@@ -217,8 +230,8 @@ final class CudaFloor implements AutoCloseable {
                 MemorySegment out = arena.allocate(JAVA_LONG);
                 check("cuStreamBeginCapture_v2", (int) beginCapture.invokeExact(stream, CAPTURE_MODE_THREAD_LOCAL));
                 for (int i = 0; i < k; i++) {
-                    check("cuLaunchKernel", (int) launchKernel.invokeExact(function, grid, 1, 1, 256, 1, 1, 0, stream,
-                            params, MemorySegment.NULL));
+                    check("cuLaunchKernel", (int) launchKernel.invokeExact(
+                            function, grid, 1, 1, 256, 1, 1, 0, stream, params, MemorySegment.NULL));
                 }
                 check("cuStreamEndCapture", (int) endCapture.invokeExact(stream, out));
                 graph = out.get(ADDRESS, 0);
@@ -323,8 +336,8 @@ final class CudaFloor implements AutoCloseable {
             int failed = 0;
             for (int i = 0; i < k && failed == 0; i++) {
                 MemorySegment launchParams = i == 0 ? firstParams : params; // invokeExact needs the static type
-                failed = (int) launchKernel.invokeExact(function, grid, 1, 1, 256, 1, 1, 0, stream, launchParams,
-                        MemorySegment.NULL);
+                failed = (int) launchKernel.invokeExact(
+                        function, grid, 1, 1, 256, 1, 1, 0, stream, launchParams, MemorySegment.NULL);
             }
             int ended = (int) endCapture.invokeExact(stream, out); // ends the capture even after a failed launch
             check("cuLaunchKernel", failed);
@@ -358,8 +371,8 @@ final class CudaFloor implements AutoCloseable {
             nodeParams.set(JAVA_INT, 28, 1);
             nodeParams.set(ADDRESS, 40, rebound);
             long t3 = System.nanoTime();
-            check("cuGraphExecKernelNodeSetParams_v2", (int) execKernelNodeSetParams.invokeExact(exec, node,
-                    nodeParams));
+            check("cuGraphExecKernelNodeSetParams_v2", (int)
+                    execKernelNodeSetParams.invokeExact(exec, node, nodeParams));
             long t4 = System.nanoTime();
             boolean exact = true;
             if (check) { // the node captured first reads `second` (also x); every launch adds b * x
@@ -454,8 +467,13 @@ final class CudaFloor implements AutoCloseable {
         MethodHandle get = bind(nvrtc, "nvrtcGetPTX", ADDRESS, ADDRESS);
         MethodHandle destroy = bind(nvrtc, "nvrtcDestroyProgram", ADDRESS);
         MemorySegment program = arena.allocate(ADDRESS);
-        check("nvrtcCreateProgram", (int) create.invokeExact(program, arena.allocateFrom(source),
-                arena.allocateFrom(name + ".cu"), 0, MemorySegment.NULL, MemorySegment.NULL));
+        check("nvrtcCreateProgram", (int) create.invokeExact(
+                program,
+                arena.allocateFrom(source),
+                arena.allocateFrom(name + ".cu"),
+                0,
+                MemorySegment.NULL,
+                MemorySegment.NULL));
         MemorySegment handle = program.get(ADDRESS, 0);
         try {
             MemorySegment options = arena.allocate(ADDRESS, 1);
@@ -477,8 +495,8 @@ final class CudaFloor implements AutoCloseable {
         if (chosen != null) {
             return Path.of(chosen);
         }
-        for (String dir : List.of(System.getenv().getOrDefault("CUDA_HOME", "/usr/local/cuda") + "/lib64",
-                "/usr/local/cuda/lib64")) {
+        for (String dir : List.of(
+                System.getenv().getOrDefault("CUDA_HOME", "/usr/local/cuda") + "/lib64", "/usr/local/cuda/lib64")) {
             for (String soname : List.of("libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so")) {
                 Path candidate = Path.of(dir, soname);
                 if (Files.exists(candidate)) {

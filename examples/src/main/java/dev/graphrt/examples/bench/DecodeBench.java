@@ -64,16 +64,24 @@ public final class DecodeBench {
             }
             """;
     /** {@code y = a x + y} in place over the first {@code info[0]} floats, {@code a} the float in {@code info[1]}. */
-    public static final KernelSource SAXPY = KernelSource.named("saxpy").cuda(CUDA).wgsl(WGSL).java((args, from, to) -> {
-        var x = args.buffer(0);
-        var y = args.buffer(1);
-        int n = args.info(0);
-        float a = args.infoFloat(1);
-        for (int i = from; i < Math.min(to, n); i++) {
-            y.setAtIndex(ValueLayout.JAVA_FLOAT, i, a * x.getAtIndex(ValueLayout.JAVA_FLOAT, i)
-                    + y.getAtIndex(ValueLayout.JAVA_FLOAT, i));
-        }
-    }, JavaParameters.buffersAndInfo(2));
+    public static final KernelSource SAXPY = KernelSource.named("saxpy")
+            .cuda(CUDA)
+            .wgsl(WGSL)
+            .java(
+                    (args, from, to) -> {
+                        var x = args.buffer(0);
+                        var y = args.buffer(1);
+                        int n = args.info(0);
+                        float a = args.infoFloat(1);
+                        for (int i = from; i < Math.min(to, n); i++) {
+                            y.setAtIndex(
+                                    ValueLayout.JAVA_FLOAT,
+                                    i,
+                                    a * x.getAtIndex(ValueLayout.JAVA_FLOAT, i)
+                                            + y.getAtIndex(ValueLayout.JAVA_FLOAT, i));
+                        }
+                    },
+                    JavaParameters.buffersAndInfo(2));
 
     /** The grid of one launch: linear, or for wgpu over 65,535 workgroups a 2D grid the WGSL kernel unfolds. */
     static LaunchDims dims(GraphRuntime runtime, int n) {
@@ -92,8 +100,16 @@ public final class DecodeBench {
      * One measured configuration and its medians, in microseconds per kernel. "Host" is the time until the last
      * submission returned (eager: the launches and a flush; replay: the replay call); the device finishes after it.
      */
-    record Row(int elements, int launches, double eagerMicros, double eagerHostMicros, double replayMicros,
-               double replayHostMicros, FloorMedians floor, long kernelsRun, boolean verified) {
+    record Row(
+            int elements,
+            int launches,
+            double eagerMicros,
+            double eagerHostMicros,
+            double replayMicros,
+            double replayHostMicros,
+            FloorMedians floor,
+            long kernelsRun,
+            boolean verified) {
         String label() {
             return size(elements) + " x " + launches;
         }
@@ -103,31 +119,50 @@ public final class DecodeBench {
         }
 
         String markdown() {
-            return String.format("| %s | %.2f | %.2f | %.2fx | %.2f | %s |", label() + (control() ? " (control)" : ""),
-                    eagerMicros, replayMicros, eagerMicros / replayMicros, eagerHostMicros, check());
+            return String.format(
+                    "| %s | %.2f | %.2f | %.2fx | %.2f | %s |",
+                    label() + (control() ? " (control)" : ""),
+                    eagerMicros,
+                    replayMicros,
+                    eagerMicros / replayMicros,
+                    eagerHostMicros,
+                    check());
         }
 
         String markdownWithFloor() {
-            return String.format("| %s | %.2f (host %.2f) | %.2f (host %.2f) | %.2f (chunk %d) | %s | %.2fx | %.2fx | %s |",
-                    label() + (control() ? " (control)" : ""), eagerMicros, eagerHostMicros, replayMicros,
-                    replayHostMicros, floor.bestMicros(), floor.bestChunk(), floor.shapes(),
-                    eagerMicros / replayMicros, replayMicros / floor.bestMicros(), check());
+            return String.format(
+                    "| %s | %.2f (host %.2f) | %.2f (host %.2f) | %.2f (chunk %d) | %s | %.2fx | %.2fx | %s |",
+                    label() + (control() ? " (control)" : ""),
+                    eagerMicros,
+                    eagerHostMicros,
+                    replayMicros,
+                    replayHostMicros,
+                    floor.bestMicros(),
+                    floor.bestChunk(),
+                    floor.shapes(),
+                    eagerMicros / replayMicros,
+                    replayMicros / floor.bestMicros(),
+                    check());
         }
 
         String summary(String device) {
-            return String.format("summary: backend=wgpu device=%s row=%sx%d eager_over_replay=%.2f replay_over_floor=%.2f",
-                    device, label().replace(" x " + launches, ""), launches, eagerMicros / replayMicros,
+            return String.format(
+                    "summary: backend=wgpu device=%s row=%sx%d eager_over_replay=%.2f replay_over_floor=%.2f",
+                    device,
+                    label().replace(" x " + launches, ""),
+                    launches,
+                    eagerMicros / replayMicros,
                     replayMicros / floor.bestMicros());
         }
 
         private String check() {
-            return verified ? "exact (" + kernelsRun + " kernels" + (floor != null ? ", floor exact" : "") + ")"
+            return verified
+                    ? "exact (" + kernelsRun + " kernels" + (floor != null ? ", floor exact" : "") + ")"
                     : "FAILED";
         }
     }
 
-    private DecodeBench() {
-    }
+    private DecodeBench() {}
 
     static Row measure(GraphRuntime runtime, int n, int k, int rounds) {
         try (GpuStream stream = runtime.openStream()) {
@@ -240,8 +275,16 @@ public final class DecodeBench {
                 }
                 measured = new FloorMedians(chunks, totals, encodes, submits, busy, span);
             }
-            return new Row(n, k, median(eager), median(eagerHost), median(replay), median(replayHost), measured,
-                    kernels, exact);
+            return new Row(
+                    n,
+                    k,
+                    median(eager),
+                    median(eagerHost),
+                    median(replay),
+                    median(replayHost),
+                    measured,
+                    kernels,
+                    exact);
         } finally {
             xs.close();
             ys.close();
@@ -253,7 +296,10 @@ public final class DecodeBench {
 
     /** The floor's chunk sizes for {@code k} launches: one pass, and chunks of 32 and 128 where shorter. */
     static int[] floorChunks(int k) {
-        return java.util.stream.IntStream.of(k, 128, 32).filter(c -> c <= k).distinct().toArray();
+        return java.util.stream.IntStream.of(k, 128, 32)
+                .filter(c -> c <= k)
+                .distinct()
+                .toArray();
     }
 
     private static WebGpuFloor.Timing runFloor(WebGpuFloor.Problem floor, int k, int chunk) {
@@ -282,8 +328,9 @@ public final class DecodeBench {
 
     /** A row's element count as the tables print it: "1K", "64K", "16M", or the number when it is not a whole one. */
     static String size(int n) {
-        return n >= 1 << 20 && n % (1 << 20) == 0 ? (n >> 20) + "M" : n >= 1 << 10 && n % (1 << 10) == 0 ? (n >> 10) + "K"
-                : String.valueOf(n);
+        return n >= 1 << 20 && n % (1 << 20) == 0
+                ? (n >> 20) + "M"
+                : n >= 1 << 10 && n % (1 << 10) == 0 ? (n >> 10) + "K" : String.valueOf(n);
     }
 
     /**
@@ -344,10 +391,16 @@ public final class DecodeBench {
             rows.add(new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])});
         }
         if (rows.isEmpty()) {
-            rows = List.of(new int[] {1024, 150}, new int[] {1024, 1000}, new int[] {65536, 1000},
-                    new int[] {1 << 20, 500}, new int[] {1 << 24, 100});
+            rows = List.of(
+                    new int[] {1024, 150},
+                    new int[] {1024, 1000},
+                    new int[] {65536, 1000},
+                    new int[] {1 << 20, 500},
+                    new int[] {1 << 24, 100});
         }
-        RuntimeOptions options = backend.isEmpty() ? RuntimeOptions.defaults() : RuntimeOptions.defaults().backend(backend);
+        RuntimeOptions options = backend.isEmpty()
+                ? RuntimeOptions.defaults()
+                : RuntimeOptions.defaults().backend(backend);
         for (String key : System.getProperties().stringPropertyNames()) {
             if (key.startsWith("graphrt.option.")) {
                 options = options.backendOption(key.substring("graphrt.option.".length()), System.getProperty(key));
@@ -356,17 +409,22 @@ public final class DecodeBench {
         boolean allExact = true;
         List<String> summaries = new ArrayList<>();
         List<String> profile = new ArrayList<>();
-        try (GraphRuntime runtime = GraphRT.open(options); GpuStream stream = runtime.openStream();
-             WebGpuFloor floor = openFloor(runtime)) {
-            System.out.println("device: " + runtime.device() + (options.backendOptions().isEmpty() ? ""
-                    : ", options " + options.backendOptions()));
+        try (GraphRuntime runtime = GraphRT.open(options);
+                GpuStream stream = runtime.openStream();
+                WebGpuFloor floor = openFloor(runtime)) {
+            System.out.println("device: " + runtime.device()
+                    + (options.backendOptions().isEmpty() ? "" : ", options " + options.backendOptions()));
             System.out.println("rounds: " + rounds + " interleaved (eager pass, then replay pass"
                     + (floor != null ? ", then the plain webgpu.h floor at each chunk size" : "")
                     + "), medians, per kernel, wall time of submit + synchronize, after an untimed JIT warm-up");
             if (runtime.backendName().equals("wgpu")) {
                 System.out.println("replay chunks: wgpu.replayChunk="
-                        + options.backendOptions().getOrDefault("wgpu.replayChunk", "auto (even chunks of at most 128 "
-                        + "dispatches on a GPU, of at most 4096 on a CPU adapter)") + "; host = until the last submit "
+                        + options.backendOptions()
+                                .getOrDefault(
+                                        "wgpu.replayChunk",
+                                        "auto (even chunks of at most 128 "
+                                                + "dispatches on a GPU, of at most 4096 on a CPU adapter)")
+                        + "; host = until the last submit "
                         + "returned (eager: launches + flush), the device finishes after it");
             }
             System.out.println();
@@ -389,21 +447,25 @@ public final class DecodeBench {
                     System.out.println(floor != null ? result.markdownWithFloor() : result.markdown());
                     if (result.floor() != null) {
                         summaries.add(result.summary(deviceTag(runtime)));
-                        profile.add(String.format("| %s | GraphRT eager | %.2f (encode + submit) | | | | %.2f |",
+                        profile.add(String.format(
+                                "| %s | GraphRT eager | %.2f (encode + submit) | | | | %.2f |",
                                 result.label(), result.eagerHostMicros(), result.eagerMicros()));
-                        profile.add(String.format("| %s | GraphRT replay | %.2f (encode + submit) | | | | %.2f |",
+                        profile.add(String.format(
+                                "| %s | GraphRT replay | %.2f (encode + submit) | | | | %.2f |",
                                 result.label(), result.replayHostMicros(), result.replayMicros()));
                         profile.addAll(result.floor().profile(result.label()));
                     }
                 } catch (IllegalArgumentException refused) {
-                    System.out.println("| " + row[0] + " x " + row[1] + " | not run: " + refused.getMessage() + " | | | | |");
+                    System.out.println(
+                            "| " + row[0] + " x " + row[1] + " | not run: " + refused.getMessage() + " | | | | |");
                 }
             }
             try (GpuStream second = runtime.openStream()) {
                 Row other = measure(runtime, second, 1024, 1000, rounds, null);
                 allExact &= other.verified();
                 System.out.println();
-                System.out.printf("same row on a second stream of this runtime: eager %.2f, replay %.2f us/kernel%n",
+                System.out.printf(
+                        "same row on a second stream of this runtime: eager %.2f, replay %.2f us/kernel%n",
                         other.eagerMicros(), other.replayMicros());
             }
             System.out.println();
@@ -420,9 +482,10 @@ public final class DecodeBench {
         }
         if (!profile.isEmpty()) {
             System.out.println();
-            System.out.println("profile, us per dispatch (medians): host time until the last submit returned, split into "
-                    + "encoding and finish + submit where the program can split it; device time from timestamp queries "
-                    + "where the adapter has them (busy: inside the passes; span: first pass start to last pass end)");
+            System.out.println(
+                    "profile, us per dispatch (medians): host time until the last submit returned, split into "
+                            + "encoding and finish + submit where the program can split it; device time from timestamp queries "
+                            + "where the adapter has them (busy: inside the passes; span: first pass start to last pass end)");
             System.out.println();
             System.out.println("| row | path | host encode | host submit | device busy | device span | total |");
             System.out.println("|---|---|---|---|---|---|---|");

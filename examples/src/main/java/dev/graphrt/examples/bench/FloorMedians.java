@@ -14,8 +14,8 @@ import java.util.List;
  * @param deviceBusy  median device time inside the passes per dispatch (timestamp queries), NaN without them
  * @param deviceSpan  median device time from the first pass's start to the last's end per dispatch, or NaN
  */
-record FloorMedians(int[] chunks, double[] totals, double[] encodes, double[] submits, double[] deviceBusy,
-                    double[] deviceSpan) {
+record FloorMedians(
+        int[] chunks, double[] totals, double[] encodes, double[] submits, double[] deviceBusy, double[] deviceSpan) {
     int best() {
         int b = 0;
         for (int i = 1; i < totals.length; i++) {
@@ -38,8 +38,9 @@ record FloorMedians(int[] chunks, double[] totals, double[] encodes, double[] su
     List<String> profile(String label) {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < chunks.length; i++) {
-            lines.add(String.format("| %s | floor, chunks of %d | %.2f | %.2f | %s | %s | %.2f |", label, chunks[i],
-                    encodes[i], submits[i], micros(deviceBusy[i]), micros(deviceSpan[i]), totals[i]));
+            lines.add(String.format(
+                    "| %s | floor, chunks of %d | %.2f | %.2f | %s | %s | %.2f |",
+                    label, chunks[i], encodes[i], submits[i], micros(deviceBusy[i]), micros(deviceSpan[i]), totals[i]));
         }
         return lines;
     }
@@ -51,8 +52,9 @@ record FloorMedians(int[] chunks, double[] totals, double[] encodes, double[] su
     String shapes() {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < chunks.length; i++) {
-            out.append(i == 0 ? "" : "; ").append(String.format("%d: %.2f (enc %.2f, sub %.2f)", chunks[i], totals[i],
-                    encodes[i], submits[i]));
+            out.append(i == 0 ? "" : "; ")
+                    .append(String.format(
+                            "%d: %.2f (enc %.2f, sub %.2f)", chunks[i], totals[i], encodes[i], submits[i]));
         }
         return out.toString();
     }

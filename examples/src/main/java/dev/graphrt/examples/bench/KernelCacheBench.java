@@ -5,8 +5,8 @@ import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
-import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.KernelSource;
+import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.GraphRT;
 import dev.graphrt.examples.DecodeLoopDemo;
@@ -23,23 +23,27 @@ import java.util.List;
 public final class KernelCacheBench {
     /** The backend option that places the cache (the driver layer's {@code KernelImageCache.OPTION}). */
     private static final String CACHE_OPTION = "kernelCache";
+
     private static final List<KernelSource> KERNELS = List.of(DecodeLoopDemo.LAYER, DecodeBench.SAXPY);
 
-    private KernelCacheBench() {
-    }
+    private KernelCacheBench() {}
 
     public static void main(String[] args) {
         String backend = args.length > 0 ? args[0] : "cuda";
         String cache = args.length > 1 ? args[1] : "off";
         long start = System.nanoTime();
-        try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend)
-                .backendOption(CACHE_OPTION, cache))) {
+        try (GraphRuntime runtime =
+                GraphRT.open(RuntimeOptions.defaults().backend(backend).backendOption(CACHE_OPTION, cache))) {
             long opened = System.nanoTime();
             List<Kernel> kernels = KERNELS.stream().map(runtime::compile).toList();
             long compiled = System.nanoTime();
             checkLayer(runtime, kernels.get(0));
-            System.out.printf("%s %s open_ms %.1f compile_ms %.1f total_ms %.1f%n", backend,
-                    cache.equals("off") ? "off" : "on", (opened - start) / 1e6, (compiled - opened) / 1e6,
+            System.out.printf(
+                    "%s %s open_ms %.1f compile_ms %.1f total_ms %.1f%n",
+                    backend,
+                    cache.equals("off") ? "off" : "on",
+                    (opened - start) / 1e6,
+                    (compiled - opened) / 1e6,
                     (compiled - start) / 1e6);
         }
     }
@@ -53,10 +57,16 @@ public final class KernelCacheBench {
             x[i] = i % 13 - 6;
             want[i] = x[i] * 3f + -1f;
         }
-        try (GpuStream stream = runtime.openStream(); Buffer in = stream.upload(x); Buffer out = stream.allocate(n * 4L)) {
-            stream.launch(layer, LaunchDims.linear(n, 256), KernelArgs.of(in, out).info(n).infoFloat(3f).infoFloat(-1f));
+        try (GpuStream stream = runtime.openStream();
+                Buffer in = stream.upload(x);
+                Buffer out = stream.allocate(n * 4L)) {
+            stream.launch(
+                    layer,
+                    LaunchDims.linear(n, 256),
+                    KernelArgs.of(in, out).info(n).infoFloat(3f).infoFloat(-1f));
             if (!Arrays.equals(stream.readFloats(out), want)) {
-                throw new AssertionError("the layer kernel computed a wrong result (cache " + runtime.backendName() + ")");
+                throw new AssertionError(
+                        "the layer kernel computed a wrong result (cache " + runtime.backendName() + ")");
             }
         }
     }

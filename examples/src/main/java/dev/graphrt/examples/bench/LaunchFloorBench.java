@@ -28,48 +28,78 @@ import java.util.List;
 public final class LaunchFloorBench {
     private static final float A = 2f;
 
-    private LaunchFloorBench() {
-    }
+    private LaunchFloorBench() {}
 
-    record Row(int n, int k, double eager, double floorEager, double replay, double floorReplay, boolean exact,
-               double launches, double floorLaunches, double waited, double floorWaited, double floorPolled) {
+    record Row(
+            int n,
+            int k,
+            double eager,
+            double floorEager,
+            double replay,
+            double floorReplay,
+            boolean exact,
+            double launches,
+            double floorLaunches,
+            double waited,
+            double floorWaited,
+            double floorPolled) {
         /** Where an eager round's time goes: µs per kernel of the launch loop, µs per round of the wait after it. */
         String phases() {
-            return String.format("| %s x %d | %.2f | %.2f | %.2fx | %.1f | %.1f | %+.1f | %.1f |", DecodeBench.size(n),
-                    k, launches, floorLaunches, launches / floorLaunches, waited, floorWaited, waited - floorWaited,
+            return String.format(
+                    "| %s x %d | %.2f | %.2f | %.2fx | %.1f | %.1f | %+.1f | %.1f |",
+                    DecodeBench.size(n),
+                    k,
+                    launches,
+                    floorLaunches,
+                    launches / floorLaunches,
+                    waited,
+                    floorWaited,
+                    waited - floorWaited,
                     floorPolled);
         }
 
         String markdown() {
-            return String.format("| %s x %d | %.2f | %.2f | %.2fx | %.2f | %.2f | %.2fx | %s |", DecodeBench.size(n), k,
-                    eager, floorEager, eager / floorEager, replay, floorReplay, replay / floorReplay,
+            return String.format(
+                    "| %s x %d | %.2f | %.2f | %.2fx | %.2f | %.2f | %.2fx | %s |",
+                    DecodeBench.size(n),
+                    k,
+                    eager,
+                    floorEager,
+                    eager / floorEager,
+                    replay,
+                    floorReplay,
+                    replay / floorReplay,
                     exact ? "exact" : "FAILED");
         }
 
         String summary(String backend) {
-            return String.format("summary: backend=%s row=%sx%d eager_over_floor=%.3f replay_over_floor=%.3f", backend,
-                    DecodeBench.size(n), k, eager / floorEager, replay / floorReplay);
+            return String.format(
+                    "summary: backend=%s row=%sx%d eager_over_floor=%.3f replay_over_floor=%.3f",
+                    backend, DecodeBench.size(n), k, eager / floorEager, replay / floorReplay);
         }
     }
 
     public static void main(String[] args) throws Throwable {
         String backend = args.length > 0 ? args[0] : "cuda";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
-        List<String> rows = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
+        List<String> rows = args.length > 2
+                ? Arrays.asList(args).subList(2, args.length)
                 : List.of("1024x150", "1024x1000", "65536x1000");
         List<Row> measured = new ArrayList<>();
         try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
-             CudaFloor floor = new CudaFloor(cudaC(), "saxpy")) {
+                CudaFloor floor = new CudaFloor(cudaC(), "saxpy")) {
             for (String row : rows) {
                 String[] nk = row.split("x");
                 measured.add(measure(runtime, floor, Integer.parseInt(nk[0]), Integer.parseInt(nk[1]), rounds));
             }
             System.out.println("# Launch path beside an FFM floor in the same process: " + runtime.device());
             System.out.println();
-            System.out.println("rounds: " + rounds + " (medians, µs per kernel; each round: GraphRT eager, floor eager, "
-                    + "GraphRT replay, floor replay)");
+            System.out.println(
+                    "rounds: " + rounds + " (medians, µs per kernel; each round: GraphRT eager, floor eager, "
+                            + "GraphRT replay, floor replay)");
             System.out.println();
-            System.out.println("| row | GraphRT eager | floor eager | ratio | GraphRT replay | floor replay | ratio | check |");
+            System.out.println(
+                    "| row | GraphRT eager | floor eager | ratio | GraphRT replay | floor replay | ratio | check |");
             System.out.println("|---|---|---|---|---|---|---|---|");
             measured.forEach(r -> System.out.println(r.markdown()));
             System.out.println();
@@ -77,8 +107,9 @@ public final class LaunchFloorBench {
                     + "(synchronize; cuStreamSynchronize), µs per round; and the floor waiting as GraphRT does, on an "
                     + "event it polls (a fifth round of K launches)");
             System.out.println();
-            System.out.println("| row | GraphRT launches | floor launches | ratio | GraphRT wait | floor wait | difference "
-                    + "| floor polled wait |");
+            System.out.println(
+                    "| row | GraphRT launches | floor launches | ratio | GraphRT wait | floor wait | difference "
+                            + "| floor polled wait |");
             System.out.println("|---|---|---|---|---|---|---|---|");
             measured.forEach(r -> System.out.println(r.phases()));
             System.out.println();
@@ -98,9 +129,9 @@ public final class LaunchFloorBench {
         Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
         LaunchDims dims = LaunchDims.linear(n, 256);
         try (GpuStream stream = runtime.openStream();
-             Buffer xs = stream.upload(x);
-             Buffer ys = stream.upload(y0);
-             CudaFloor.Problem problem = floor.new Problem(x, y0, A)) {
+                Buffer xs = stream.upload(x);
+                Buffer ys = stream.upload(y0);
+                CudaFloor.Problem problem = floor.new Problem(x, y0, A)) {
             KernelArgs args = KernelArgs.of(xs, ys).info(n).infoFloat(A);
             long kernels = k; // the capture's warm-up ran the chain once
             long floorKernels = 0;
@@ -147,11 +178,20 @@ public final class LaunchFloorBench {
                     }
                 }
             }
-            boolean exact = DecodeBench.exact(stream.readFloats(ys), x, y0, kernels)
-                    && problem.verify(x, y0, A, floorKernels);
-            return new Row(n, k, DecodeBench.median(eager), DecodeBench.median(floorEager), DecodeBench.median(replay),
-                    DecodeBench.median(floorReplay), exact, DecodeBench.median(launches),
-                    DecodeBench.median(floorLaunches), DecodeBench.median(waited), DecodeBench.median(floorWaited),
+            boolean exact =
+                    DecodeBench.exact(stream.readFloats(ys), x, y0, kernels) && problem.verify(x, y0, A, floorKernels);
+            return new Row(
+                    n,
+                    k,
+                    DecodeBench.median(eager),
+                    DecodeBench.median(floorEager),
+                    DecodeBench.median(replay),
+                    DecodeBench.median(floorReplay),
+                    exact,
+                    DecodeBench.median(launches),
+                    DecodeBench.median(floorLaunches),
+                    DecodeBench.median(waited),
+                    DecodeBench.median(floorWaited),
                     DecodeBench.median(floorPolled));
         }
     }

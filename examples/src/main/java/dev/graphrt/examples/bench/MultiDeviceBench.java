@@ -24,12 +24,12 @@ import java.util.concurrent.CyclicBarrier;
  */
 public final class MultiDeviceBench {
 
-    private MultiDeviceBench() {
-    }
+    private MultiDeviceBench() {}
 
     /** One device's runtime, stream, buffers and graph, and the host's copy of its inputs. */
-    private record Device(int ordinal, GraphRuntime runtime, GpuStream stream, Buffer ys, Graph graph, float[] x,
-                          float[] y0) implements AutoCloseable {
+    private record Device(
+            int ordinal, GraphRuntime runtime, GpuStream stream, Buffer ys, Graph graph, float[] x, float[] y0)
+            implements AutoCloseable {
         /** Resets y, replays the graph {@code replays} times, synchronizes; returns [start, end] in ns. */
         long[] run(int replays, CyclicBarrier start) throws InterruptedException, BrokenBarrierException {
             stream.write(ys, y0);
@@ -61,7 +61,8 @@ public final class MultiDeviceBench {
         String backend = args.length > 0 ? args[0] : "cuda";
         int replays = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
-        List<String> rows = args.length > 3 ? List.of(args).subList(3, args.length) : List.of("1024x1000", "65536x1000");
+        List<String> rows =
+                args.length > 3 ? List.of(args).subList(3, args.length) : List.of("1024x1000", "65536x1000");
         // 1 only to try the bench on a one-device machine
         List<AvailableDevice> devices = devicesOf(backend, Integer.getInteger("bench.minDevices", 2));
         System.out.println("devices: " + devices);
@@ -79,7 +80,9 @@ public final class MultiDeviceBench {
 
     /** The devices of {@code backend}, best first; exits 2, saying so, when there are fewer than {@code least}. */
     static List<AvailableDevice> devicesOf(String backend, int least) {
-        List<AvailableDevice> devices = GraphRT.devices().stream().filter(d -> d.backend().equals(backend)).toList();
+        List<AvailableDevice> devices = GraphRT.devices().stream()
+                .filter(d -> d.backend().equals(backend))
+                .toList();
         if (devices.size() < least) {
             System.out.println("needs at least " + least + " " + backend + " devices; found " + devices.size());
             System.exit(2);
@@ -123,8 +126,9 @@ public final class MultiDeviceBench {
             double both = DecodeBench.median(together);
             // together[] is the wall time per kernel of one device's share: the devices ran count shares at once
             double aggregate = count * aloneMean / both;
-            System.out.printf("| %s x %d | %d | %s | %.3f | %.2fx | %s |%n", DecodeBench.size(n), k, count, perDevice, both,
-                    aggregate, exact ? "exact" : "WRONG");
+            System.out.printf(
+                    "| %s x %d | %d | %s | %.3f | %.2fx | %s |%n",
+                    DecodeBench.size(n), k, count, perDevice, both, aggregate, exact ? "exact" : "WRONG");
             return exact;
         } finally {
             for (Device device : opened) {
@@ -141,14 +145,16 @@ public final class MultiDeviceBench {
         List<Thread> threads = new ArrayList<>();
         for (int d = 0; d < devices.size(); d++) {
             int index = d;
-            threads.add(Thread.ofPlatform().name("device-" + devices.get(d).ordinal()).start(() -> {
-                try {
-                    spans[index] = devices.get(index).run(replays, start);
-                } catch (Exception failure) {
-                    failures[index] = failure;
-                    start.reset();
-                }
-            }));
+            threads.add(Thread.ofPlatform()
+                    .name("device-" + devices.get(d).ordinal())
+                    .start(() -> {
+                        try {
+                            spans[index] = devices.get(index).run(replays, start);
+                        } catch (Exception failure) {
+                            failures[index] = failure;
+                            start.reset();
+                        }
+                    }));
         }
         for (Thread thread : threads) {
             thread.join();
@@ -175,7 +181,8 @@ public final class MultiDeviceBench {
         Buffer xs = stream.upload(inputs.x());
         Buffer ys = stream.upload(inputs.y0());
         LaunchDims dims = DecodeBench.dims(runtime, n);
-        Graph graph = DecodeBench.captureChain(stream, saxpy, dims, KernelArgs.of(xs, ys).info(n).infoFloat(2f), k);
+        Graph graph = DecodeBench.captureChain(
+                stream, saxpy, dims, KernelArgs.of(xs, ys).info(n).infoFloat(2f), k);
         return new Device(device.ordinal(), runtime, stream, ys, graph, inputs.x(), inputs.y0());
     }
 }

@@ -15,8 +15,7 @@ import java.util.List;
  * Arguments: {@code backend MiB copies}; prints a markdown table with GB/s (10^9 bytes per second).
  */
 public final class PeerCopyBench {
-    private PeerCopyBench() {
-    }
+    private PeerCopyBench() {}
 
     public static void main(String[] args) {
         String backend = args.length > 0 ? args[0] : "cuda";
@@ -29,10 +28,12 @@ public final class PeerCopyBench {
             pattern[i] = i * 31 + 7;
         }
         try (GraphRuntime zero = GraphRT.open(devices.get(0).options());
-             GraphRuntime one = GraphRT.open(devices.get(1).options());
-             GpuStream s0 = zero.openStream(); GpuStream s1 = one.openStream();
-             Buffer src = s0.upload(pattern); Buffer local = s0.allocate(mib << 20);
-             Buffer remote = s1.allocate(mib << 20)) {
+                GraphRuntime one = GraphRT.open(devices.get(1).options());
+                GpuStream s0 = zero.openStream();
+                GpuStream s1 = one.openStream();
+                Buffer src = s0.upload(pattern);
+                Buffer local = s0.allocate(mib << 20);
+                Buffer remote = s1.allocate(mib << 20)) {
             s0.synchronize();
             s1.synchronize();
             s0.copy(src, remote);
@@ -44,7 +45,8 @@ public final class PeerCopyBench {
             double back = gigabytesPerSecond(mib, copies, () -> s1.copy(remote, src), null);
             System.out.println("| copy of " + mib + " MiB | GB/s (median of " + copies + ") | exact |");
             System.out.println("|---|---|---|");
-            System.out.printf("| device 0 → device 1 (on device 0's stream) | %.1f | %s |%n", peer, exact ? "exact" : "WRONG");
+            System.out.printf(
+                    "| device 0 → device 1 (on device 0's stream) | %.1f | %s |%n", peer, exact ? "exact" : "WRONG");
             System.out.printf("| device 1 → device 0 (on device 1's stream) | %.1f | |%n", back);
             System.out.printf("| within device 0 | %.1f | |%n", same);
             System.exit(exact ? 0 : 1);

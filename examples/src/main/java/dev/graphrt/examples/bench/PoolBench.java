@@ -48,28 +48,35 @@ public final class PoolBench {
                         }
                     }
                     """)
-            .java((args, from, to) -> {
-                for (int i = from; i < Math.min(to, args.info(0)); i++) {
-                    args.buffer(1).setAtIndex(ValueLayout.JAVA_FLOAT, i, args.buffer(0).getAtIndex(ValueLayout.JAVA_FLOAT, i));
-                }
-            }, JavaParameters.buffersAndInfo(2));
+            .java(
+                    (args, from, to) -> {
+                        for (int i = from; i < Math.min(to, args.info(0)); i++) {
+                            args.buffer(1)
+                                    .setAtIndex(
+                                            ValueLayout.JAVA_FLOAT,
+                                            i,
+                                            args.buffer(0).getAtIndex(ValueLayout.JAVA_FLOAT, i));
+                        }
+                    },
+                    JavaParameters.buffersAndInfo(2));
 
-    private PoolBench() {
-    }
+    private PoolBench() {}
 
     public static void main(String[] args) {
         String backend = args.length > 0 ? args[0] : "cpu";
         int[] buckets = {1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 17};
         try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
-             GpuStream stream = runtime.openStream()) {
+                GpuStream stream = runtime.openStream()) {
             Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
             Kernel copy = runtime.compile(COPY);
             float[] x = new float[buckets[buckets.length - 1]];
             for (int i = 0; i < x.length; i++) {
                 x[i] = i % 3;
             }
-            try (Buffer in = stream.upload(x); Buffer out = stream.upload(new float[x.length])) {
-                long largest = cost(runtime, stream, saxpy, copy, in, out, new int[] {buckets[buckets.length - 1]}, null);
+            try (Buffer in = stream.upload(x);
+                    Buffer out = stream.upload(new float[x.length])) {
+                long largest =
+                        cost(runtime, stream, saxpy, copy, in, out, new int[] {buckets[buckets.length - 1]}, null);
                 long separate = cost(runtime, stream, saxpy, copy, in, out, buckets, null);
                 int[] descending = new int[buckets.length];
                 for (int i = 0; i < buckets.length; i++) {
@@ -87,18 +94,31 @@ public final class PoolBench {
                 System.out.println("8 graphs, buckets 1K to 128K floats, 100 launches through 2 temporaries each; "
                         + "bytes in use after the captures minus before");
                 System.out.println();
-                System.out.println("| largest graph alone | 8 separate graphs | 8 in one pool, largest first | 8 in one pool, "
-                        + "smallest first | pooled (largest first) / largest (target <= 1.25) |");
+                System.out.println(
+                        "| largest graph alone | 8 separate graphs | 8 in one pool, largest first | 8 in one pool, "
+                                + "smallest first | pooled (largest first) / largest (target <= 1.25) |");
                 System.out.println("|---|---|---|---|---|");
-                System.out.printf("| %d B | %d B | %d B | %d B | %.2f |%n", largest, separate, pooledLargestFirst,
-                        pooledSmallestFirst, (double) pooledLargestFirst / largest);
+                System.out.printf(
+                        "| %d B | %d B | %d B | %d B | %.2f |%n",
+                        largest,
+                        separate,
+                        pooledLargestFirst,
+                        pooledSmallestFirst,
+                        (double) pooledLargestFirst / largest);
             }
         }
     }
 
     /** In-use bytes that capturing (and replaying, checked) one graph per size costs; the graphs are then closed. */
-    private static long cost(GraphRuntime runtime, GpuStream stream, Kernel saxpy, Kernel copy, Buffer in, Buffer out,
-            int[] sizes, GraphPool pool) {
+    private static long cost(
+            GraphRuntime runtime,
+            GpuStream stream,
+            Kernel saxpy,
+            Kernel copy,
+            Buffer in,
+            Buffer out,
+            int[] sizes,
+            GraphPool pool) {
         stream.synchronize();
         long before = runtime.memoryStats().inUseBytes();
         List<Graph> graphs = new ArrayList<>();
@@ -115,8 +135,8 @@ public final class PoolBench {
             for (int j = 0; j < sizes[i]; j++) {
                 float want = 98f * (j % 3); // t1 = 50 x, t2 = t1, out = t2 + 48 x
                 if (y[j] != want) {
-                    throw new IllegalStateException("graph of " + sizes[i] + " floats: element " + j + " is " + y[j]
-                            + ", want " + want);
+                    throw new IllegalStateException(
+                            "graph of " + sizes[i] + " floats: element " + j + " is " + y[j] + ", want " + want);
                 }
             }
         }
@@ -129,7 +149,8 @@ public final class PoolBench {
     private static Consumer<GpuStream> step(Kernel saxpy, Kernel copy, Buffer in, Buffer out, int n) {
         return s -> {
             LaunchDims dims = LaunchDims.linear(n, 256);
-            try (Buffer t1 = s.allocate(n * 4L); Buffer t2 = s.allocate(n * 4L)) {
+            try (Buffer t1 = s.allocate(n * 4L);
+                    Buffer t2 = s.allocate(n * 4L)) {
                 s.launch(copy, dims, KernelArgs.of(in, t1).info(n));
                 for (int k = 0; k < 49; k++) {
                     s.launch(saxpy, dims, KernelArgs.of(in, t1).info(n).infoFloat(1f));

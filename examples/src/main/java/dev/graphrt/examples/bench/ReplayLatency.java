@@ -16,16 +16,25 @@ import org.HdrHistogram.Histogram;
  */
 final class ReplayLatency {
     /** Microseconds per replay (the whole graph, not per kernel). */
-    record Tail(int elements, int launches, int replays, double p50, double p90, double p99, double p999, double max,
-                double mean, boolean verified) {
+    record Tail(
+            int elements,
+            int launches,
+            int replays,
+            double p50,
+            double p90,
+            double p99,
+            double p999,
+            double max,
+            double mean,
+            boolean verified) {
         String markdown() {
-            return String.format("| %d x %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |", elements, launches,
-                    replays, p50, p90, p99, p999, max, mean, verified ? "exact" : "WRONG");
+            return String.format(
+                    "| %d x %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |",
+                    elements, launches, replays, p50, p90, p99, p999, max, mean, verified ? "exact" : "WRONG");
         }
     }
 
-    private ReplayLatency() {
-    }
+    private ReplayLatency() {}
 
     static Tail measure(GraphRuntime runtime, GpuStream stream, int n, int k, int replays) {
         Kernel saxpy = runtime.compile(DecodeBench.SAXPY);
@@ -36,7 +45,8 @@ final class ReplayLatency {
             y0[i] = i % 3; // integers: every partial sum stays exact in a float (below 2^24)
         }
         Histogram histogram = new Histogram(3_600_000_000_000L, 3);
-        try (Buffer xs = stream.upload(x); Buffer ys = stream.upload(y0)) {
+        try (Buffer xs = stream.upload(x);
+                Buffer ys = stream.upload(y0)) {
             LaunchDims dims = DecodeBench.dims(runtime, n);
             KernelArgs args = KernelArgs.of(xs, ys).info(n).infoFloat(2f);
             long kernels = 0;
@@ -56,10 +66,17 @@ final class ReplayLatency {
                 }
             }
             boolean exact = DecodeBench.exact(stream.readFloats(ys), x, y0, kernels);
-            return new Tail(n, k, replays, micros(histogram.getValueAtPercentile(50)),
-                    micros(histogram.getValueAtPercentile(90)), micros(histogram.getValueAtPercentile(99)),
-                    micros(histogram.getValueAtPercentile(99.9)), micros(histogram.getMaxValue()),
-                    histogram.getMean() / 1e3, exact);
+            return new Tail(
+                    n,
+                    k,
+                    replays,
+                    micros(histogram.getValueAtPercentile(50)),
+                    micros(histogram.getValueAtPercentile(90)),
+                    micros(histogram.getValueAtPercentile(99)),
+                    micros(histogram.getValueAtPercentile(99.9)),
+                    micros(histogram.getMaxValue()),
+                    histogram.getMean() / 1e3,
+                    exact);
         }
     }
 

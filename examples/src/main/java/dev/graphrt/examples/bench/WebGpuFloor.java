@@ -55,8 +55,9 @@ final class WebGpuFloor implements AutoCloseable {
     private static final StructLayout STRING_VIEW = MemoryLayout.structLayout(ADDRESS, JAVA_LONG);
     private static final StructLayout FUTURE = MemoryLayout.structLayout(JAVA_LONG);
     /** {@code WGPU*CallbackInfo}: nextInChain, mode, callback, userdata1, userdata2. */
-    private static final StructLayout CALLBACK_INFO = MemoryLayout.structLayout(ADDRESS, JAVA_INT,
-            MemoryLayout.paddingLayout(4), ADDRESS, ADDRESS, ADDRESS);
+    private static final StructLayout CALLBACK_INFO =
+            MemoryLayout.structLayout(ADDRESS, JAVA_INT, MemoryLayout.paddingLayout(4), ADDRESS, ADDRESS, ADDRESS);
+
     private static final long WAIT_NS = 60_000_000_000L;
 
     private final Arena arena = Arena.ofShared();
@@ -88,24 +89,55 @@ final class WebGpuFloor implements AutoCloseable {
      * @param gpuBusyNs the device's time inside the passes (timestamps), or -1 when not measured
      * @param gpuSpanNs the device's time from the first pass's start to the last one's end, or -1
      */
-    record Timing(long encodeNs, long submitNs, long totalNs, long gpuBusyNs, long gpuSpanNs) {
-    }
+    record Timing(long encodeNs, long submitNs, long totalNs, long gpuBusyNs, long gpuSpanNs) {}
 
     private WebGpuFloor(Path library, String wgsl, String entryPoint) throws Throwable {
         fns = new Fns(SymbolLookup.libraryLookup(library, arena));
         MethodHandles.Lookup lookup = MethodHandles.lookup();
-        requestStub = Linker.nativeLinker().upcallStub(lookup.findVirtual(WebGpuFloor.class, "onRequest",
-                MethodType.methodType(void.class, int.class, MemorySegment.class, MemorySegment.class,
-                        MemorySegment.class, MemorySegment.class)).bindTo(this),
-                FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, STRING_VIEW, ADDRESS, ADDRESS), arena);
-        doneStub = Linker.nativeLinker().upcallStub(lookup.findVirtual(WebGpuFloor.class, "onDone",
-                MethodType.methodType(void.class, int.class, MemorySegment.class, MemorySegment.class,
-                        MemorySegment.class)).bindTo(this),
-                FunctionDescriptor.ofVoid(JAVA_INT, STRING_VIEW, ADDRESS, ADDRESS), arena);
-        errorStub = Linker.nativeLinker().upcallStub(lookup.findVirtual(WebGpuFloor.class, "onError",
-                MethodType.methodType(void.class, MemorySegment.class, int.class, MemorySegment.class,
-                        MemorySegment.class, MemorySegment.class)).bindTo(this),
-                FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, STRING_VIEW, ADDRESS, ADDRESS), arena);
+        requestStub = Linker.nativeLinker()
+                .upcallStub(
+                        lookup.findVirtual(
+                                        WebGpuFloor.class,
+                                        "onRequest",
+                                        MethodType.methodType(
+                                                void.class,
+                                                int.class,
+                                                MemorySegment.class,
+                                                MemorySegment.class,
+                                                MemorySegment.class,
+                                                MemorySegment.class))
+                                .bindTo(this),
+                        FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, STRING_VIEW, ADDRESS, ADDRESS),
+                        arena);
+        doneStub = Linker.nativeLinker()
+                .upcallStub(
+                        lookup.findVirtual(
+                                        WebGpuFloor.class,
+                                        "onDone",
+                                        MethodType.methodType(
+                                                void.class,
+                                                int.class,
+                                                MemorySegment.class,
+                                                MemorySegment.class,
+                                                MemorySegment.class))
+                                .bindTo(this),
+                        FunctionDescriptor.ofVoid(JAVA_INT, STRING_VIEW, ADDRESS, ADDRESS),
+                        arena);
+        errorStub = Linker.nativeLinker()
+                .upcallStub(
+                        lookup.findVirtual(
+                                        WebGpuFloor.class,
+                                        "onError",
+                                        MethodType.methodType(
+                                                void.class,
+                                                MemorySegment.class,
+                                                int.class,
+                                                MemorySegment.class,
+                                                MemorySegment.class,
+                                                MemorySegment.class))
+                                .bindTo(this),
+                        FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, STRING_VIEW, ADDRESS, ADDRESS),
+                        arena);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment desc = a.allocate(32, 8); // nextInChain, capabilities {next, timedWaitAnyEnable, maxCount}
             desc.set(JAVA_INT, 16, 1);
@@ -117,21 +149,21 @@ final class WebGpuFloor implements AutoCloseable {
             MemorySegment options = a.allocate(32, 8);
             options.set(JAVA_INT, 8, FEATURE_LEVEL_CORE);
             options.set(JAVA_INT, 20, BACKEND_VULKAN);
-            MemorySegment f = (MemorySegment) fns.requestAdapter.invokeExact(futureSlot, instance, options,
-                    callback(requestStub));
+            MemorySegment f = (MemorySegment)
+                    fns.requestAdapter.invokeExact(futureSlot, instance, options, callback(requestStub));
             MemorySegment adapter = awaitObject(f.get(JAVA_LONG, 0), "wgpuInstanceRequestAdapter");
             MemorySegment limits = a.allocate(512, 16);
             int got = (int) fns.adapterGetLimits.invokeExact(adapter, limits);
             boolean timestamps = (int) fns.adapterHasFeature.invokeExact(adapter, FEATURE_TIMESTAMP_QUERY) != 0;
             MemorySegment dd = a.allocate(256, 8); // WGPUDeviceDescriptor, zero but labels, features and limits
-            dd.set(JAVA_LONG, 16, STRLEN);          // label {NULL, STRLEN}
+            dd.set(JAVA_LONG, 16, STRLEN); // label {NULL, STRLEN}
             if (timestamps) {
-                dd.set(JAVA_LONG, 24, 1L);          // requiredFeatureCount
+                dd.set(JAVA_LONG, 24, 1L); // requiredFeatureCount
                 dd.set(ADDRESS, 32, a.allocateFrom(JAVA_INT, FEATURE_TIMESTAMP_QUERY));
             }
             dd.set(ADDRESS, 40, got == STATUS_SUCCESS ? limits : MemorySegment.NULL); // requiredLimits
-            dd.set(JAVA_LONG, 64, STRLEN);          // defaultQueue.label
-            dd.set(ADDRESS, 120, errorStub);        // uncapturedErrorCallbackInfo.callback: no error goes unseen
+            dd.set(JAVA_LONG, 64, STRLEN); // defaultQueue.label
+            dd.set(ADDRESS, 120, errorStub); // uncapturedErrorCallbackInfo.callback: no error goes unseen
             f = (MemorySegment) fns.requestDevice.invokeExact(futureSlot, adapter, dd, callback(requestStub));
             device = awaitObject(f.get(JAVA_LONG, 0), "wgpuAdapterRequestDevice");
             queue = (MemorySegment) fns.deviceGetQueue.invokeExact(device);
@@ -146,7 +178,8 @@ final class WebGpuFloor implements AutoCloseable {
             sm.set(JAVA_LONG, 16, STRLEN);
             MemorySegment module = (MemorySegment) fns.createShaderModule.invokeExact(device, sm);
             MemorySegment entry = a.allocateFrom(entryPoint, StandardCharsets.UTF_8);
-            MemorySegment cp = a.allocate(80, 8); // next, label, layout (NULL: auto), compute {next, module, entry, 0, NULL}
+            MemorySegment cp =
+                    a.allocate(80, 8); // next, label, layout (NULL: auto), compute {next, module, entry, 0, NULL}
             cp.set(JAVA_LONG, 16, STRLEN);
             cp.set(ADDRESS, 40, module);
             cp.set(ADDRESS, 48, entry);
@@ -214,8 +247,8 @@ final class WebGpuFloor implements AutoCloseable {
             try (Arena a = Arena.ofConfined()) {
                 fns.writeBuffer.invokeExact(queue, x, 0L, a.allocateFrom(JAVA_FLOAT, x0), bytes);
                 fns.writeBuffer.invokeExact(queue, y, 0L, a.allocateFrom(JAVA_FLOAT, y0), bytes);
-                fns.writeBuffer.invokeExact(queue, info, 0L, a.allocateFrom(JAVA_INT, elements,
-                        Float.floatToRawIntBits(scale)), 8L);
+                fns.writeBuffer.invokeExact(
+                        queue, info, 0L, a.allocateFrom(JAVA_INT, elements, Float.floatToRawIntBits(scale)), 8L);
                 MemorySegment entries = a.allocate(3 * 56L, 8); // next, binding, buffer, offset, size, sampler, view
                 MemorySegment[] buffers = {x, y, info};
                 long[] sizes = {bytes, bytes, 8};
@@ -251,7 +284,8 @@ final class WebGpuFloor implements AutoCloseable {
             long t0 = System.nanoTime();
             for (int done = 0; done < launches; passes++) {
                 long e0 = System.nanoTime();
-                MemorySegment encoder = (MemorySegment) fns.createCommandEncoder.invokeExact(device, MemorySegment.NULL);
+                MemorySegment encoder =
+                        (MemorySegment) fns.createCommandEncoder.invokeExact(device, MemorySegment.NULL);
                 MemorySegment descriptor = stamped ? stampedPass(passes) : MemorySegment.NULL;
                 MemorySegment pass = (MemorySegment) fns.beginComputePass.invokeExact(encoder, descriptor);
                 fns.setPipeline.invokeExact(pass, pipeline);
@@ -292,18 +326,19 @@ final class WebGpuFloor implements AutoCloseable {
             long bytes = elements * 4L;
             MemorySegment staging = buffer(bytes, USAGE_MAP_READ | USAGE_COPY_DST);
             try {
-                MemorySegment encoder = (MemorySegment) fns.createCommandEncoder.invokeExact(device, MemorySegment.NULL);
+                MemorySegment encoder =
+                        (MemorySegment) fns.createCommandEncoder.invokeExact(device, MemorySegment.NULL);
                 fns.copyBufferToBuffer.invokeExact(encoder, y, 0L, staging, 0L, bytes);
                 MemorySegment commands = (MemorySegment) fns.finish.invokeExact(encoder, MemorySegment.NULL);
                 fns.encoderRelease.invokeExact(encoder);
                 commandSlot.set(ADDRESS, 0, commands);
                 fns.submit.invokeExact(queue, 1L, commandSlot);
                 fns.commandBufferRelease.invokeExact(commands);
-                MemorySegment f = (MemorySegment) fns.mapAsync.invokeExact(futureSlot, staging, 1L, 0L, bytes,
-                        callback(doneStub));
+                MemorySegment f = (MemorySegment)
+                        fns.mapAsync.invokeExact(futureSlot, staging, 1L, 0L, bytes, callback(doneStub));
                 awaitStatus(f.get(JAVA_LONG, 0), "wgpuBufferMapAsync");
-                MemorySegment mapped = ((MemorySegment) fns.getConstMappedRange.invokeExact(staging, 0L, bytes))
-                        .reinterpret(bytes);
+                MemorySegment mapped =
+                        ((MemorySegment) fns.getConstMappedRange.invokeExact(staging, 0L, bytes)).reinterpret(bytes);
                 boolean exact = true;
                 for (int i = 0; i < elements && exact; i++) {
                     exact = mapped.getAtIndex(JAVA_FLOAT, i) == y0[i] + scale * kernels * x0[i];
@@ -351,11 +386,11 @@ final class WebGpuFloor implements AutoCloseable {
         commandSlot.set(ADDRESS, 0, commands);
         fns.submit.invokeExact(queue, 1L, commandSlot);
         fns.commandBufferRelease.invokeExact(commands);
-        MemorySegment f = (MemorySegment) fns.mapAsync.invokeExact(futureSlot, readback, 1L, 0L, bytes,
-                callback(doneStub));
+        MemorySegment f =
+                (MemorySegment) fns.mapAsync.invokeExact(futureSlot, readback, 1L, 0L, bytes, callback(doneStub));
         awaitStatus(f.get(JAVA_LONG, 0), "wgpuBufferMapAsync");
-        MemorySegment mapped = ((MemorySegment) fns.getConstMappedRange.invokeExact(readback, 0L, bytes))
-                .reinterpret(bytes);
+        MemorySegment mapped =
+                ((MemorySegment) fns.getConstMappedRange.invokeExact(readback, 0L, bytes)).reinterpret(bytes);
         long[] stamps = mapped.toArray(JAVA_LONG);
         fns.unmap.invokeExact(readback);
         return stamps;
@@ -405,8 +440,8 @@ final class WebGpuFloor implements AutoCloseable {
 
     // An upcall target, found by name (lookup.findVirtual above), with every parameter its C signature passes.
     @SuppressWarnings({"UnusedMethod", "UnusedVariable"})
-    private void onRequest(int status, MemorySegment object, MemorySegment message, MemorySegment u1,
-                           MemorySegment u2) {
+    private void onRequest(
+            int status, MemorySegment object, MemorySegment message, MemorySegment u1, MemorySegment u2) {
         lastObject = object;
         lastStatus = status;
     }
@@ -423,8 +458,11 @@ final class WebGpuFloor implements AutoCloseable {
         if (firstError == null) {
             MemorySegment data = message.get(ADDRESS, 0);
             long length = message.get(JAVA_LONG, 8);
-            String text = data.address() == 0 ? "" : new String(data.reinterpret(length == STRLEN ? 4096 : length)
-                    .toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+            String text = data.address() == 0
+                    ? ""
+                    : new String(
+                            data.reinterpret(length == STRLEN ? 4096 : length).toArray(ValueLayout.JAVA_BYTE),
+                            StandardCharsets.UTF_8);
             firstError = "webgpu error " + type + ": " + text.strip();
         }
     }
@@ -437,7 +475,8 @@ final class WebGpuFloor implements AutoCloseable {
             throw new IllegalStateException("the floor program is wrong: " + firstError);
         }
         if (waited != STATUS_SUCCESS || lastStatus != STATUS_SUCCESS) {
-            throw new IllegalStateException(call + " failed: wait status " + waited + ", callback status " + lastStatus);
+            throw new IllegalStateException(
+                    call + " failed: wait status " + waited + ", callback status " + lastStatus);
         }
     }
 
@@ -513,8 +552,15 @@ final class WebGpuFloor implements AutoCloseable {
             adapterGetLimits = fn("wgpuAdapterGetLimits", JAVA_INT, ADDRESS, ADDRESS);
             adapterHasFeature = fn("wgpuAdapterHasFeature", JAVA_INT, ADDRESS, JAVA_INT);
             createQuerySet = fn("wgpuDeviceCreateQuerySet", ADDRESS, ADDRESS, ADDRESS);
-            resolveQuerySet = fn("wgpuCommandEncoderResolveQuerySet", null, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT,
-                    ADDRESS, JAVA_LONG);
+            resolveQuerySet = fn(
+                    "wgpuCommandEncoderResolveQuerySet",
+                    null,
+                    ADDRESS,
+                    ADDRESS,
+                    JAVA_INT,
+                    JAVA_INT,
+                    ADDRESS,
+                    JAVA_LONG);
             querySetRelease = fn("wgpuQuerySetRelease", null, ADDRESS);
             requestDevice = fn("wgpuAdapterRequestDevice", FUTURE, ADDRESS, ADDRESS, CALLBACK_INFO);
             deviceGetQueue = fn("wgpuDeviceGetQueue", ADDRESS, ADDRESS);
@@ -527,8 +573,8 @@ final class WebGpuFloor implements AutoCloseable {
             createCommandEncoder = fn("wgpuDeviceCreateCommandEncoder", ADDRESS, ADDRESS, ADDRESS);
             beginComputePass = fn("wgpuCommandEncoderBeginComputePass", ADDRESS, ADDRESS, ADDRESS);
             setPipeline = fn("wgpuComputePassEncoderSetPipeline", null, ADDRESS, ADDRESS);
-            setBindGroup = fn("wgpuComputePassEncoderSetBindGroup", null, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG,
-                    ADDRESS);
+            setBindGroup =
+                    fn("wgpuComputePassEncoderSetBindGroup", null, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS);
             dispatch = fn("wgpuComputePassEncoderDispatchWorkgroups", null, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT);
             passEnd = fn("wgpuComputePassEncoderEnd", null, ADDRESS);
             passRelease = fn("wgpuComputePassEncoderRelease", null, ADDRESS);
@@ -536,8 +582,15 @@ final class WebGpuFloor implements AutoCloseable {
             encoderRelease = fn("wgpuCommandEncoderRelease", null, ADDRESS);
             submit = fn("wgpuQueueSubmit", null, ADDRESS, JAVA_LONG, ADDRESS);
             commandBufferRelease = fn("wgpuCommandBufferRelease", null, ADDRESS);
-            copyBufferToBuffer = fn("wgpuCommandEncoderCopyBufferToBuffer", null, ADDRESS, ADDRESS, JAVA_LONG,
-                    ADDRESS, JAVA_LONG, JAVA_LONG);
+            copyBufferToBuffer = fn(
+                    "wgpuCommandEncoderCopyBufferToBuffer",
+                    null,
+                    ADDRESS,
+                    ADDRESS,
+                    JAVA_LONG,
+                    ADDRESS,
+                    JAVA_LONG,
+                    JAVA_LONG);
             workDone = fn("wgpuQueueOnSubmittedWorkDone", FUTURE, ADDRESS, CALLBACK_INFO);
             mapAsync = fn("wgpuBufferMapAsync", FUTURE, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, CALLBACK_INFO);
             getConstMappedRange = fn("wgpuBufferGetConstMappedRange", ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG);
@@ -554,7 +607,8 @@ final class WebGpuFloor implements AutoCloseable {
 
         private MethodHandle fn(String name, MemoryLayout result, MemoryLayout... args) {
             MemorySegment symbol = lib.find(name).orElseThrow(() -> new IllegalStateException("missing " + name));
-            FunctionDescriptor d = result == null ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(result, args);
+            FunctionDescriptor d =
+                    result == null ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(result, args);
             return Linker.nativeLinker().downcallHandle(symbol, d);
         }
     }

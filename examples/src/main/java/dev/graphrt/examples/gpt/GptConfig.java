@@ -10,16 +10,16 @@ public record GptConfig(int layers, int d, int heads, int ctx, int vocab) {
 
     public GptConfig {
         if (layers < 1 || d < 1 || heads < 1 || ctx < 1 || vocab < 1) {
-            throw new IllegalArgumentException("every size must be positive: " + layers + ", " + d + ", " + heads
-                    + ", " + ctx + ", " + vocab);
+            throw new IllegalArgumentException(
+                    "every size must be positive: " + layers + ", " + d + ", " + heads + ", " + ctx + ", " + vocab);
         }
         if (d % heads != 0 || 256 % (d / heads) != 0) {
-            throw new IllegalArgumentException("d / heads must divide 256 (the attention kernel's block), was "
-                    + d + " / " + heads);
+            throw new IllegalArgumentException(
+                    "d / heads must divide 256 (the attention kernel's block), was " + d + " / " + heads);
         }
         if (ctx > 1024) {
-            throw new IllegalArgumentException("ctx must be at most 1024 (the attention kernel's score buffer), was "
-                    + ctx);
+            throw new IllegalArgumentException(
+                    "ctx must be at most 1024 (the attention kernel's score buffer), was " + ctx);
         }
     }
 

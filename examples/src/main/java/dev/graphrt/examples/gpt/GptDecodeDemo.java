@@ -30,12 +30,16 @@ public final class GptDecodeDemo {
     /** The largest error allowed, relative to the largest logit of the reference. */
     public static final double TOLERANCE = 1e-4;
 
-    private GptDecodeDemo() {
-    }
+    private GptDecodeDemo() {}
 
     /** What one run measured. */
-    public record Result(String device, int launches, double eagerError, double replayError, double eagerMicros,
-                         double replayMicros) {
+    public record Result(
+            String device,
+            int launches,
+            double eagerError,
+            double replayError,
+            double eagerMicros,
+            double replayMicros) {
         public boolean exactEnough() {
             return eagerError <= TOLERANCE && replayError <= TOLERANCE;
         }
@@ -46,7 +50,8 @@ public final class GptDecodeDemo {
         String model = args.length > 1 ? args[1] : "auto";
         int tokens = args.length > 2 ? Integer.parseInt(args[2]) : 64;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
-        RuntimeOptions options = backend.equals("best") ? RuntimeOptions.defaults()
+        RuntimeOptions options = backend.equals("best")
+                ? RuntimeOptions.defaults()
                 : RuntimeOptions.defaults().backend(backend);
         for (String line : GraphRT.describeProviders()) {
             System.out.println("provider " + line);
@@ -56,8 +61,10 @@ public final class GptDecodeDemo {
             case "gpt2" -> GptConfig.gpt2Small();
             case "auto" -> {
                 try (GraphRuntime probe = GraphRT.open(options)) {
-                    yield probe.backendName().equals("cpu") || probe.backendName().equals("template")
-                            ? GptConfig.tiny() : GptConfig.gpt2Small();
+                    yield probe.backendName().equals("cpu")
+                                    || probe.backendName().equals("template")
+                            ? GptConfig.tiny()
+                            : GptConfig.gpt2Small();
                 }
             }
             default -> throw new IllegalArgumentException("model must be gpt2, tiny or auto, was " + model);
@@ -66,25 +73,36 @@ public final class GptDecodeDemo {
         GptWeights weights = new GptWeights(config);
         Result result = run(options, weights, tokens, rounds);
         System.out.println("device: " + result.device());
-        System.out.printf("logits of the first %d tokens against plain Java: max error %.2e eager, %.2e replayed "
-                + "(relative to the largest logit; allowed %.0e)%n", CHECKED, result.eagerError(),
-                result.replayError(), TOLERANCE);
+        System.out.printf(
+                "logits of the first %d tokens against plain Java: max error %.2e eager, %.2e replayed "
+                        + "(relative to the largest logit; allowed %.0e)%n",
+                CHECKED, result.eagerError(), result.replayError(), TOLERANCE);
         System.out.println();
         System.out.println("| backend | model | launches/token | eager µs/token | replay µs/token | eager tokens/s "
                 + "| replay tokens/s | replay speed-up |");
         System.out.println("|---|---|---|---|---|---|---|---|");
-        System.out.printf("| %s | %d x %d, ctx %d, vocab %d | %d | %.1f | %.1f | %.0f | %.0f | %.2fx |%n",
-                result.device().split(":")[0], config.layers(), config.d(), config.ctx(), config.vocab(),
-                result.launches(), result.eagerMicros(), result.replayMicros(), 1e6 / result.eagerMicros(),
-                1e6 / result.replayMicros(), result.eagerMicros() / result.replayMicros());
+        System.out.printf(
+                "| %s | %d x %d, ctx %d, vocab %d | %d | %.1f | %.1f | %.0f | %.0f | %.2fx |%n",
+                result.device().split(":")[0],
+                config.layers(),
+                config.d(),
+                config.ctx(),
+                config.vocab(),
+                result.launches(),
+                result.eagerMicros(),
+                result.replayMicros(),
+                1e6 / result.eagerMicros(),
+                1e6 / result.replayMicros(),
+                result.eagerMicros() / result.replayMicros());
         System.exit(result.exactEnough() ? 0 : 1);
     }
 
     /** Opens a runtime with {@code options}, checks the first tokens and times eager against replay. */
     public static Result run(RuntimeOptions options, GptWeights weights, int tokens, int rounds) {
         GptConfig c = weights.config;
-        try (GraphRuntime runtime = GraphRT.open(options); GpuStream stream = runtime.openStream();
-             GptDecoder decoder = new GptDecoder(runtime, stream, weights)) {
+        try (GraphRuntime runtime = GraphRT.open(options);
+                GpuStream stream = runtime.openStream();
+                GptDecoder decoder = new GptDecoder(runtime, stream, weights)) {
             GptReference eagerReference = new GptReference(weights);
             double eagerError = 0;
             for (int k = 0; k < CHECKED && k < c.ctx(); k++) {
@@ -102,8 +120,8 @@ public final class GptDecodeDemo {
                 for (int k = 0; k < CHECKED && k < c.ctx(); k++) {
                     decoder.feed(stream, weights, c.token(k), k);
                     graph.replay();
-                    replayError = Math.max(replayError,
-                            error(decoder.logits(stream), replayReference.step(c.token(k), k)));
+                    replayError =
+                            Math.max(replayError, error(decoder.logits(stream), replayReference.step(c.token(k), k)));
                 }
                 double[] eager = new double[rounds];
                 double[] replay = new double[rounds];
@@ -122,8 +140,13 @@ public final class GptDecodeDemo {
                         replay[r] = g;
                     }
                 }
-                return new Result(runtime.device().toString(), decoder.launchesPerStep(), eagerError, replayError,
-                        DecodeBench.median(eager), DecodeBench.median(replay));
+                return new Result(
+                        runtime.device().toString(),
+                        decoder.launchesPerStep(),
+                        eagerError,
+                        replayError,
+                        DecodeBench.median(eager),
+                        DecodeBench.median(replay));
             }
         }
     }

@@ -21,10 +21,21 @@ import java.util.List;
  * {@code 9 L + 1 + ceil(V / chunk)} launches a token.
  */
 public final class GptDecoder implements AutoCloseable {
-    private record LayerBuffers(Buffer ln1g, Buffer ln1b, Buffer wQkv, Buffer bQkv, Buffer wProj, Buffer bProj,
-                                Buffer ln2g, Buffer ln2b, Buffer wUp, Buffer bUp, Buffer wDown, Buffer bDown,
-                                Buffer keys, Buffer values) {
-    }
+    private record LayerBuffers(
+            Buffer ln1g,
+            Buffer ln1b,
+            Buffer wQkv,
+            Buffer bQkv,
+            Buffer wProj,
+            Buffer bProj,
+            Buffer ln2g,
+            Buffer ln2b,
+            Buffer wUp,
+            Buffer bUp,
+            Buffer wDown,
+            Buffer bDown,
+            Buffer keys,
+            Buffer values) {}
 
     private final GptConfig c;
     private final boolean workgroupPerRow;
@@ -62,10 +73,20 @@ public final class GptDecoder implements AutoCloseable {
         merge = runtime.compile(GptKernels.MERGE);
         int d = c.d();
         for (GptWeights.Layer l : weights.layers) {
-            layers.add(new LayerBuffers(up(stream, l.ln1g()), up(stream, l.ln1b()), up(stream, l.wQkv()),
-                    up(stream, l.bQkv()), up(stream, l.wProj()), up(stream, l.bProj()), up(stream, l.ln2g()),
-                    up(stream, l.ln2b()), up(stream, l.wUp()), up(stream, l.bUp()), up(stream, l.wDown()),
-                    up(stream, l.bDown()), own(stream.upload(new float[c.ctx() * d])),
+            layers.add(new LayerBuffers(
+                    up(stream, l.ln1g()),
+                    up(stream, l.ln1b()),
+                    up(stream, l.wQkv()),
+                    up(stream, l.bQkv()),
+                    up(stream, l.wProj()),
+                    up(stream, l.bProj()),
+                    up(stream, l.ln2g()),
+                    up(stream, l.ln2b()),
+                    up(stream, l.wUp()),
+                    up(stream, l.bUp()),
+                    up(stream, l.wDown()),
+                    up(stream, l.bDown()),
+                    own(stream.upload(new float[c.ctx() * d])),
                     own(stream.upload(new float[c.ctx() * d]))));
         }
         for (int row = 0; row < c.vocab(); row += GptConfig.VOCAB_CHUNK) {
@@ -111,16 +132,29 @@ public final class GptDecoder implements AutoCloseable {
         for (int l = 0; l < c.layers(); l++) {
             LayerBuffers w = layers.get(l);
             Buffer next = l % 2 == 0 ? xb : xc;
-            s.launch(layerNorm, single(), KernelArgs.of(cur, w.ln1g(), w.ln1b(), h).info(d));
+            s.launch(
+                    layerNorm,
+                    single(),
+                    KernelArgs.of(cur, w.ln1g(), w.ln1b(), h).info(d));
             gemv(s, w.wQkv(), h, w.bQkv(), zeros, qkv, 3 * d, d, 0);
-            s.launch(storeKv, LaunchDims.linear(d, 256), KernelArgs.of(qkv, position, w.keys(), w.values()).info(d));
-            s.launch(attention, new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1),
+            s.launch(
+                    storeKv,
+                    LaunchDims.linear(d, 256),
+                    KernelArgs.of(qkv, position, w.keys(), w.values()).info(d));
+            s.launch(
+                    attention,
+                    new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1),
                     KernelArgs.of(qkv, w.keys(), w.values(), position, parts)
                             .info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
-            s.launch(merge, new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
+            s.launch(
+                    merge,
+                    new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
                     KernelArgs.of(parts, position, att).info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
             gemv(s, w.wProj(), att, w.bProj(), cur, xm, d, d, 2);
-            s.launch(layerNorm, single(), KernelArgs.of(xm, w.ln2g(), w.ln2b(), h).info(d));
+            s.launch(
+                    layerNorm,
+                    single(),
+                    KernelArgs.of(xm, w.ln2g(), w.ln2b(), h).info(d));
             gemv(s, w.wUp(), h, w.bUp(), zeros, up, c.mlp(), d, 1);
             gemv(s, w.wDown(), up, w.bDown(), xm, next, d, c.mlp(), 2);
             cur = next;
@@ -153,9 +187,9 @@ public final class GptDecoder implements AutoCloseable {
         return out;
     }
 
-    private void gemv(GpuStream s, Buffer w, Buffer x, Buffer bias, Buffer r, Buffer y, int rows, int cols,
-            int flags) {
-        LaunchDims dims = workgroupPerRow ? new LaunchDims(rows, 1, 1, 64, 1, 1)
+    private void gemv(GpuStream s, Buffer w, Buffer x, Buffer bias, Buffer r, Buffer y, int rows, int cols, int flags) {
+        LaunchDims dims = workgroupPerRow
+                ? new LaunchDims(rows, 1, 1, 64, 1, 1)
                 : new LaunchDims((rows + 7) / 8, 1, 1, 256, 1, 1);
         s.launch(gemv, dims, KernelArgs.of(w, x, bias, r, y).info(rows, cols, flags));
     }

@@ -26,8 +26,7 @@ import java.lang.foreign.MemorySegment;
  * The position is read from a buffer, so one captured step serves every position.
  */
 public final class GptKernels {
-    private GptKernels() {
-    }
+    private GptKernels() {}
 
     static final String CUDA_LAYERNORM = """
             extern "C" __global__ void layernorm(const float* x, const float* g, const float* b, float* y,
@@ -344,75 +343,87 @@ public final class GptKernels {
         return m.getAtIndex(JAVA_FLOAT, i);
     }
 
-    public static final KernelSource LAYERNORM = KernelSource.named("layernorm").cuda(CUDA_LAYERNORM)
-            .wgsl(WGSL_LAYERNORM).java((args, from, to) -> {
-                if (from != 0) {
-                    return; // one row: the range holding id 0 does it
-                }
-                MemorySegment x = args.buffer(0);
-                MemorySegment g = args.buffer(1);
-                MemorySegment b = args.buffer(2);
-                MemorySegment y = args.buffer(3);
-                int d = args.info(0);
-                float mean = 0;
-                for (int i = 0; i < d; i++) {
-                    mean += f(x, i);
-                }
-                mean /= d;
-                float var = 0;
-                for (int i = 0; i < d; i++) {
-                    var += (f(x, i) - mean) * (f(x, i) - mean);
-                }
-                var /= d;
-                float inv = (float) (1 / Math.sqrt(var + 1e-5));
-                for (int i = 0; i < d; i++) {
-                    y.setAtIndex(JAVA_FLOAT, i, (f(x, i) - mean) * inv * f(g, i) + f(b, i));
-                }
-            }, JavaParameters.buffersAndInfo(4));
+    public static final KernelSource LAYERNORM = KernelSource.named("layernorm")
+            .cuda(CUDA_LAYERNORM)
+            .wgsl(WGSL_LAYERNORM)
+            .java(
+                    (args, from, to) -> {
+                        if (from != 0) {
+                            return; // one row: the range holding id 0 does it
+                        }
+                        MemorySegment x = args.buffer(0);
+                        MemorySegment g = args.buffer(1);
+                        MemorySegment b = args.buffer(2);
+                        MemorySegment y = args.buffer(3);
+                        int d = args.info(0);
+                        float mean = 0;
+                        for (int i = 0; i < d; i++) {
+                            mean += f(x, i);
+                        }
+                        mean /= d;
+                        float var = 0;
+                        for (int i = 0; i < d; i++) {
+                            var += (f(x, i) - mean) * (f(x, i) - mean);
+                        }
+                        var /= d;
+                        float inv = (float) (1 / Math.sqrt(var + 1e-5));
+                        for (int i = 0; i < d; i++) {
+                            y.setAtIndex(JAVA_FLOAT, i, (f(x, i) - mean) * inv * f(g, i) + f(b, i));
+                        }
+                    },
+                    JavaParameters.buffersAndInfo(4));
 
-    public static final KernelSource GEMV = KernelSource.named("gemv").cuda(CUDA_GEMV).wgsl(WGSL_GEMV)
-            .java((args, from, to) -> {
-                MemorySegment w = args.buffer(0);
-                MemorySegment x = args.buffer(1);
-                MemorySegment bias = args.buffer(2);
-                MemorySegment r = args.buffer(3);
-                MemorySegment y = args.buffer(4);
-                int rows = args.info(0);
-                int cols = args.info(1);
-                int flags = args.info(2);
-                for (int id = (from + 31) / 32 * 32; id < to; id += 32) { // lane 0 of each warp does its row
-                    int row = id / 32;
-                    if (row >= rows) {
-                        break;
-                    }
-                    float acc = 0;
-                    long base = (long) row * cols;
-                    for (int j = 0; j < cols; j++) {
-                        acc += f(w, base + j) * f(x, j);
-                    }
-                    float value = acc + f(bias, row);
-                    if ((flags & 1) != 0) {
-                        value = GptReference.gelu(value);
-                    }
-                    if ((flags & 2) != 0) {
-                        value += f(r, row);
-                    }
-                    y.setAtIndex(JAVA_FLOAT, row, value);
-                }
-            }, JavaParameters.buffersAndInfo(5));
+    public static final KernelSource GEMV = KernelSource.named("gemv")
+            .cuda(CUDA_GEMV)
+            .wgsl(WGSL_GEMV)
+            .java(
+                    (args, from, to) -> {
+                        MemorySegment w = args.buffer(0);
+                        MemorySegment x = args.buffer(1);
+                        MemorySegment bias = args.buffer(2);
+                        MemorySegment r = args.buffer(3);
+                        MemorySegment y = args.buffer(4);
+                        int rows = args.info(0);
+                        int cols = args.info(1);
+                        int flags = args.info(2);
+                        for (int id = (from + 31) / 32 * 32; id < to; id += 32) { // lane 0 of each warp does its row
+                            int row = id / 32;
+                            if (row >= rows) {
+                                break;
+                            }
+                            float acc = 0;
+                            long base = (long) row * cols;
+                            for (int j = 0; j < cols; j++) {
+                                acc += f(w, base + j) * f(x, j);
+                            }
+                            float value = acc + f(bias, row);
+                            if ((flags & 1) != 0) {
+                                value = GptReference.gelu(value);
+                            }
+                            if ((flags & 2) != 0) {
+                                value += f(r, row);
+                            }
+                            y.setAtIndex(JAVA_FLOAT, row, value);
+                        }
+                    },
+                    JavaParameters.buffersAndInfo(5));
 
-    public static final KernelSource STORE_KV = KernelSource.named("store_kv").cuda(CUDA_STORE_KV)
-            .wgsl(WGSL_STORE_KV).java((args, from, to) -> {
-                MemorySegment qkv = args.buffer(0);
-                int p = args.buffer(1).getAtIndex(JAVA_INT, 0);
-                MemorySegment k = args.buffer(2);
-                MemorySegment v = args.buffer(3);
-                int d = args.info(0);
-                for (int i = from; i < Math.min(to, d); i++) {
-                    k.setAtIndex(JAVA_FLOAT, (long) p * d + i, f(qkv, d + i));
-                    v.setAtIndex(JAVA_FLOAT, (long) p * d + i, f(qkv, 2L * d + i));
-                }
-            }, JavaParameters.buffersAndInfo(4));
+    public static final KernelSource STORE_KV = KernelSource.named("store_kv")
+            .cuda(CUDA_STORE_KV)
+            .wgsl(WGSL_STORE_KV)
+            .java(
+                    (args, from, to) -> {
+                        MemorySegment qkv = args.buffer(0);
+                        int p = args.buffer(1).getAtIndex(JAVA_INT, 0);
+                        MemorySegment k = args.buffer(2);
+                        MemorySegment v = args.buffer(3);
+                        int d = args.info(0);
+                        for (int i = from; i < Math.min(to, d); i++) {
+                            k.setAtIndex(JAVA_FLOAT, (long) p * d + i, f(qkv, d + i));
+                            v.setAtIndex(JAVA_FLOAT, (long) p * d + i, f(qkv, 2L * d + i));
+                        }
+                    },
+                    JavaParameters.buffersAndInfo(4));
 
     /**
      * Positions one attention block covers (at most 256: a head's scores over them fit the block's shared memory);
@@ -428,86 +439,98 @@ public final class GptKernels {
         return chunk;
     }
 
-    public static final KernelSource ATTENTION = KernelSource.named("attention").cuda(CUDA_ATTENTION)
-            .wgsl(WGSL_ATTENTION).java((args, from, to) -> {
-                MemorySegment qkv = args.buffer(0);
-                MemorySegment k = args.buffer(1);
-                MemorySegment v = args.buffer(2);
-                int p = args.buffer(3).getAtIndex(JAVA_INT, 0);
-                MemorySegment part = args.buffer(4);
-                int d = args.info(0);
-                int heads = args.info(1);
-                int chunk = args.info(2);
-                int hd = d / heads;
-                float scale = (float) (1 / Math.sqrt(hd));
-                float[] s = new float[chunk];
-                for (int id = (from + 255) / 256 * 256; id < to; id += 256) { // thread 0 of each block: its record
-                    int block = id / 256;
-                    int h = block % heads;
-                    int start = block / heads * chunk;
-                    int n = Math.min(start + chunk, p + 1) - start;
-                    long rec = (long) block * (hd + 2);
-                    if (n <= 0) {
-                        part.setAtIndex(JAVA_FLOAT, rec, -Float.MAX_VALUE);
-                        part.setAtIndex(JAVA_FLOAT, rec + 1, 0f);
-                        continue;
-                    }
-                    float m = -Float.MAX_VALUE;
-                    for (int i = 0; i < n; i++) {
-                        float acc = 0;
-                        for (int j = 0; j < hd; j++) {
-                            acc += f(qkv, h * hd + j) * f(k, (long) (start + i) * d + h * hd + j);
+    public static final KernelSource ATTENTION = KernelSource.named("attention")
+            .cuda(CUDA_ATTENTION)
+            .wgsl(WGSL_ATTENTION)
+            .java(
+                    (args, from, to) -> {
+                        MemorySegment qkv = args.buffer(0);
+                        MemorySegment k = args.buffer(1);
+                        MemorySegment v = args.buffer(2);
+                        int p = args.buffer(3).getAtIndex(JAVA_INT, 0);
+                        MemorySegment part = args.buffer(4);
+                        int d = args.info(0);
+                        int heads = args.info(1);
+                        int chunk = args.info(2);
+                        int hd = d / heads;
+                        float scale = (float) (1 / Math.sqrt(hd));
+                        float[] s = new float[chunk];
+                        for (int id = (from + 255) / 256 * 256;
+                                id < to;
+                                id += 256) { // thread 0 of each block: its record
+                            int block = id / 256;
+                            int h = block % heads;
+                            int start = block / heads * chunk;
+                            int n = Math.min(start + chunk, p + 1) - start;
+                            long rec = (long) block * (hd + 2);
+                            if (n <= 0) {
+                                part.setAtIndex(JAVA_FLOAT, rec, -Float.MAX_VALUE);
+                                part.setAtIndex(JAVA_FLOAT, rec + 1, 0f);
+                                continue;
+                            }
+                            float m = -Float.MAX_VALUE;
+                            for (int i = 0; i < n; i++) {
+                                float acc = 0;
+                                for (int j = 0; j < hd; j++) {
+                                    acc += f(qkv, h * hd + j) * f(k, (long) (start + i) * d + h * hd + j);
+                                }
+                                s[i] = acc * scale;
+                                m = Math.max(m, s[i]);
+                            }
+                            float l = 0;
+                            for (int i = 0; i < n; i++) {
+                                s[i] = (float) Math.exp(s[i] - m);
+                                l += s[i];
+                            }
+                            for (int j = 0; j < hd; j++) {
+                                float acc = 0;
+                                for (int i = 0; i < n; i++) {
+                                    acc += s[i] * f(v, (long) (start + i) * d + h * hd + j);
+                                }
+                                part.setAtIndex(JAVA_FLOAT, rec + 2 + j, acc);
+                            }
+                            part.setAtIndex(JAVA_FLOAT, rec, m);
+                            part.setAtIndex(JAVA_FLOAT, rec + 1, l);
                         }
-                        s[i] = acc * scale;
-                        m = Math.max(m, s[i]);
-                    }
-                    float l = 0;
-                    for (int i = 0; i < n; i++) {
-                        s[i] = (float) Math.exp(s[i] - m);
-                        l += s[i];
-                    }
-                    for (int j = 0; j < hd; j++) {
-                        float acc = 0;
-                        for (int i = 0; i < n; i++) {
-                            acc += s[i] * f(v, (long) (start + i) * d + h * hd + j);
-                        }
-                        part.setAtIndex(JAVA_FLOAT, rec + 2 + j, acc);
-                    }
-                    part.setAtIndex(JAVA_FLOAT, rec, m);
-                    part.setAtIndex(JAVA_FLOAT, rec + 1, l);
-                }
-            }, JavaParameters.buffersAndInfo(5));
+                    },
+                    JavaParameters.buffersAndInfo(5));
 
-    public static final KernelSource MERGE = KernelSource.named("attention_merge").cuda(CUDA_MERGE)
-            .wgsl(WGSL_MERGE).java((args, from, to) -> {
-                MemorySegment part = args.buffer(0);
-                int p = args.buffer(1).getAtIndex(JAVA_INT, 0);
-                MemorySegment out = args.buffer(2);
-                int d = args.info(0);
-                int heads = args.info(1);
-                int chunk = args.info(2);
-                int hd = d / heads;
-                int n = p / chunk + 1;
-                for (int id = (from + 255) / 256 * 256; id < to; id += 256) { // thread 0 of each block: its head
-                    int h = id / 256;
-                    if (h >= heads) {
-                        break;
-                    }
-                    float m = -Float.MAX_VALUE;
-                    for (int c = 0; c < n; c++) {
-                        m = Math.max(m, f(part, (long) (c * heads + h) * (hd + 2)));
-                    }
-                    for (int j = 0; j < hd; j++) {
-                        float l = 0;
-                        float acc = 0;
-                        for (int c = 0; c < n; c++) {
-                            long rec = (long) (c * heads + h) * (hd + 2);
-                            float w = (float) Math.exp(f(part, rec) - m);
-                            l += f(part, rec + 1) * w;
-                            acc += f(part, rec + 2 + j) * w;
+    public static final KernelSource MERGE = KernelSource.named("attention_merge")
+            .cuda(CUDA_MERGE)
+            .wgsl(WGSL_MERGE)
+            .java(
+                    (args, from, to) -> {
+                        MemorySegment part = args.buffer(0);
+                        int p = args.buffer(1).getAtIndex(JAVA_INT, 0);
+                        MemorySegment out = args.buffer(2);
+                        int d = args.info(0);
+                        int heads = args.info(1);
+                        int chunk = args.info(2);
+                        int hd = d / heads;
+                        int n = p / chunk + 1;
+                        for (int id = (from + 255) / 256 * 256;
+                                id < to;
+                                id += 256) { // thread 0 of each block: its head
+                            int h = id / 256;
+                            if (h >= heads) {
+                                break;
+                            }
+                            float m = -Float.MAX_VALUE;
+                            for (int c = 0; c < n; c++) {
+                                m = Math.max(m, f(part, (long) (c * heads + h) * (hd + 2)));
+                            }
+                            for (int j = 0; j < hd; j++) {
+                                float l = 0;
+                                float acc = 0;
+                                for (int c = 0; c < n; c++) {
+                                    long rec = (long) (c * heads + h) * (hd + 2);
+                                    float w = (float) Math.exp(f(part, rec) - m);
+                                    l += f(part, rec + 1) * w;
+                                    acc += f(part, rec + 2 + j) * w;
+                                }
+                                out.setAtIndex(JAVA_FLOAT, h * hd + j, acc / l);
+                            }
                         }
-                        out.setAtIndex(JAVA_FLOAT, h * hd + j, acc / l);
-                    }
-                }
-            }, JavaParameters.buffersAndInfo(3));
+                    },
+                    JavaParameters.buffersAndInfo(3));
 }

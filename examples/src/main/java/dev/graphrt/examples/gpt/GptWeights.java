@@ -13,9 +13,19 @@ public final class GptWeights {
     public static final long SEED = 2026;
 
     /** One layer's tensors. */
-    public record Layer(float[] ln1g, float[] ln1b, float[] wQkv, float[] bQkv, float[] wProj, float[] bProj,
-                        float[] ln2g, float[] ln2b, float[] wUp, float[] bUp, float[] wDown, float[] bDown) {
-    }
+    public record Layer(
+            float[] ln1g,
+            float[] ln1b,
+            float[] wQkv,
+            float[] bQkv,
+            float[] wProj,
+            float[] bProj,
+            float[] ln2g,
+            float[] ln2b,
+            float[] wUp,
+            float[] bUp,
+            float[] wDown,
+            float[] bDown) {}
 
     public final GptConfig config;
     public final float[] wte;
@@ -34,12 +44,19 @@ public final class GptWeights {
         List<Layer> list = new ArrayList<>();
         for (int l = 0; l < c.layers(); l++) {
             long base = 100 + 16L * l;
-            list.add(new Layer(gain(base, d), uniform(base + 1, d, 0.1),
-                    uniform(base + 2, 3L * d * d, 0.02), uniform(base + 3, 3L * d, 0.01),
-                    uniform(base + 4, (long) d * d, 0.02), uniform(base + 5, d, 0.01),
-                    gain(base + 6, d), uniform(base + 7, d, 0.1),
-                    uniform(base + 8, (long) c.mlp() * d, 0.02), uniform(base + 9, c.mlp(), 0.01),
-                    uniform(base + 10, (long) d * c.mlp(), 0.02), uniform(base + 11, d, 0.01)));
+            list.add(new Layer(
+                    gain(base, d),
+                    uniform(base + 1, d, 0.1),
+                    uniform(base + 2, 3L * d * d, 0.02),
+                    uniform(base + 3, 3L * d, 0.01),
+                    uniform(base + 4, (long) d * d, 0.02),
+                    uniform(base + 5, d, 0.01),
+                    gain(base + 6, d),
+                    uniform(base + 7, d, 0.1),
+                    uniform(base + 8, (long) c.mlp() * d, 0.02),
+                    uniform(base + 9, c.mlp(), 0.01),
+                    uniform(base + 10, (long) d * c.mlp(), 0.02),
+                    uniform(base + 11, d, 0.01)));
         }
         layers = List.copyOf(list);
     }

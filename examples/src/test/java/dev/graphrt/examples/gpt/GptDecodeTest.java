@@ -23,7 +23,8 @@ class GptDecodeTest {
     void the_first_tokens_logits_match_the_plain_java_reference_eager_and_replayed(String backend) {
         assumeAvailable(backend);
 
-        GptDecodeDemo.Result result = GptDecodeDemo.run(RuntimeOptions.defaults().backend(backend), TINY, 4, 1);
+        GptDecodeDemo.Result result =
+                GptDecodeDemo.run(RuntimeOptions.defaults().backend(backend), TINY, 4, 1);
 
         assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
         assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
@@ -37,13 +38,15 @@ class GptDecodeTest {
         GptWeights weights = new GptWeights(new GptConfig(1, 64, 4, 300, 64));
         GptReference reference = new GptReference(weights);
         try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
-             GpuStream stream = runtime.openStream(); GptDecoder decoder = new GptDecoder(runtime, stream, weights)) {
+                GpuStream stream = runtime.openStream();
+                GptDecoder decoder = new GptDecoder(runtime, stream, weights)) {
             for (int p = 0; p < 260; p++) {
                 decoder.feed(stream, weights, weights.config.token(p), p);
                 decoder.step(stream);
                 float[] want = reference.step(weights.config.token(p), p);
                 if (p == 31 || p == 32 || p == 127 || p == 128 || p == 256 || p == 259) {
-                    assertThat(GptDecodeDemo.error(decoder.logits(stream), want)).as("position %d", p)
+                    assertThat(GptDecodeDemo.error(decoder.logits(stream), want))
+                            .as("position %d", p)
                             .isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
                 }
             }
@@ -53,7 +56,8 @@ class GptDecodeTest {
     /** Skips the calling test, naming every provider's probe, where {@code backend} cannot be opened here. */
     private static void assumeAvailable(String backend) {
         List<String> providers = GraphRT.describeProviders();
-        assumeTrue(providers.stream().anyMatch(line -> line.startsWith(backend + " ") && line.contains(": available")),
+        assumeTrue(
+                providers.stream().anyMatch(line -> line.startsWith(backend + " ") && line.contains(": available")),
                 backend + " is not available here: " + providers);
     }
 
@@ -87,7 +91,8 @@ class GptDecodeTest {
             assertThat(Float.isFinite(v)).as("every logit is finite").isTrue();
         }
         if (k > 0) {
-            assertThat(GptDecodeDemo.error(logits, first)).as("token %d's logits differ from token 0's", k)
+            assertThat(GptDecodeDemo.error(logits, first))
+                    .as("token %d's logits differ from token 0's", k)
                     .isGreaterThan(1e-3);
         }
         double max = 0;

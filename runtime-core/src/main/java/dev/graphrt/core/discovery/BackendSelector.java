@@ -46,14 +46,18 @@ public final class BackendSelector {
             } catch (RuntimeException | LinkageError failure) {
                 availability = Availability.unavailable("probe threw " + failure);
             }
-            probed.add(new Probed(provider, availability, availability.priorityOverride().orElse(provider.priority())));
+            probed.add(new Probed(
+                    provider, availability, availability.priorityOverride().orElse(provider.priority())));
         }
         return probed;
     }
 
     /** A forced backend is probed alone (no other native library is touched); the rest only for a diagnostic. */
     private Probed selectForced(List<BackendProvider> providers, String name, String forcedBy) {
-        BackendProvider provider = providers.stream().filter(p -> p.name().equals(name)).findFirst().orElse(null);
+        BackendProvider provider = providers.stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElse(null);
         if (provider != null) {
             Probed match = probeAll(List.of(provider)).get(0);
             if (match.availability().available()) {
@@ -62,26 +66,36 @@ public final class BackendSelector {
         }
         List<String> lines = probeAll(providers).stream().map(Probed::line).toList();
         if (provider == null) {
-            throw new BackendUnavailableException("Backend '" + name + "' was requested (" + forcedBy
-                    + ") but no provider has that name. Providers:", lines);
+            throw new BackendUnavailableException(
+                    "Backend '" + name + "' was requested (" + forcedBy + ") but no provider has that name. Providers:",
+                    lines);
         }
-        String reason = lines.stream().filter(line -> line.startsWith(name + " ")).findFirst().orElse(name);
-        throw new BackendUnavailableException("Backend '" + name + "' was requested (" + forcedBy
-                + ") but is unavailable: " + reason.substring(reason.indexOf("unavailable: ") + 13) + ". Providers:",
+        String reason = lines.stream()
+                .filter(line -> line.startsWith(name + " "))
+                .findFirst()
+                .orElse(name);
+        throw new BackendUnavailableException(
+                "Backend '" + name + "' was requested (" + forcedBy + ") but is unavailable: "
+                        + reason.substring(reason.indexOf("unavailable: ") + 13) + ". Providers:",
                 lines);
     }
 
     /** The available ones of {@code probed}, the one {@link #select} would open first: highest priority, then by name. */
     public static List<Probed> byPreference(List<Probed> probed) {
-        return probed.stream().filter(p -> p.availability().available())
-                .sorted(Comparator.comparingInt(Probed::priority).reversed().thenComparing(p -> p.provider().name()))
+        return probed.stream()
+                .filter(p -> p.availability().available())
+                .sorted(Comparator.comparingInt(Probed::priority)
+                        .reversed()
+                        .thenComparing(p -> p.provider().name()))
                 .toList();
     }
 
     public Probed select(List<BackendProvider> providers, Optional<String> forced, String forcedBy) {
         if (providers.isEmpty()) {
-            throw new BackendUnavailableException("No GraphRT backend provider was found on the class or module "
-                    + "path. Add graphrt-backend-cpu (always available) or a GPU backend.", List.of());
+            throw new BackendUnavailableException(
+                    "No GraphRT backend provider was found on the class or module "
+                            + "path. Add graphrt-backend-cpu (always available) or a GPU backend.",
+                    List.of());
         }
         if (forced.isPresent()) {
             return selectForced(providers, forced.get(), forcedBy);
@@ -93,11 +107,17 @@ public final class BackendSelector {
             throw new BackendUnavailableException("No GraphRT backend is available here. Providers:", lines);
         }
         Probed best = available.get(0);
-        List<String> tied = available.stream().filter(p -> p.priority() == best.priority())
-                .map(p -> p.provider().name()).toList();
+        List<String> tied = available.stream()
+                .filter(p -> p.priority() == best.priority())
+                .map(p -> p.provider().name())
+                .toList();
         if (tied.size() > 1) {
-            LOG.warn("Several GraphRT backends are available at priority {}: {}; using '{}'. Choose one with "
-                    + "-Dgraphrt.backend=NAME or GRAPHRT_BACKEND.", best.priority(), tied, best.provider().name());
+            LOG.warn(
+                    "Several GraphRT backends are available at priority {}: {}; using '{}'. Choose one with "
+                            + "-Dgraphrt.backend=NAME or GRAPHRT_BACKEND.",
+                    best.priority(),
+                    tied,
+                    best.provider().name());
         }
         LOG.debug("backend selection: {} -> {}", lines, best.provider().name());
         return best;

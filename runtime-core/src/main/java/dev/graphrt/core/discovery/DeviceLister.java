@@ -44,11 +44,14 @@ final class DeviceLister {
 
     private void describe(BackendProvider provider, int ordinal, List<AvailableDevice> into) {
         try (Backend backend = provider.open(new BackendConfig(ordinal, options))) {
-            into.add(new AvailableDevice(provider.name(), ordinal, backend.device(), backend.capabilities(),
-                    GraphKinds.of(backend)));
+            into.add(new AvailableDevice(
+                    provider.name(), ordinal, backend.device(), backend.capabilities(), GraphKinds.of(backend)));
         } catch (RuntimeException | LinkageError failure) {
-            LOG.warn("{} device {} probed available but could not be opened; it is not listed: {}",
-                    provider.name(), ordinal, failure.toString());
+            LOG.warn(
+                    "{} device {} probed available but could not be opened; it is not listed: {}",
+                    provider.name(),
+                    ordinal,
+                    failure.toString());
         }
     }
 }

@@ -40,8 +40,11 @@ public final class RuntimeFactory {
         try {
             backend = chosen.provider().open(new BackendConfig(options.deviceIndex(), options.backendOptions()));
         } catch (RuntimeException failure) {
-            throw new BackendUnavailableException("Backend '" + chosen.provider().name() + "' probed available but "
-                    + "failed to open: " + failure.getMessage(), List.of(chosen.line()), failure);
+            throw new BackendUnavailableException(
+                    "Backend '" + chosen.provider().name() + "' probed available but " + "failed to open: "
+                            + failure.getMessage(),
+                    List.of(chosen.line()),
+                    failure);
         }
         try {
             return new CoreRuntime(backend, options);
@@ -58,6 +61,8 @@ public final class RuntimeFactory {
 
     /** Every provider's probe result, one line each (for diagnostics and the demo). */
     public List<String> describeProviders() {
-        return selector.probeAll(providers.providers()).stream().map(BackendSelector.Probed::line).toList();
+        return selector.probeAll(providers.providers()).stream()
+                .map(BackendSelector.Probed::line)
+                .toList();
     }
 }

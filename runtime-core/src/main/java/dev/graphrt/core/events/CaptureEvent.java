@@ -12,10 +12,13 @@ import jdk.jfr.Name;
 public final class CaptureEvent extends Event {
     @Label("Stream")
     public long stream;
+
     @Label("Graph")
     public long graph;
+
     @Label("Nodes")
     public int nodes;
+
     @Label("Outcome")
     public String outcome;
 }

@@ -12,8 +12,10 @@ import jdk.jfr.Name;
 public final class DeviceLostEvent extends Event {
     @Label("Backend")
     public String backend;
+
     @Label("Operation")
     public String operation;
+
     @Label("Error")
     public String error;
 }

@@ -13,12 +13,16 @@ import jdk.jfr.Name;
 public final class GraphCacheEvent extends Event {
     @Label("Stream")
     public long stream;
+
     @Label("Key")
     public String key;
+
     @Label("What happened")
     public String outcome;
+
     @Label("Graphs cached")
     public int graphs;
+
     @Label("Pinned by the cache")
     @DataAmount
     public long pinnedBytes;

@@ -14,8 +14,10 @@ import jdk.jfr.StackTrace;
 public final class GraphUpdateEvent extends Event {
     @Label("Graph")
     public long graph;
+
     @Label("Kind")
     public String kind;
+
     @Label("Outcome")
     public String outcome;
 }

@@ -13,11 +13,14 @@ import jdk.jfr.Name;
 public final class PoolGrowthEvent extends Event {
     @Label("Backend")
     String backend;
+
     @Label("Pool")
     String pool;
+
     @Label("Requested")
     @DataAmount
     long requested;
+
     @Label("Reserved")
     @DataAmount
     long reserved;

@@ -58,6 +58,7 @@ public final class CaptureLifecycle {
     private final BackendStream backend;
     /** The stream's capture support, chosen when the stream opened. */
     private final WindowCapture capture;
+
     private final OperationPolicy policy;
     private final MemoryManager memory;
     private final MetadataCache metadata;
@@ -77,11 +78,18 @@ public final class CaptureLifecycle {
     private long beganNanos;
     private CaptureEvent event;
     /** Takes a sealed graph whose destroy failed after its capture was rejected, to try it again later. */
-    private Consumer<BackendGraph> failedDestroys = graph -> { };
+    private Consumer<BackendGraph> failedDestroys = graph -> {};
 
-    public CaptureLifecycle(long streamId, BackendStream backend, OperationPolicy policy, MemoryManager memory,
-                            MetadataCache metadata, DropQueue drops, LongSupplier graphIds, LongSupplier stampIds,
-                            Duration waitTimeout) {
+    public CaptureLifecycle(
+            long streamId,
+            BackendStream backend,
+            OperationPolicy policy,
+            MemoryManager memory,
+            MetadataCache metadata,
+            DropQueue drops,
+            LongSupplier graphIds,
+            LongSupplier stampIds,
+            Duration waitTimeout) {
         this.streamId = streamId;
         this.backend = backend;
         this.capture = WindowCapture.of(backend.capture());
@@ -115,9 +123,12 @@ public final class CaptureLifecycle {
         state.require(StreamCaptureState.Call.PREPARE);
         List<Throwable> queued = backend.drainErrors();
         if (!queued.isEmpty()) {
-            GraphStateException failure = new GraphStateException("prepare: stream #" + streamId + " has "
-                    + queued.size() + " failed operation(s) not yet reported (the first is the cause); the stream "
-                    + "stays in NO_CAPTURE and prepare() may be called again", queued.get(0));
+            GraphStateException failure = new GraphStateException(
+                    "prepare: stream #" + streamId + " has "
+                            + queued.size()
+                            + " failed operation(s) not yet reported (the first is the cause); the stream "
+                            + "stays in NO_CAPTURE and prepare() may be called again",
+                    queued.get(0));
             queued.stream().skip(1).forEach(failure::addSuppressed);
             throw failure;
         }
@@ -149,7 +160,8 @@ public final class CaptureLifecycle {
         session.endPass();
         List<Throwable> failed = backend.drainErrors();
         if (!failed.isEmpty()) {
-            RuntimeException failure = failed.get(0) instanceof GraphRTException known ? known
+            RuntimeException failure = failed.get(0) instanceof GraphRTException known
+                    ? known
                     : new DriverException("stream #" + streamId + " warm-up pass", failed.get(0));
             failed.stream().skip(1).forEach(failure::addSuppressed);
             throw failure;
@@ -226,8 +238,8 @@ public final class CaptureLifecycle {
         SealedWindow sealed;
         try {
             RecordedLaunches recording = recorder.seal();
-            Optional<UpdateResult.Rejected> differs = RecordingDiff.firstDifference(userGraphId, old.recording(),
-                    old.nodeLabels(), recording, recorder.labels());
+            Optional<UpdateResult.Rejected> differs = RecordingDiff.firstDifference(
+                    userGraphId, old.recording(), old.nodeLabels(), recording, recorder.labels());
             if (differs.isPresent()) {
                 RuntimeException hookFailure = cleanUp(null, "update rejected");
                 if (hookFailure != null) {
@@ -253,9 +265,12 @@ public final class CaptureLifecycle {
                     }
                     int node = refused.nodeIndex();
                     String kernel = node >= 0 && node < recording.launches().size()
-                            ? recording.launches().get(node).kernel().entryPoint() : "";
-                    return new UpdateOutcome(null, new UpdateResult.Rejected(userGraphId,
-                            UpdateResult.Difference.DRIVER, node, kernel, refused.getMessage()));
+                            ? recording.launches().get(node).kernel().entryPoint()
+                            : "";
+                    return new UpdateOutcome(
+                            null,
+                            new UpdateResult.Rejected(
+                                    userGraphId, UpdateResult.Difference.DRIVER, node, kernel, refused.getMessage()));
                 } catch (RuntimeException | Error failure) {
                     unpinUnused(pins, failure);
                     throw failure;
@@ -266,7 +281,9 @@ public final class CaptureLifecycle {
             throw abort(failure);
         }
         flushAfterWindow();
-        return new UpdateOutcome(sealed, new UpdateResult.Applied(userGraphId, sealed.nodeLabels().size()));
+        return new UpdateOutcome(
+                sealed,
+                new UpdateResult.Applied(userGraphId, sealed.nodeLabels().size()));
     }
 
     /** Drops the pins of a window no graph took (nothing ever ran on them); failures join {@code primary}. */
@@ -288,8 +305,7 @@ public final class CaptureLifecycle {
     }
 
     /** What {@link #endUpdate} did: the new window (applied), or why not (rejected; window is null). */
-    public record UpdateOutcome(SealedWindow window, UpdateResult result) {
-    }
+    public record UpdateOutcome(SealedWindow window, UpdateResult result) {}
 
     /** Pins the window to a new graph id, commits its info buffers and hands its holds to the sealed window. */
     private SealedWindow seal(BackendGraph graph, RecordedLaunches recording, String outcome) {
@@ -297,8 +313,7 @@ public final class CaptureLifecycle {
     }
 
     /** A window's pins: the id its slices and info buffers are pinned to, and the bytes. */
-    private record Pins(long graphId, long bytes) {
-    }
+    private record Pins(long graphId, long bytes) {}
 
     private Pins pinWindow() {
         long graphId = graphIds.getAsLong();
@@ -308,8 +323,8 @@ public final class CaptureLifecycle {
         return new Pins(graphId, pinned);
     }
 
-    private SealedWindow finish(Pins pins, BackendGraph graph, NodeLabels labels, RecordedLaunches recording,
-            String outcome) {
+    private SealedWindow finish(
+            Pins pins, BackendGraph graph, NodeLabels labels, RecordedLaunches recording, String outcome) {
         long graphId = pins.graphId();
         long pinned = pins.bytes();
         Duration took = Duration.ofNanos(System.nanoTime() - beganNanos);
@@ -317,8 +332,14 @@ public final class CaptureLifecycle {
         recorder = null;
         windowHolds = new ArrayList<>();
         commitEvent(graphId, labels.size(), outcome);
-        LOG.debug("stream #{}: CAPTURE -> NO_CAPTURE, graph #{} {} ({} nodes, {} B pinned, {} buffers retained)",
-                streamId, graphId, outcome, labels.size(), pinned, retained.size());
+        LOG.debug(
+                "stream #{}: CAPTURE -> NO_CAPTURE, graph #{} {} ({} nodes, {} B pinned, {} buffers retained)",
+                streamId,
+                graphId,
+                outcome,
+                labels.size(),
+                pinned,
+                retained.size());
         return new SealedWindow(graphId, graph, pinned, labels, took, retained, recording, recordedWrites);
     }
 
@@ -344,8 +365,8 @@ public final class CaptureLifecycle {
 
     private void validate() {
         session.doomed().ifPresent(reason -> {
-            throw new GraphNotRelaunchableException("endCapture: stream #" + streamId + "'s window cannot become a "
-                    + "replayable graph: " + reason);
+            throw new GraphNotRelaunchableException(
+                    "endCapture: stream #" + streamId + "'s window cannot become a " + "replayable graph: " + reason);
         });
         if (!lazyRejections.isEmpty()) {
             throw new CaptureRejectedException("endCapture: stream #" + streamId + "'s window holds "

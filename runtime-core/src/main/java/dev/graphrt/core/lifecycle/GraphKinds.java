@@ -10,8 +10,7 @@ import dev.graphrt.spi.CaptureSupport;
  * HARDWARE, {@code SoftwareGraphs}: SOFTWARE). The core derives it here and nowhere else.
  */
 public final class GraphKinds {
-    private GraphKinds() {
-    }
+    private GraphKinds() {}
 
     /** The kind of graphs {@code support} makes. */
     public static GraphKind of(CaptureSupport support) {

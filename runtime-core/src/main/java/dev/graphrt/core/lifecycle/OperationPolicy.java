@@ -18,22 +18,46 @@ import java.util.Set;
 public final class OperationPolicy {
 
     /** What a launch does. */
-    public enum LaunchAction { RUN, RECORD_IN_DRIVER, RECORD_IN_CORE }
+    public enum LaunchAction {
+        RUN,
+        RECORD_IN_DRIVER,
+        RECORD_IN_CORE
+    }
 
     /** What a host-to-device write does. */
-    public enum WriteAction { RUN, RECORD, DEFER_REJECTION }
+    public enum WriteAction {
+        RUN,
+        RECORD,
+        DEFER_REJECTION
+    }
 
     /** What a device-to-device copy within a runtime does. */
-    public enum CopyAction { RUN, RECORD_IN_DRIVER, DEFER_REJECTION }
+    public enum CopyAction {
+        RUN,
+        RECORD_IN_DRIVER,
+        DEFER_REJECTION
+    }
 
     /** What replaying another graph does. */
-    public enum ReplayAction { RUN, RECORD_IN_DRIVER, RECORD_IN_CORE, DEFER_REJECTION }
+    public enum ReplayAction {
+        RUN,
+        RECORD_IN_DRIVER,
+        RECORD_IN_CORE,
+        DEFER_REJECTION
+    }
 
     /** What a flush point does with the releases deferred behind the stream's work. */
-    public enum ReleaseAction { FENCE_AND_RECLAIM, KEEP_UNTIL_THE_WINDOW_ENDS }
+    public enum ReleaseAction {
+        FENCE_AND_RECLAIM,
+        KEEP_UNTIL_THE_WINDOW_ENDS
+    }
 
     /** Where an allocation comes from. */
-    public enum AllocationSource { DYNAMIC_POOL, PERSISTENT_PRIMED, PERSISTENT_WINDOW }
+    public enum AllocationSource {
+        DYNAMIC_POOL,
+        PERSISTENT_PRIMED,
+        PERSISTENT_WINDOW
+    }
 
     private final String backend;
     private final Set<Capability> capabilities;
@@ -140,7 +164,8 @@ public final class OperationPolicy {
      * the end of the window.
      */
     public ReleaseAction release(CaptureState state) {
-        return state == CaptureState.CAPTURE ? ReleaseAction.KEEP_UNTIL_THE_WINDOW_ENDS
+        return state == CaptureState.CAPTURE
+                ? ReleaseAction.KEEP_UNTIL_THE_WINDOW_ENDS
                 : ReleaseAction.FENCE_AND_RECLAIM;
     }
 
@@ -151,7 +176,8 @@ public final class OperationPolicy {
     public void checkThread(CaptureState state, CaptureMode mode, Thread owner, String operation, long streamId) {
         if (state == CaptureState.CAPTURE && mode != CaptureMode.RELAXED && owner != Thread.currentThread()) {
             throw new CaptureRejectedException(operation + ": stream #" + streamId + " is recording in " + mode
-                    + " mode on thread '" + owner.getName() + "', and thread '" + Thread.currentThread().getName()
+                    + " mode on thread '" + owner.getName() + "', and thread '"
+                    + Thread.currentThread().getName()
                     + "' may not use it; capture with CaptureMode.RELAXED to allow other threads");
         }
     }
@@ -177,8 +203,8 @@ public final class OperationPolicy {
      */
     public void checkEvent(CaptureState state, String operation) {
         if (state == CaptureState.CAPTURE && !capabilities.contains(Capability.MULTI_STREAM_CAPTURE)) {
-            throw new UnsupportedCapabilityException(backend, Capability.MULTI_STREAM_CAPTURE, operation
-                    + " while the stream records a capture");
+            throw new UnsupportedCapabilityException(
+                    backend, Capability.MULTI_STREAM_CAPTURE, operation + " while the stream records a capture");
         }
     }
 
@@ -309,8 +335,8 @@ public final class OperationPolicy {
      */
     public void checkMode(CaptureMode mode) {
         if (mode == CaptureMode.RELAXED && !capabilities.contains(Capability.CAPTURE_MODE_RELAXED)) {
-            throw new UnsupportedCapabilityException(backend, Capability.CAPTURE_MODE_RELAXED,
-                    "beginCapture in " + mode + " mode");
+            throw new UnsupportedCapabilityException(
+                    backend, Capability.CAPTURE_MODE_RELAXED, "beginCapture in " + mode + " mode");
         }
     }
 

@@ -16,13 +16,26 @@ import java.util.List;
  * pinned to (a graph's first window has the graph's own id; an update's window a new one). {@code recordedWrites}
  * says whether the driver recorded host-to-device writes or device copies too, which a rebind does not patch.
  */
-public record SealedWindow(long graphId, BackendGraph graph, long pinnedBytes, NodeLabels nodeLabels,
-                           Duration captureDuration, List<Retainable> retained, RecordedLaunches recording,
-                           boolean recordedWrites) {
+public record SealedWindow(
+        long graphId,
+        BackendGraph graph,
+        long pinnedBytes,
+        NodeLabels nodeLabels,
+        Duration captureDuration,
+        List<Retainable> retained,
+        RecordedLaunches recording,
+        boolean recordedWrites) {
 
     /** The same window replaying {@code patched} through {@code patchedGraph}, holding {@code holds}. */
     public SealedWindow rebound(BackendGraph patchedGraph, RecordedLaunches patched, List<Retainable> holds) {
-        return new SealedWindow(graphId, patchedGraph, pinnedBytes, nodeLabels, captureDuration, List.copyOf(holds),
-                patched, recordedWrites);
+        return new SealedWindow(
+                graphId,
+                patchedGraph,
+                pinnedBytes,
+                nodeLabels,
+                captureDuration,
+                List.copyOf(holds),
+                patched,
+                recordedWrites);
     }
 }

@@ -21,7 +21,10 @@ public final class StreamCaptureState {
 
     /** The four user calls that move the state; each knows the states it starts from. */
     public enum Call {
-        PREPARE("prepare"), BEGIN("beginCapture"), END("endCapture"), CANCEL("cancelCapture");
+        PREPARE("prepare"),
+        BEGIN("beginCapture"),
+        END("endCapture"),
+        CANCEL("cancelCapture");
 
         private final String method;
 
@@ -48,17 +51,28 @@ public final class StreamCaptureState {
     /** The fix to suggest when {@code call} is refused in the current state; null when it is allowed. */
     private String refusal(Call call) {
         return switch (call) {
-            case PREPARE -> state == CaptureState.NO_CAPTURE ? null : state == CaptureState.PREPARE
-                    ? "it is already prepared: call beginCapture() or cancelCapture()"
-                    : "a capture is recording: call endCapture() or cancelCapture() first";
-            case BEGIN -> state == CaptureState.PREPARE ? null : state == CaptureState.NO_CAPTURE
-                    ? "call prepare() before starting a capture"
-                    : "a capture is already recording: call endCapture() or cancelCapture() first";
-            case END -> state == CaptureState.CAPTURE ? null : state == CaptureState.PREPARE
-                    ? "call beginCapture() first, or cancelCapture() to leave the warm-up"
-                    : "there is no capture to end: call prepare() and beginCapture() first";
-            case CANCEL -> state != CaptureState.NO_CAPTURE ? null
-                    : "there is nothing to cancel (call prepare() to start a capture)";
+            case PREPARE ->
+                state == CaptureState.NO_CAPTURE
+                        ? null
+                        : state == CaptureState.PREPARE
+                                ? "it is already prepared: call beginCapture() or cancelCapture()"
+                                : "a capture is recording: call endCapture() or cancelCapture() first";
+            case BEGIN ->
+                state == CaptureState.PREPARE
+                        ? null
+                        : state == CaptureState.NO_CAPTURE
+                                ? "call prepare() before starting a capture"
+                                : "a capture is already recording: call endCapture() or cancelCapture() first";
+            case END ->
+                state == CaptureState.CAPTURE
+                        ? null
+                        : state == CaptureState.PREPARE
+                                ? "call beginCapture() first, or cancelCapture() to leave the warm-up"
+                                : "there is no capture to end: call prepare() and beginCapture() first";
+            case CANCEL ->
+                state != CaptureState.NO_CAPTURE
+                        ? null
+                        : "there is nothing to cancel (call prepare() to start a capture)";
         };
     }
 

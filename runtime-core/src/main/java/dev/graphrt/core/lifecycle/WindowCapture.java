@@ -79,8 +79,7 @@ sealed interface WindowCapture {
         }
 
         @Override
-        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
-                int[] changed) {
+        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
             return driver.rebind(graph, before, after, changed);
         }
 
@@ -109,8 +108,7 @@ sealed interface WindowCapture {
         }
 
         @Override
-        public void open(CaptureMode mode) {
-        }
+        public void open(CaptureMode mode) {}
 
         @Override
         public BackendGraph close(RecordedLaunches recording) {
@@ -124,14 +122,12 @@ sealed interface WindowCapture {
 
         /** A software graph's rebind is an update with the patched recording. */
         @Override
-        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
-                int[] changed) {
+        public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
             return graphs.update(graph, after);
         }
 
         @Override
-        public void abort() {
-        }
+        public void abort() {}
 
         @Override
         public boolean forbidsDeviceCallsFrom(Thread thread, CaptureMode mode, Thread owner) {

@@ -20,7 +20,11 @@ import java.util.Set;
  * are pinned to the graph at the end.
  */
 public final class CaptureMemorySession {
-    enum Phase { PRIMING, RECORDING, CLOSED }
+    enum Phase {
+        PRIMING,
+        RECORDING,
+        CLOSED
+    }
 
     private final MemoryManager manager;
     private final long streamId;
@@ -31,6 +35,7 @@ public final class CaptureMemorySession {
     private final Set<PoolSlice> recorded = new LinkedHashSet<>();
     /** Per exact size, the most slices one warm-up pass took: what the recorded run will ask for. */
     private final Map<Long, Integer> passDemand = new HashMap<>();
+
     private Phase phase = Phase.PRIMING;
     private String doomedReason;
 

@@ -29,11 +29,9 @@ public final class DropQueue {
     static final int EPOCH_LIMIT = 4096;
 
     /** One deferred release and what it releases (for error messages). */
-    private record Release(String what, Runnable action) {
-    }
+    private record Release(String what, Runnable action) {}
 
-    private record Batch(Fence fence, List<Release> releases, List<Retainable> holds) {
-    }
+    private record Batch(Fence fence, List<Release> releases, List<Retainable> holds) {}
 
     private final BackendStream stream;
     private final String streamName;
@@ -61,8 +59,12 @@ public final class DropQueue {
      * @param fencesAllowed false while a fence or fence query on this stream is forbidden (another stream's
      *                      hardware capture forbids device calls): {@link #flush} then does nothing
      */
-    public DropQueue(BackendStream stream, String streamName, LongSupplier epochIds, LongSupplier closedWhileHeld,
-                     BooleanSupplier fencesAllowed) {
+    public DropQueue(
+            BackendStream stream,
+            String streamName,
+            LongSupplier epochIds,
+            LongSupplier closedWhileHeld,
+            BooleanSupplier fencesAllowed) {
         this.fencesAllowed = fencesAllowed;
         this.stream = stream;
         this.streamName = streamName;
@@ -228,9 +230,12 @@ public final class DropQueue {
         if (firstFailure == null) {
             return Optional.empty();
         }
-        ReleaseFailedException failure = new ReleaseFailedException(streamName + ": " + failedWhat.size()
-                + " deferred release(s) failed after the work that used them finished: "
-                + String.join(", ", failedWhat) + " (the first failure is the cause)", failedWhat, firstFailure);
+        ReleaseFailedException failure = new ReleaseFailedException(
+                streamName + ": " + failedWhat.size()
+                        + " deferred release(s) failed after the work that used them finished: "
+                        + String.join(", ", failedWhat) + " (the first failure is the cause)",
+                failedWhat,
+                firstFailure);
         failedWhat.clear();
         firstFailure = null;
         return Optional.of(failure);

@@ -12,11 +12,10 @@ import java.time.Duration;
  * not complete within the bound becomes {@link WaitTimeoutException} naming the stream and what it waited for.
  */
 public final class FenceWait {
-    private FenceWait() {
-    }
+    private FenceWait() {}
 
-    public static void await(BackendStream stream, Fence fence, Duration timeout, String streamName,
-                             String waitingFor) {
+    public static void await(
+            BackendStream stream, Fence fence, Duration timeout, String streamName, String waitingFor) {
         boolean done;
         try {
             done = stream.await(fence, timeout);
@@ -26,9 +25,11 @@ public final class FenceWait {
             throw new DriverException(streamName + ": fence wait", failure);
         }
         if (!done) {
-            throw new WaitTimeoutException(streamName + ": waited " + timeout.toMillis() + " ms for " + waitingFor
-                    + " and the device did not finish the work before it; what that work uses stays held "
-                    + "(RuntimeOptions.waitTimeout sets the bound)", timeout);
+            throw new WaitTimeoutException(
+                    streamName + ": waited " + timeout.toMillis() + " ms for " + waitingFor
+                            + " and the device did not finish the work before it; what that work uses stays held "
+                            + "(RuntimeOptions.waitTimeout sets the bound)",
+                    timeout);
         }
     }
 }

@@ -45,10 +45,11 @@ public final class MemoryManager {
     private int freeHolds;
     /** Bytes ever allocated from the device (under the lock): a growth reports what it added here. */
     private long fromDevice;
+
     private boolean closed;
 
     public MemoryManager(String backend, DeviceMemory device, PoolConfig config) {
-        this(backend, device, config, (pool, requested, reserved) -> { });
+        this(backend, device, config, (pool, requested, reserved) -> {});
     }
 
     /** With {@code growth} told of every pool growth, besides the JFR event. */
@@ -97,7 +98,10 @@ public final class MemoryManager {
             if (freed == 0) {
                 throw full;
             }
-            LOG.debug("{}: device full for {} B; trimmed {} B of free pool memory and retrying once", backend, bytes,
+            LOG.debug(
+                    "{}: device full for {} B; trimmed {} B of free pool memory and retrying once",
+                    backend,
+                    bytes,
                     freed);
             try {
                 return device.allocate(bytes);
@@ -277,7 +281,9 @@ public final class MemoryManager {
         large.trimDownTo(Math.max(0, config.reserveBytes() - persistent.trimmableBytes()), failures);
         persistent.trimDownTo(Math.max(0, config.reserveBytes() - large.trimmableBytes()), failures);
         for (RuntimeException failure : failures) {
-            LOG.warn("{}: returning an unused allocation to the device failed (kept in the pool): {}", backend,
+            LOG.warn(
+                    "{}: returning an unused allocation to the device failed (kept in the pool): {}",
+                    backend,
                     failure.toString());
         }
     }
@@ -342,7 +348,8 @@ public final class MemoryManager {
             return;
         }
         RuntimeException first = failures.get(0) instanceof dev.graphrt.api.GraphRTException
-                ? failures.get(0) : new DriverException(operation + ": device free", failures.get(0));
+                ? failures.get(0)
+                : new DriverException(operation + ": device free", failures.get(0));
         failures.stream().skip(1).forEach(first::addSuppressed);
         throw first;
     }
@@ -357,10 +364,15 @@ public final class MemoryManager {
                     distinct.put(slice, Boolean.TRUE);
                 }
             }
-            long pinned = distinct.keySet().stream().mapToLong(PoolSlice::capacity).sum();
-            return new MemoryStats(small.reserved() + large.reserved() + persistent.reserved(),
+            long pinned =
+                    distinct.keySet().stream().mapToLong(PoolSlice::capacity).sum();
+            return new MemoryStats(
+                    small.reserved() + large.reserved() + persistent.reserved(),
                     small.inUseBytes() + large.inUseBytes() + persistent.inUseBytes(),
-                    persistent.freeBytes(), pinned, pinnedBytesByGraph, retainedByGraphsBytes);
+                    persistent.freeBytes(),
+                    pinned,
+                    pinnedBytesByGraph,
+                    retainedByGraphsBytes);
         } finally {
             lock.unlock();
         }

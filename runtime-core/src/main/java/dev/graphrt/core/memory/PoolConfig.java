@@ -7,8 +7,8 @@ package dev.graphrt.core.memory;
  * may be called to free memory while a capture window is open (not on hardware-graph backends: a driver call
  * there could invalidate the capture).
  */
-public record PoolConfig(long pageBytes, long maxPooledBytes, long alignment, long reserveBytes,
-                         boolean freesDuringCapture) {
+public record PoolConfig(
+        long pageBytes, long maxPooledBytes, long alignment, long reserveBytes, boolean freesDuringCapture) {
     public PoolConfig {
         if (alignment <= 0 || Long.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("alignment must be a power of two, was " + alignment);

@@ -5,5 +5,6 @@ package dev.graphrt.core.metadata;
  * nothing and pins every entry touched, because a graph bakes in each info buffer's address.
  */
 public enum CacheMode {
-    NORMAL, CAPTURE
+    NORMAL,
+    CAPTURE
 }

@@ -68,7 +68,9 @@ public final class MetadataCache {
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Key k && k.hash == hash && k.length == length
+            return other instanceof Key k
+                    && k.hash == hash
+                    && k.length == length
                     && Arrays.equals(k.words, 0, length, words, 0, length);
         }
     }
@@ -94,6 +96,7 @@ public final class MetadataCache {
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
     /** The one key every lookup probes with (the cache is its stream's alone): a hit allocates nothing. */
     private final Key probe = new Key(new int[0], 0);
+
     private final Set<Entry> windowPins = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Long, List<Entry>> graphPins = new HashMap<>();
     private CacheMode mode = CacheMode.NORMAL;
@@ -102,8 +105,8 @@ public final class MetadataCache {
 
     public MetadataCache(int capacity, int maxEntryBytes, Storage storage) {
         if (capacity < 0 || maxEntryBytes < 4) {
-            throw new IllegalArgumentException("capacity must be >= 0 and maxEntryBytes >= 4, were "
-                    + capacity + ", " + maxEntryBytes);
+            throw new IllegalArgumentException(
+                    "capacity must be >= 0 and maxEntryBytes >= 4, were " + capacity + ", " + maxEntryBytes);
         }
         this.capacity = capacity;
         this.maxEntryBytes = maxEntryBytes;

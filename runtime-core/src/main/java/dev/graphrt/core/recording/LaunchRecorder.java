@@ -13,6 +13,7 @@ import java.util.List;
 public final class LaunchRecorder {
     /** How the label of a child-graph node begins. */
     private static final String CHILD_LABEL_PREFIX = "graph #";
+
     private final boolean softwareGraph;
     private final List<RecordedLaunch> launches = new ArrayList<>();
     /** Each node: a launch, or a child graph's label (named lazily: {@link NodeLabels}). */
@@ -43,8 +44,8 @@ public final class LaunchRecorder {
     /** How a launch is named in DOT output and diagnostics: kernel, grid and block. */
     public static String label(RecordedLaunch launch) {
         var d = launch.dims();
-        return launch.kernel().entryPoint() + " grid " + d.gridX() + "x" + d.gridY() + "x" + d.gridZ()
-                + " block " + d.blockX() + "x" + d.blockY() + "x" + d.blockZ();
+        return launch.kernel().entryPoint() + " grid " + d.gridX() + "x" + d.gridY() + "x" + d.gridZ() + " block "
+                + d.blockX() + "x" + d.blockY() + "x" + d.blockZ();
     }
 
     public RecordedLaunches seal() {
@@ -61,10 +62,16 @@ public final class LaunchRecorder {
 
     /** Graphviz DOT: one node per launch, edges in stream order. */
     public static String toDot(long graphId, List<String> labels) {
-        StringBuilder dot = new StringBuilder("digraph graphrt_graph_").append(graphId).append(" {\n");
+        StringBuilder dot =
+                new StringBuilder("digraph graphrt_graph_").append(graphId).append(" {\n");
         for (int i = 0; i < labels.size(); i++) {
-            dot.append("  n").append(i).append(" [shape=box, label=\"").append(i).append(": ")
-                    .append(labels.get(i).replace("\"", "\\\"")).append("\"];\n");
+            dot.append("  n")
+                    .append(i)
+                    .append(" [shape=box, label=\"")
+                    .append(i)
+                    .append(": ")
+                    .append(labels.get(i).replace("\"", "\\\""))
+                    .append("\"];\n");
         }
         for (int i = 1; i < labels.size(); i++) {
             dot.append("  n").append(i - 1).append(" -> n").append(i).append(";\n");

@@ -13,12 +13,11 @@ import java.util.Optional;
  * for. A driver may still refuse what it cannot apply; the backend reports that itself.
  */
 public final class RecordingDiff {
-    private RecordingDiff() {
-    }
+    private RecordingDiff() {}
 
     /** The first difference that makes {@code next} inapplicable to {@code old}, or empty when there is none. */
-    public static Optional<UpdateResult.Rejected> firstDifference(long graphId, RecordedLaunches old,
-            NodeLabels oldLabels, RecordedLaunches next, NodeLabels nextLabels) {
+    public static Optional<UpdateResult.Rejected> firstDifference(
+            long graphId, RecordedLaunches old, NodeLabels oldLabels, RecordedLaunches next, NodeLabels nextLabels) {
         List<RecordedLaunch> was = old.launches();
         List<RecordedLaunch> now = next.launches();
         int common = Math.min(was.size(), now.size());
@@ -26,26 +25,39 @@ public final class RecordingDiff {
             RecordedLaunch before = was.get(i);
             RecordedLaunch after = now.get(i);
             if (before.kernel() != after.kernel()) {
-                return Optional.of(new UpdateResult.Rejected(graphId, UpdateResult.Difference.KERNEL, i,
-                        after.kernel().entryPoint(), "node " + i + " runs kernel " + after.kernel().entryPoint()
-                        + " where the graph runs " + before.kernel().entryPoint()
-                        + "; an update keeps every node's kernel: capture a new graph instead"));
+                return Optional.of(new UpdateResult.Rejected(
+                        graphId,
+                        UpdateResult.Difference.KERNEL,
+                        i,
+                        after.kernel().entryPoint(),
+                        "node " + i + " runs kernel " + after.kernel().entryPoint()
+                                + " where the graph runs " + before.kernel().entryPoint()
+                                + "; an update keeps every node's kernel: capture a new graph instead"));
             }
         }
         if (was.size() != now.size()) {
             String kernel = now.size() > common ? now.get(common).kernel().entryPoint() : "";
-            return Optional.of(new UpdateResult.Rejected(graphId, UpdateResult.Difference.TOPOLOGY, common, kernel,
+            return Optional.of(new UpdateResult.Rejected(
+                    graphId,
+                    UpdateResult.Difference.TOPOLOGY,
+                    common,
+                    kernel,
                     "the new recording has " + now.size() + " launches where the graph has " + was.size()
-                    + " (the first differing node is " + common + "); an update keeps the graph's shape: "
-                    + "capture a new graph instead"));
+                            + " (the first differing node is " + common + "); an update keeps the graph's shape: "
+                            + "capture a new graph instead"));
         }
         int i = firstStructuralDifference(oldLabels, nextLabels);
         if (i >= 0) {
-            return Optional.of(new UpdateResult.Rejected(graphId, UpdateResult.Difference.NODE_TYPE, i,
-                    i < nextLabels.size() ? nextLabels.get(i) : "", "node " + i + " is "
-                    + (i < nextLabels.size() ? "'" + nextLabels.get(i) + "'" : "missing") + " where the graph has "
-                    + (i < oldLabels.size() ? "'" + oldLabels.get(i) + "'" : "none")
-                    + "; an update keeps every node's type (launch or child graph)"));
+            return Optional.of(new UpdateResult.Rejected(
+                    graphId,
+                    UpdateResult.Difference.NODE_TYPE,
+                    i,
+                    i < nextLabels.size() ? nextLabels.get(i) : "",
+                    "node " + i + " is "
+                            + (i < nextLabels.size() ? "'" + nextLabels.get(i) + "'" : "missing")
+                            + " where the graph has "
+                            + (i < oldLabels.size() ? "'" + oldLabels.get(i) + "'" : "none")
+                            + "; an update keeps every node's type (launch or child graph)"));
         }
         return Optional.empty();
     }

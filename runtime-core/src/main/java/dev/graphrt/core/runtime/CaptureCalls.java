@@ -65,13 +65,15 @@ final class CaptureCalls {
         Objects.requireNonNull(options, "options");
         transition("prepare", () -> {
             CorePool pool = c.host().checkPool(options.pool());
-            if (c.blame().pending() && c.policy().waitsForReplaysAtPrepare(c.lifecycle().current())
+            if (c.blame().pending()
+                    && c.policy().waitsForReplaysAtPrepare(c.lifecycle().current())
                     && !c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
                 c.blame().hostSync(() -> {
                     c.memory().awaitAll("the replays before prepare()");
                     List<Throwable> failed = c.backend().drainErrors();
                     if (!failed.isEmpty()) {
-                        RuntimeException first = failed.get(0) instanceof RuntimeException raw ? raw
+                        RuntimeException first = failed.get(0) instanceof RuntimeException raw
+                                ? raw
                                 : new DriverException("stream #" + c.id() + " replay", failed.get(0));
                         failed.stream().skip(1).forEach(first::addSuppressed);
                         throw first;
@@ -124,14 +126,19 @@ final class CaptureCalls {
             c.window().refuseOpenViews("endCapture");
             SealedWindow sealed = c.lifecycle().endCapture();
             if (sealed.nodeLabels().size() == 0) {
-                LOG.warn("stream #{}: the captured graph is empty (nothing was recorded between beginCapture and "
-                        + "endCapture); its replay does nothing", c.id());
+                LOG.warn(
+                        "stream #{}: the captured graph is empty (nothing was recorded between beginCapture and "
+                                + "endCapture); its replay does nothing",
+                        c.id());
             }
             c.window().registerIntermediates();
-            CoreGraph graph = new CoreGraph(owner, c.host().scope(), sealed, c.policy().graphKind());
+            CoreGraph graph =
+                    new CoreGraph(owner, c.host().scope(), sealed, c.policy().graphKind());
             c.memory().adopt(graph);
             c.host().graphSealed(graph);
-            c.host().observers().captured(c.id(), graph.id(), sealed.nodeLabels().size(), sealed.captureDuration());
+            c.host()
+                    .observers()
+                    .captured(c.id(), graph.id(), sealed.nodeLabels().size(), sealed.captureDuration());
             return graph;
         });
     }

@@ -18,8 +18,7 @@ import java.util.Set;
  */
 final class CaptureGroup {
     /** A wait inside the capture: {@code waiter}, at its operation {@code waiterOps}, for {@code source} at {@code sourceOps}. */
-    private record Wait(StreamPeer waiter, int waiterOps, StreamPeer source, int sourceOps) {
-    }
+    private record Wait(StreamPeer waiter, int waiterOps, StreamPeer source, int sourceOps) {}
 
     private final StreamPeer origin;
     private final Set<StreamPeer> members = new LinkedHashSet<>();
@@ -85,7 +84,9 @@ final class CaptureGroup {
             return false;
         }
         for (Wait wait : waits) {
-            if (wait.source() == stream && wait.sourceOps() >= upTo && joined(wait.waiter(), wait.waiterOps(), visiting)) {
+            if (wait.source() == stream
+                    && wait.sourceOps() >= upTo
+                    && joined(wait.waiter(), wait.waiterOps(), visiting)) {
                 return true;
             }
         }

@@ -33,7 +33,8 @@ final class CheckedWork {
 
     /** A buffer for {@code bytes} in {@code slice} (which has {@link #extraBytes()} more): guarded when checked. */
     CoreBuffer buffer(RuntimeScope scope, long id, PoolSlice slice, long bytes) {
-        return guards == null ? new CoreBuffer(scope, id, slice, bytes)
+        return guards == null
+                ? new CoreBuffer(scope, id, slice, bytes)
                 : new CoreBuffer(scope, id, slice, guards.arm(slice, bytes), bytes);
     }
 

@@ -1,8 +1,8 @@
 package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
-import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.HoldCount;
+import dev.graphrt.core.memory.PoolSlice;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.DeviceSlice;
 import java.util.ArrayDeque;
@@ -24,6 +24,7 @@ final class CoreBuffer implements Buffer, Retainable {
     private final long byteSize;
     /** Checked mode only: the last launches that used it, newest first (for an overrun's message). */
     private final ArrayDeque<String> launches;
+
     private final AtomicBoolean closed = new AtomicBoolean();
     private final HoldCount holds = new HoldCount();
     /** The epoch or recording that last took a hold: a stream skips the hold when it already has one. */

@@ -65,8 +65,9 @@ final class CoreEvent implements StreamEvent {
 
     private void refuseInCapture(String operation) {
         if (group != null) {
-            throw new IllegalStateException(operation + ": " + this + " was recorded inside a capture: it marks a point "
-                    + "in the graph, not in time; other streams of that capture wait for it with waitFor");
+            throw new IllegalStateException(
+                    operation + ": " + this + " was recorded inside a capture: it marks a point "
+                            + "in the graph, not in time; other streams of that capture wait for it with waitFor");
         }
     }
 

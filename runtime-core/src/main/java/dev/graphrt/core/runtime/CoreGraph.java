@@ -33,6 +33,7 @@ final class CoreGraph implements Graph, Retainable {
     private final long id;
     /** What replays run: replaced, under the stream's lock, by an applied update or a rebind. */
     private volatile SealedWindow window;
+
     private final GraphKind kind;
     private final AtomicLong replays = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -59,8 +60,8 @@ final class CoreGraph implements Graph, Retainable {
     @Override
     public GraphInfo info() {
         SealedWindow now = window;
-        return new GraphInfo(id(), kind, now.graph().nodeCount(), now.pinnedBytes(), now.captureDuration(),
-                replays.get());
+        return new GraphInfo(
+                id(), kind, now.graph().nodeCount(), now.pinnedBytes(), now.captureDuration(), replays.get());
     }
 
     @Override

@@ -32,10 +32,12 @@ final class CoreGraphCache<K> implements GraphCache<K> {
     private final CaptureOptions capture;
     /** The pool the cache's graphs share: the options', or one of its own (closed with the cache). */
     private final GraphPool pool;
+
     private final boolean ownPool;
     private final LinkedHashMap<K, Graph> graphs = new LinkedHashMap<>(16, 0.75f, true);
     /** Eager runs per key not yet captured (EAGER policy), bounded to 4 x maxGraphs keys, oldest dropped. */
     private final LinkedHashMap<K, Integer> eagerRuns = new LinkedHashMap<>(16, 0.75f, true);
+
     private long hits;
     private long misses;
     private long captures;
@@ -96,8 +98,8 @@ final class CoreGraphCache<K> implements GraphCache<K> {
             throw new IllegalStateException("capture: the graph cache is closed");
         }
         if (graphs.containsKey(key)) {
-            throw new IllegalArgumentException("key: a graph is already cached for " + key + "; a cache keeps one "
-                    + "graph per key");
+            throw new IllegalArgumentException(
+                    "key: a graph is already cached for " + key + "; a cache keeps one " + "graph per key");
         }
         captureFor(key, step);
     }
@@ -162,8 +164,15 @@ final class CoreGraphCache<K> implements GraphCache<K> {
 
     @Override
     public synchronized GraphCacheStats stats() {
-        return new GraphCacheStats(hits, misses, captures, eagerCount, evictions, Duration.ofNanos(captureNanos),
-                graphs.size(), pinnedBytes());
+        return new GraphCacheStats(
+                hits,
+                misses,
+                captures,
+                eagerCount,
+                evictions,
+                Duration.ofNanos(captureNanos),
+                graphs.size(),
+                pinnedBytes());
     }
 
     @Override

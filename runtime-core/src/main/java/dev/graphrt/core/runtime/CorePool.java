@@ -18,6 +18,7 @@ final class CorePool implements GraphPool {
     private final List<CoreBuffer> intermediates = new ArrayList<>();
     /** The id of the stream the pool belongs to (bound by its first capture); 0 until then. */
     private long stream;
+
     private volatile boolean closed;
 
     CorePool(long id, RuntimeScope scope) {
@@ -68,16 +69,18 @@ final class CorePool implements GraphPool {
      * borrowings) nor {@code excluded} (what graphs the window replays hold) names, retained for the caller; null
      * when none fits. Dead ones are dropped.
      */
-    synchronized CoreBuffer borrow(long bytes, Map<CoreBuffer, CoreBuffer> borrowed,
-            Map<? extends Object, Boolean> excluded) {
+    synchronized CoreBuffer borrow(
+            long bytes, Map<CoreBuffer, CoreBuffer> borrowed, Map<? extends Object, Boolean> excluded) {
         CoreBuffer best = null;
         for (Iterator<CoreBuffer> it = intermediates.iterator(); it.hasNext(); ) {
             CoreBuffer candidate = it.next();
             if (!candidate.alive()) {
                 it.remove();
-            } else if (candidate.storage().length() >= bytes && !borrowed.containsKey(candidate)
+            } else if (candidate.storage().length() >= bytes
+                    && !borrowed.containsKey(candidate)
                     && !excluded.containsKey(candidate)
-                    && (best == null || candidate.storage().length() < best.storage().length())) {
+                    && (best == null
+                            || candidate.storage().length() < best.storage().length())) {
                 best = candidate;
             }
         }

@@ -2,9 +2,9 @@ package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.Capability;
+import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DeviceOutOfMemoryException;
-import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
@@ -67,6 +67,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     private final Map<Long, CorePool> pools = new ConcurrentHashMap<>();
     /** Epoch and recording stamps: unique across the runtime, and never equal to a buffer's initial stamp 0. */
     private final AtomicLong stamps = new AtomicLong();
+
     private final RuntimeScope scope;
     private final Set<CoreGraph> liveGraphs = ConcurrentHashMap.newKeySet();
     /** Streams closed while another capture forbade device calls: their close completes when it ends. */
@@ -89,12 +90,22 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         this.policy = new OperationPolicy(backend.name(), capabilities, GraphKinds.of(backend));
         policy.checkDeclared();
         long alignment = backend.memory().alignment();
-        this.memory = new MemoryManager(backend.name(), backend.memory(),
-                new PoolConfig(options.pageBytes(), options.maxPooledBytes(), alignment, options.poolReserveBytes(),
-                        policy.freesDuringCapture()), observers::poolGrew);
+        this.memory = new MemoryManager(
+                backend.name(),
+                backend.memory(),
+                new PoolConfig(
+                        options.pageBytes(),
+                        options.maxPooledBytes(),
+                        alignment,
+                        options.poolReserveBytes(),
+                        policy.freesDuringCapture()),
+                observers::poolGrew);
         this.guards = options.checked() ? new Guards(backend.memory(), alignment) : null;
-        this.scope = new RuntimeScope(memory, backend.name(), backend.name() + ":" + options.deviceIndex() + " "
-                + backend.device().name());
+        this.scope = new RuntimeScope(
+                memory,
+                backend.name(),
+                backend.name() + ":" + options.deviceIndex() + " "
+                        + backend.device().name());
         LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
     }
 
@@ -142,7 +153,9 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
             try {
                 stream.close();
             } catch (RuntimeException failure) {
-                LOG.warn("stream #{} opened while the runtime closed: its close failed: {}", stream.id(),
+                LOG.warn(
+                        "stream #{} opened while the runtime closed: its close failed: {}",
+                        stream.id(),
                         failure.toString());
             }
             throw new IllegalStateException("openStream: the " + backend.name() + " runtime is closing");
@@ -166,8 +179,10 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         }
         List<Dialect> accepted = backend.compiler().dialects();
         if (accepted.stream().noneMatch(offered::contains)) {
-            throw new KernelCompilationException("kernel '" + source.entryPoint() + "' offers " + offered + " but the "
-                    + backend.name() + " backend compiles only " + accepted, "");
+            throw new KernelCompilationException(
+                    "kernel '" + source.entryPoint() + "' offers " + offered + " but the " + backend.name()
+                            + " backend compiles only " + accepted,
+                    "");
         }
         return new CoreKernel(scope, backend.compiler().compile(source), Set.copyOf(offered));
     }
@@ -181,22 +196,30 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
                 retained.put(buffer, Boolean.TRUE);
             }
         }
-        MemoryStats stats = memory.stats(retained.keySet().stream().mapToLong(Retainable::retainedBytes).sum());
+        MemoryStats stats = memory.stats(
+                retained.keySet().stream().mapToLong(Retainable::retainedBytes).sum());
         // An updated graph's pins are held under its window's id: report them under the graph's own.
         Map<Long, Long> graphOfWindow = new HashMap<>();
         for (CoreGraph graph : liveGraphs) {
             graphOfWindow.put(graph.window().graphId(), graph.id());
         }
         Map<Long, Long> perGraph = new HashMap<>();
-        stats.pinnedPerGraph().forEach((window, bytes) ->
-                perGraph.merge(graphOfWindow.getOrDefault(window, window), bytes, Long::sum));
+        stats.pinnedPerGraph()
+                .forEach((window, bytes) ->
+                        perGraph.merge(graphOfWindow.getOrDefault(window, window), bytes, Long::sum));
         Map<Long, Long> perPool = new HashMap<>();
         pools.values().removeIf(pool -> !pool.inUse());
         for (CorePool pool : pools.values()) {
             perPool.put(pool.id(), pool.sharedBytes());
         }
-        return new MemoryStats(stats.reservedBytes(), stats.inUseBytes(), stats.persistentFreeBytes(),
-                stats.pinnedBytes(), perGraph, stats.retainedByGraphsBytes(), perPool);
+        return new MemoryStats(
+                stats.reservedBytes(),
+                stats.inUseBytes(),
+                stats.persistentFreeBytes(),
+                stats.pinnedBytes(),
+                perGraph,
+                stats.retainedByGraphsBytes(),
+                perPool);
     }
 
     @Override
@@ -320,8 +343,9 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     @Override
     public void checkOpen(String operation) {
         if (scope.isClosed()) {
-            throw new IllegalStateException(operation + ": the " + backend.name() + " runtime is closed ("
-                    + scope.device() + "); its streams, buffers, kernels and graphs closed with it: open a new runtime");
+            throw new IllegalStateException(
+                    operation + ": the " + backend.name() + " runtime is closed (" + scope.device()
+                            + "); its streams, buffers, kernels and graphs closed with it: open a new runtime");
         }
         if (lost != null) {
             throw lostError(operation);
@@ -336,9 +360,13 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
 
     private DeviceLostException lostError(String operation) {
         DeviceLostException first = lost;
-        return new DeviceLostException(operation + ": the " + backend.name() + " device of this runtime was lost "
-                + "earlier, in " + first.operation() + " (" + first.getMessage() + "); close this runtime and open "
-                + "a new one", operation, first);
+        return new DeviceLostException(
+                operation + ": the " + backend.name() + " device of this runtime was lost "
+                        + "earlier, in " + first.operation() + " (" + first.getMessage()
+                        + "); close this runtime and open "
+                        + "a new one",
+                operation,
+                first);
     }
 
     /**
@@ -355,12 +383,15 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         if (failure instanceof DeviceLostException known && known.operation().equals(operation)) {
             return known;
         }
-        DeviceLostException reported = new DeviceLostException(operation + ": " + failure.getMessage(), operation,
-                failure);
+        DeviceLostException reported =
+                new DeviceLostException(operation + ": " + failure.getMessage(), operation, failure);
         synchronized (this) {
             if (lost == null) {
                 lost = reported;
-                LOG.warn("the {} runtime is lost: {} hit a sticky device error: {}", backend.name(), operation,
+                LOG.warn(
+                        "the {} runtime is lost: {} hit a sticky device error: {}",
+                        backend.name(),
+                        operation,
                         sticky.getMessage());
                 DeviceLostEvent event = new DeviceLostEvent();
                 if (event.shouldCommit()) {
@@ -401,8 +432,10 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         }
         long memoryBytes = backend.device().memoryBytes();
         if (memoryBytes > 0 && bytes > memoryBytes) {
-            throw new DeviceOutOfMemoryException(argument + " = " + bytes + " bytes exceeds the " + backend.name()
-                    + " device's " + memoryBytes + " bytes of memory", bytes);
+            throw new DeviceOutOfMemoryException(
+                    argument + " = " + bytes + " bytes exceeds the " + backend.name() + " device's " + memoryBytes
+                            + " bytes of memory",
+                    bytes);
         }
     }
 
@@ -429,8 +462,12 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         long deadline = System.nanoTime() + options.waitTimeout().toNanos();
         while (scope.lent() > 0) {
             if (System.nanoTime() - deadline > 0) {
-                LOG.error("closing the {} runtime: {} copy(ies) of other runtimes still use its memory after {}; it "
-                        + "is freed anyway", backend.name(), scope.lent(), options.waitTimeout());
+                LOG.error(
+                        "closing the {} runtime: {} copy(ies) of other runtimes still use its memory after {}; it "
+                                + "is freed anyway",
+                        backend.name(),
+                        scope.lent(),
+                        options.waitTimeout());
                 return;
             }
             LockSupport.parkNanos(100_000);
@@ -446,9 +483,11 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         Objects.requireNonNull(buffer, argument);
         if (buffer instanceof CoreBuffer core && core.scope() != scope) {
             if (!core.scope().backend().equals(scope.backend())) {
-                throw new IllegalArgumentException(argument + ": " + core + " belongs to a " + core.scope().backend()
-                        + " runtime (" + core.scope().device() + "), and this stream's runtime is " + scope.device()
-                        + ": a copy between runtimes needs one backend on both sides; read and upload through the host");
+                throw new IllegalArgumentException(
+                        argument + ": " + core + " belongs to a " + core.scope().backend()
+                                + " runtime (" + core.scope().device() + "), and this stream's runtime is "
+                                + scope.device()
+                                + ": a copy between runtimes needs one backend on both sides; read and upload through the host");
             }
             if (core.isClosed()) {
                 throw new IllegalArgumentException(argument + ": " + core + " is closed");

@@ -50,9 +50,21 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
         this.host = host;
         this.backend = backend;
         OperationPolicy policy = host.policy();
-        this.memory = new StreamMemory(id, host, backend, (metadata, drops) -> new CaptureLifecycle(id, backend,
-                policy, host.memory(), metadata, drops, host::nextGraphId, host::nextStamp,
-                host.options().waitTimeout()), this::joinedAnotherCapture);
+        this.memory = new StreamMemory(
+                id,
+                host,
+                backend,
+                (metadata, drops) -> new CaptureLifecycle(
+                        id,
+                        backend,
+                        policy,
+                        host.memory(),
+                        metadata,
+                        drops,
+                        host::nextGraphId,
+                        host::nextStamp,
+                        host.options().waitTimeout()),
+                this::joinedAnotherCapture);
         this.lifecycle = memory.lifecycle();
         this.membership = new Membership(this, policy);
         this.guard = new StreamGuard(id, host, membership);
@@ -341,7 +353,7 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
     @Override
     public String toString() {
         StreamPeer origin = membership.joinedOrigin();
-        return "stream #" + id + " (" + (origin != null ? "CAPTURE, joined to stream #" + origin.id()
-                : lifecycle.current()) + ")";
+        return "stream #" + id + " ("
+                + (origin != null ? "CAPTURE, joined to stream #" + origin.id() : lifecycle.current()) + ")";
     }
 }

@@ -120,8 +120,10 @@ final class GraphEdits {
             List<Retainable> holds = rebinding.holdsAfter(old, source, target);
             SealedWindow next;
             try {
-                next = old.rebound(c.lifecycle().rebind(old.graph(), old.recording(), rebinding.patched(),
-                        rebinding.changed()), rebinding.patched(), holds);
+                next = old.rebound(
+                        c.lifecycle().rebind(old.graph(), old.recording(), rebinding.patched(), rebinding.changed()),
+                        rebinding.patched(),
+                        holds);
             } catch (RuntimeException | Error failure) {
                 // The backend may have patched some launches before failing (its rollback may fail too): the graph
                 // keeps its recording and holds both buffers from now on, so nothing it may still pass is freed.
@@ -152,7 +154,8 @@ final class GraphEdits {
 
     private void checkOwnGraph(CoreGraph graph, String operation) {
         if (graph.owner() != c.self()) {
-            throw new IllegalArgumentException(operation + ": " + graph + " belongs to stream #" + graph.owner().id());
+            throw new IllegalArgumentException(operation + ": " + graph + " belongs to stream #"
+                    + graph.owner().id());
         }
     }
 

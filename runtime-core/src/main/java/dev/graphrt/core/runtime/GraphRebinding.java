@@ -36,7 +36,9 @@ record GraphRebinding(RecordedLaunches patched, int[] changed) {
                 swapped.add(slice.equals(from) ? to : slice);
             }
             Bindings bindings = launch.bindings();
-            patched.add(new RecordedLaunch(launch.kernel(), launch.dims(),
+            patched.add(new RecordedLaunch(
+                    launch.kernel(),
+                    launch.dims(),
                     new Bindings(List.copyOf(swapped), bindings.info(), bindings.infoWords())));
             changed[count++] = i;
         }
@@ -62,8 +64,8 @@ record GraphRebinding(RecordedLaunches patched, int[] changed) {
         for (int i = 0; i < holds.size(); i++) {
             if (!holds.get(i).retain()) {
                 holds.subList(0, i).forEach(Retainable::release);
-                throw new IllegalArgumentException((holds.get(i) == to ? "to: " : "rebind: ") + holds.get(i)
-                        + " is closed and no longer held");
+                throw new IllegalArgumentException(
+                        (holds.get(i) == to ? "to: " : "rebind: ") + holds.get(i) + " is closed and no longer held");
             }
         }
         return holds;

@@ -8,8 +8,7 @@ import java.lang.foreign.MemorySegment;
  * the stream stays healthy (the backend would otherwise fail later, blamed on the stream).
  */
 final class HostSegments {
-    private HostSegments() {
-    }
+    private HostSegments() {}
 
     static void checkReadable(MemorySegment segment, String argument) {
         if (!segment.scope().isAlive()) {

@@ -1,9 +1,9 @@
 package dev.graphrt.core.runtime;
 
+import dev.graphrt.api.BlockShape;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.LaunchLimits;
-import dev.graphrt.api.BlockShape;
 import dev.graphrt.spi.CompiledKernel;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -21,12 +21,11 @@ import java.util.stream.IntStream;
  * block would silently compute part of the range).
  */
 final class LaunchArguments {
-    private LaunchArguments() {
-    }
+    private LaunchArguments() {}
 
     /** The names of the first launch arguments, made once: naming an argument must cost a launch nothing. */
-    private static final String[] BUFFER_ARGUMENTS = IntStream.range(0, 16)
-            .mapToObj(i -> "args.buffers[" + i + "]").toArray(String[]::new);
+    private static final String[] BUFFER_ARGUMENTS =
+            IntStream.range(0, 16).mapToObj(i -> "args.buffers[" + i + "]").toArray(String[]::new);
 
     /** {@code args.buffers[i]}, as checks and refusals name launch argument {@code i}. */
     static String bufferArgument(int i) {
@@ -39,8 +38,8 @@ final class LaunchArguments {
         int buffers = args.buffers().size();
         int passed = buffers + (args.hasInfo() ? 1 : 0);
         if (declared.isPresent() && declared.getAsInt() != passed) {
-            throw new IllegalArgumentException(message(kernel.entryPoint(), declared.getAsInt(), buffers,
-                    args.hasInfo()));
+            throw new IllegalArgumentException(
+                    message(kernel.entryPoint(), declared.getAsInt(), buffers, args.hasInfo()));
         }
     }
 

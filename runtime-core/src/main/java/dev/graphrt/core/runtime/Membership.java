@@ -96,8 +96,9 @@ final class Membership {
      * stream, so it is rejected lazily on the origin, whose endCapture names it.
      */
     void rejectOnOrigin(StreamPeer origin, String operation) {
-        origin.lifecycle().rejectLazily(operation + " on stream #" + self.id() + ", which joined this capture: only "
-                + "the capture's origin stream #" + origin.id() + " records writes, copies and replays");
+        origin.lifecycle()
+                .rejectLazily(operation + " on stream #" + self.id() + ", which joined this capture: only "
+                        + "the capture's origin stream #" + origin.id() + " records writes, copies and replays");
     }
 
     /** Counts one recorded operation for the fork/join bookkeeping. */
@@ -134,7 +135,10 @@ final class Membership {
     void join(CaptureGroup target) {
         target.join(self);
         group = target;
-        LOG.debug("stream #{} joined stream #{}'s capture", self.id(), target.origin().id());
+        LOG.debug(
+                "stream #{} joined stream #{}'s capture",
+                self.id(),
+                target.origin().id());
     }
 
     /**
@@ -189,8 +193,11 @@ final class Membership {
             try {
                 joinBack(unjoined.get());
             } catch (RuntimeException failure) {
-                LOG.warn("stream #{}: joining stream #{} back before abandoning the capture failed: {}", self.id(),
-                        unjoined.get().id(), failure.toString());
+                LOG.warn(
+                        "stream #{}: joining stream #{} back before abandoning the capture failed: {}",
+                        self.id(),
+                        unjoined.get().id(),
+                        failure.toString());
                 return;
             }
         }
@@ -225,7 +232,10 @@ final class Membership {
      * stream's lock; the origin's is taken after it). Only a stream on its own joins.
      */
     void joinWarmup(StreamPeer warmup) {
-        if (warmup == null || warmup == self || warmupOrigin == warmup || group != null
+        if (warmup == null
+                || warmup == self
+                || warmupOrigin == warmup
+                || group != null
                 || !policy.mayJoinAnotherCapture(self.lifecycle().current())) {
             return;
         }

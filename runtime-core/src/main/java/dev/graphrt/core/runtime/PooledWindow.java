@@ -106,7 +106,7 @@ final class PooledWindow {
             return;
         }
         switch (policy.pool(state)) {
-            case NONE -> { }
+            case NONE -> {}
             case NOTE_WARMUP -> passAllocations.add(buffer);
             case LEND_TEMPORARIES -> recordedAllocations.add(buffer);
         }
@@ -211,8 +211,12 @@ final class PooledWindow {
             view.privatize(memory.allocate(view.byteSize()));
             LOG.debug("stream #{}: {} left open by an undone pooled capture now has memory of its own", streamId, view);
         } catch (RuntimeException failure) {
-            LOG.warn("stream #{}: {} was left open by an undone pooled capture and could not get memory of its own; "
-                    + "it is closed: {}", streamId, view, failure.toString());
+            LOG.warn(
+                    "stream #{}: {} was left open by an undone pooled capture and could not get memory of its own; "
+                            + "it is closed: {}",
+                    streamId,
+                    view,
+                    failure.toString());
             view.close();
         }
     }

@@ -46,16 +46,20 @@ final class ReplayBlame {
             sync.run();
         } catch (RuntimeException raw) {
             String operation = "stream #" + streamId + " host synchronisation";
-            GraphRTException failure = raw instanceof GraphRTException known ? known
-                    : raw instanceof OutOfBoundsAccess outside ? checked.overrun(operation, outside)
-                    : new DriverException(operation, raw);
+            GraphRTException failure = raw instanceof GraphRTException known
+                    ? known
+                    : raw instanceof OutOfBoundsAccess outside
+                            ? checked.overrun(operation, outside)
+                            : new DriverException(operation, raw);
             if (replayedSinceSync.isEmpty() || failure instanceof WaitTimeoutException) {
                 throw failure;
             }
-            List<String> graphs = replayedSinceSync.stream().map(g -> "graph #" + g).toList();
+            List<String> graphs =
+                    replayedSinceSync.stream().map(g -> "graph #" + g).toList();
             replayedSinceSync.clear();
-            throw new ReplayFailedException("stream #" + streamId + ": work failed after replays of " + graphs
-                    + ": " + failure.getMessage(), failure);
+            throw new ReplayFailedException(
+                    "stream #" + streamId + ": work failed after replays of " + graphs + ": " + failure.getMessage(),
+                    failure);
         }
         replayedSinceSync.clear();
     }

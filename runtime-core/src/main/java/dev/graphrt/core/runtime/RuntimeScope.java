@@ -18,6 +18,7 @@ final class RuntimeScope {
     private final AtomicLong closedWhileHeld = new AtomicLong();
     /** Copies of other runtimes that use this runtime's memory now (see {@link #lend()}). */
     private final AtomicInteger lent = new AtomicInteger();
+
     private volatile boolean closed;
 
     /**

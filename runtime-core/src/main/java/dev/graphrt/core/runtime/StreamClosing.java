@@ -35,7 +35,8 @@ final class StreamClosing {
             return;
         }
         boolean open = !c.guard().closed() && !c.guard().closeDeferred();
-        if (open && c.policy().abandonsOnDeferredClose(c.lifecycle().current())
+        if (open
+                && c.policy().abandonsOnDeferredClose(c.lifecycle().current())
                 && c.host().anotherCaptureForbidsDeviceCalls(c.id())) {
             // Its own capture ends now: deferred, it could never end (endCapture refuses a closed stream), and
             // two streams closed while both record would each wait for the other forever.
@@ -117,11 +118,14 @@ final class StreamClosing {
                 return false;
             }
             c.membership().joinBackForAbort();
-            RuntimeException failure = c.lifecycle().abort(new IllegalStateException("stream #" + c.id()
-                    + " left its capture window: " + why));
+            RuntimeException failure = c.lifecycle()
+                    .abort(new IllegalStateException("stream #" + c.id() + " left its capture window: " + why));
             c.membership().dissolveGroup();
             capture.windowEnded();
-            LOG.warn("stream #{} closed during {}: the capture was cancelled ({})", c.id(), was,
+            LOG.warn(
+                    "stream #{} closed during {}: the capture was cancelled ({})",
+                    c.id(),
+                    was,
                     failure.getSuppressed().length == 0 ? "cleanly" : "with suppressed errors");
         } finally {
             c.guard().lock().unlock();

@@ -10,8 +10,14 @@ import java.time.Duration;
  * peers see it, its runtime, the call skeleton, its membership, its pooled window, checked mode and replay blame,
  * and what follows from them (the operation table, the backend stream, memory and lifecycle).
  */
-record StreamContext(StreamPeer self, StreamHost host, StreamGuard guard, Membership membership, PooledWindow window,
-                     CheckedWork checked, ReplayBlame blame) {
+record StreamContext(
+        StreamPeer self,
+        StreamHost host,
+        StreamGuard guard,
+        Membership membership,
+        PooledWindow window,
+        CheckedWork checked,
+        ReplayBlame blame) {
     long id() {
         return self.id();
     }

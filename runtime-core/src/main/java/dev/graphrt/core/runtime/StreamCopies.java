@@ -65,13 +65,18 @@ final class StreamCopies {
                         // a node the core's recording does not hold: a rebind leaves it, and its buffers, as they are
                         c.lifecycle().noteRecordedWrite();
                     } else {
-                        c.lifecycle().rejectLazily("copy of " + from + " to " + to + " (the " + c.policy().backend()
-                                + " backend cannot copy device to device, so the copy cannot be recorded)");
+                        c.lifecycle()
+                                .rejectLazily("copy of " + from + " to " + to + " (the "
+                                        + c.policy().backend()
+                                        + " backend cannot copy device to device, so the copy cannot be recorded)");
                     }
                 }
-                case DEFER_REJECTION -> c.lifecycle().rejectLazily("copy of " + from + " to " + to + " (the "
-                        + c.policy().backend() + " backend's software graphs hold launches only: copy before prepare() "
-                        + "or between replays)");
+                case DEFER_REJECTION ->
+                    c.lifecycle()
+                            .rejectLazily("copy of " + from + " to " + to + " (the "
+                                    + c.policy().backend()
+                                    + " backend's software graphs hold launches only: copy before prepare() "
+                                    + "or between replays)");
             }
             return null;
         });
@@ -109,7 +114,8 @@ final class StreamCopies {
             }
             if (!copied) {
                 loan.release();
-                throw new IllegalArgumentException(foreignArgument + ": the " + c.policy().backend() + " backend "
+                throw new IllegalArgumentException(foreignArgument + ": the "
+                        + c.policy().backend() + " backend "
                         + "cannot copy between its runtimes (" + foreign.scope().device() + " and this stream's); "
                         + "read and upload through the host");
             }
@@ -127,8 +133,8 @@ final class StreamCopies {
         static Loan take(CoreBuffer buffer, String argument) {
             RuntimeScope owner = buffer.scope();
             if (!owner.lend()) {
-                throw new IllegalArgumentException(argument + ": " + buffer + " belongs to a runtime that is closing ("
-                        + owner.device() + ")");
+                throw new IllegalArgumentException(
+                        argument + ": " + buffer + " belongs to a runtime that is closing (" + owner.device() + ")");
             }
             if (!buffer.retain()) {
                 owner.giveBack();

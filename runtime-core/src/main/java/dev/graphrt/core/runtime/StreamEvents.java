@@ -15,6 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 final class StreamEvents {
     /** No stream: {@code anotherCaptureForbidsDeviceCalls(NO_STREAM)} asks about every stream's capture. */
     private static final long NO_STREAM = -1;
+
     private final StreamContext c;
 
     StreamEvents(StreamContext c) {
@@ -26,10 +27,14 @@ final class StreamEvents {
             CaptureState state = c.membership().state();
             c.policy().checkEvent(state, "record() on stream #" + c.id());
             if (!c.policy().eventJoinsCapture(state)) {
-                return new CoreEvent(c.self(), c.backend().recordFence(),
-                        c.membership().warmupOf(c.policy().warmingUp(c.lifecycle().current())));
+                return new CoreEvent(
+                        c.self(),
+                        c.backend().recordFence(),
+                        c.membership()
+                                .warmupOf(c.policy().warmingUp(c.lifecycle().current())));
             }
-            CaptureGroup group = origin != null ? c.membership().group() : c.membership().ownGroup();
+            CaptureGroup group =
+                    origin != null ? c.membership().group() : c.membership().ownGroup();
             Fence fence = c.membership().captureEventFence(c.self());
             return new CoreEvent(c.self(), fence, group, group.operations(c.self()));
         });
@@ -53,7 +58,8 @@ final class StreamEvents {
             c.policy().checkEvent(state, "waitFor() on stream #" + c.id());
             c.policy().checkWaitForOutsideEvent(state, other.toString(), c.id());
             StreamPeer source = other.stream();
-            boolean ordered = source == c.self() || source.isClosed()
+            boolean ordered = source == c.self()
+                    || source.isClosed()
                     || c.backend().waitFor(source.backendStream(), other.fence());
             c.membership().joinWarmup(other.warmup());
             if (!ordered) {
@@ -69,7 +75,8 @@ final class StreamEvents {
     /** An event of a stream of this runtime; another runtime's is refused, naming the argument. */
     private CoreEvent checkEvent(StreamEvent event) {
         java.util.Objects.requireNonNull(event, "event");
-        if (!(event instanceof CoreEvent core) || core.stream().scope() != c.host().scope()) {
+        if (!(event instanceof CoreEvent core)
+                || core.stream().scope() != c.host().scope()) {
             throw new IllegalArgumentException("event: " + event + " belongs to another runtime");
         }
         return core;
@@ -87,8 +94,9 @@ final class StreamEvents {
         try {
             c.guard().checkOpen("waitFor");
             boolean inside = c.membership().group() == target || origin == c.self();
-            if (!inside && (c.membership().group() != null
-                    || !c.policy().mayJoinAnotherCapture(c.lifecycle().current()))) {
+            if (!inside
+                    && (c.membership().group() != null
+                            || !c.policy().mayJoinAnotherCapture(c.lifecycle().current()))) {
                 throw new CaptureRejectedException("waitFor: stream #" + c.id() + " is in "
                         + c.membership().state() + " of another capture and cannot join stream #" + origin.id()
                         + "'s; a stream joins a capture from NO_CAPTURE");
@@ -102,7 +110,8 @@ final class StreamEvents {
                 }
                 origin.lifecycle().checkCaller("waitFor on stream #" + c.id());
                 c.policy().checkEvent(CaptureState.CAPTURE, "waitFor() on stream #" + c.id());
-                if (event.stream() != c.self() && event.fence() != null
+                if (event.stream() != c.self()
+                        && event.fence() != null
                         && !c.backend().waitFor(event.stream().backendStream(), event.fence())) {
                     throw new UnsupportedOperationException("the " + c.policy().backend() + " backend declares "
                             + "MULTI_STREAM_CAPTURE but its stream could not wait for a capture event");
@@ -126,8 +135,8 @@ final class StreamEvents {
     /** Whether the work before {@code fence} (of this stream) finished; a closed stream's work has. */
     boolean eventComplete(Fence fence) {
         // any stream's capture counts here: a fence query of this stream may run on any thread
-        c.policy().checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(NO_STREAM), "isComplete",
-                c.id());
+        c.policy()
+                .checkHostSyncBesideCapture(c.host().anotherCaptureForbidsDeviceCalls(NO_STREAM), "isComplete", c.id());
         c.guard().lock().lock();
         try {
             return c.guard().closed() || c.backend().isComplete(fence);
@@ -142,9 +151,12 @@ final class StreamEvents {
         long pause = 20_000;
         while (!eventComplete(fence)) {
             if (System.nanoTime() - deadline >= 0) {
-                throw new WaitTimeoutException("await: the work before an event of stream #" + c.id()
-                        + " did not finish within " + c.waitTimeout() + " (RuntimeOptions.waitTimeout); the device may "
-                        + "be stuck", c.waitTimeout());
+                throw new WaitTimeoutException(
+                        "await: the work before an event of stream #" + c.id()
+                                + " did not finish within " + c.waitTimeout()
+                                + " (RuntimeOptions.waitTimeout); the device may "
+                                + "be stuck",
+                        c.waitTimeout());
             }
             LockSupport.parkNanos(pause);
             pause = Math.min(pause * 2, 1_000_000);

@@ -58,18 +58,24 @@ final class StreamMemory {
     private final ConcurrentLinkedQueue<CoreGraph> unusedGraphs = new ConcurrentLinkedQueue<>();
     /** Backend graphs whose destroy failed: tried again at the next synchronize and when the stream closes. */
     private final List<Undestroyed> undestroyed = new ArrayList<>();
+
     private final Duration waitTimeout;
     private final long stagingLimit;
     private long stagedBytes;
     /** Who keeps a buffer a launch holds (the window, or the epoch's fence), made once: a launch allocates none. */
     private final Consumer<Retainable> windowHolder;
+
     private final Consumer<Retainable> epochHolder;
 
     /**
      * @param joined whether the stream now takes part in another stream's capture (fork/join): its driver stream is
      *               capturing then, so its own deferred releases must fence nothing until that capture ends
      */
-    StreamMemory(long streamId, StreamHost runtime, BackendStream backend, LifecycleFactory lifecycles,
+    StreamMemory(
+            long streamId,
+            StreamHost runtime,
+            BackendStream backend,
+            LifecycleFactory lifecycles,
             BooleanSupplier joined) {
         this.streamId = streamId;
         this.runtime = runtime;
@@ -79,16 +85,19 @@ final class StreamMemory {
         this.policy = runtime.policy();
         this.waitTimeout = runtime.options().waitTimeout();
         this.stagingLimit = runtime.options().stagingBytes();
-        this.drops = new DropQueue(backend, "stream #" + streamId, runtime::nextStamp,
+        this.drops = new DropQueue(
+                backend,
+                "stream #" + streamId,
+                runtime::nextStamp,
                 runtime.scope()::closedWhileHeldCount,
                 () -> !joined.getAsBoolean() && !runtime.anotherCaptureForbidsDeviceCalls(streamId));
-        this.metadata = new MetadataCache(runtime.options().metadataCacheEntries(),
-                runtime.options().metadataMaxEntryBytes(), new InfoStorage());
+        this.metadata = new MetadataCache(
+                runtime.options().metadataCacheEntries(), runtime.options().metadataMaxEntryBytes(), new InfoStorage());
         this.lifecycle = lifecycles.create(metadata, drops);
         this.windowHolder = lifecycle::holdInWindow;
         this.epochHolder = drops::hold;
-        this.lifecycle.onFailedDestroy(graph -> undestroyed.add(new Undestroyed("stream #" + streamId
-                + ": the graph of a rejected capture (destroy)", graph)));
+        this.lifecycle.onFailedDestroy(graph -> undestroyed.add(
+                new Undestroyed("stream #" + streamId + ": the graph of a rejected capture (destroy)", graph)));
     }
 
     /** Info buffers come from the same state-aware allocator as user buffers and leave through the drop queue. */
@@ -100,7 +109,9 @@ final class StreamMemory {
 
         @Override
         public void upload(PoolSlice slice, int[] words, int count) {
-            device.upload(slice.storage().prefix(count * 4L), MemorySegment.ofArray(words).asSlice(0, count * 4L));
+            device.upload(
+                    slice.storage().prefix(count * 4L),
+                    MemorySegment.ofArray(words).asSlice(0, count * 4L));
         }
 
         @Override
@@ -218,9 +229,12 @@ final class StreamMemory {
         try {
             backend.write(target, data);
         } catch (OutOfMemoryError exhausted) {
-            throw new DeviceOutOfMemoryException("write: stream #" + streamId + " could not stage " + data.byteSize()
-                    + " bytes of host data (the JVM is out of memory); synchronize() or lower "
-                    + "RuntimeOptions.stagingBytes", data.byteSize(), exhausted);
+            throw new DeviceOutOfMemoryException(
+                    "write: stream #" + streamId + " could not stage " + data.byteSize()
+                            + " bytes of host data (the JVM is out of memory); synchronize() or lower "
+                            + "RuntimeOptions.stagingBytes",
+                    data.byteSize(),
+                    exhausted);
         }
     }
 
@@ -291,8 +305,7 @@ final class StreamMemory {
     }
 
     /** A backend graph to destroy and what it was, kept when its destroy failed. */
-    private record Undestroyed(String what, BackendGraph graph) {
-    }
+    private record Undestroyed(String what, BackendGraph graph) {}
 
     /**
      * Destroys {@code graph} behind the stream's work so far. A destroy that fails is reported like any deferred
@@ -321,7 +334,6 @@ final class StreamMemory {
             deferDestroy(failed.what() + ", tried again", failed.graph());
         }
     }
-
 
     /**
      * An update or a rebind replaced {@code old} by {@code next} in {@code graph}: what only {@code old} had (its

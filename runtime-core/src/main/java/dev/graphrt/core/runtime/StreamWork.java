@@ -1,13 +1,13 @@
 package dev.graphrt.core.runtime;
 
-import dev.graphrt.api.DeviceInfo;
-import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.BufferOverrunException;
+import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.core.events.ReplayEvent;
 import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
@@ -32,6 +32,7 @@ final class StreamWork {
     private int[] infoWords = new int[16];
     /** The device's launch limits and its label, read once: every launch is checked against them. */
     private final LaunchLimits limits;
+
     private final String deviceLabel;
     private final StreamContext c;
 
@@ -49,7 +50,10 @@ final class StreamWork {
         c.host().checkAllocationSize(bytes, "bytes");
         return c.guard().call("allocate", null, () -> {
             boolean own = !c.membership().isMember();
-            CoreBuffer view = own ? c.window().borrow(bytes, c.lifecycle().current(), c.checked().on()) : null;
+            CoreBuffer view = own
+                    ? c.window()
+                            .borrow(bytes, c.lifecycle().current(), c.checked().on())
+                    : null;
             if (view != null) {
                 return view;
             }
@@ -86,7 +90,10 @@ final class StreamWork {
             warmup.lock().lock(); // this stream's lock, then the origin's: the fork/join order
             try {
                 if (c.membership().warmupOrigin() == warmup
-                        && c.policy().primesInWarmup(c.lifecycle().current(), warmup.lifecycle().current())) {
+                        && c.policy()
+                                .primesInWarmup(
+                                        c.lifecycle().current(),
+                                        warmup.lifecycle().current())) {
                     return warmup.memory().allocate(bytes); // primed in the warm-up's window
                 }
             } finally {
@@ -116,8 +123,8 @@ final class StreamWork {
         HostSegments.checkReadable(data, "data");
         CoreBuffer buffer = c.host().checkBuffer(dst, "dst");
         if (data.byteSize() > buffer.byteSize()) {
-            throw new IllegalArgumentException("data has " + data.byteSize() + " bytes but dst " + buffer
-                    + " holds only " + buffer.byteSize());
+            throw new IllegalArgumentException(
+                    "data has " + data.byteSize() + " bytes but dst " + buffer + " holds only " + buffer.byteSize());
         }
         if (data.byteSize() == 0) {
             return;
@@ -139,9 +146,12 @@ final class StreamWork {
                     c.memory().stagedWrite(target, data);
                     c.lifecycle().noteRecordedWrite();
                 }
-                case DEFER_REJECTION -> c.lifecycle().rejectLazily("write of " + data.byteSize() + " bytes into "
-                        + buffer + " (the " + c.policy().backend() + " backend lacks RECORDS_WRITES: write before "
-                        + "prepare() or between replays)");
+                case DEFER_REJECTION ->
+                    c.lifecycle()
+                            .rejectLazily("write of " + data.byteSize() + " bytes into "
+                                    + buffer + " (the " + c.policy().backend()
+                                    + " backend lacks RECORDS_WRITES: write before "
+                                    + "prepare() or between replays)");
             }
             return null;
         });
@@ -153,8 +163,8 @@ final class StreamWork {
         HostSegments.checkWritable(dst, "dst");
         CoreBuffer buffer = c.host().checkBuffer(src, "src");
         if (dst.byteSize() > buffer.byteSize()) {
-            throw new IllegalArgumentException("dst has " + dst.byteSize() + " bytes but src " + buffer + " holds only "
-                    + buffer.byteSize());
+            throw new IllegalArgumentException(
+                    "dst has " + dst.byteSize() + " bytes but src " + buffer + " holds only " + buffer.byteSize());
         }
         c.guard().run("read", null, () -> {
             checkHostSync("read");
@@ -208,8 +218,7 @@ final class StreamWork {
                 target.hold(used(buffers, i), LaunchArguments.bufferArgument(i));
             }
             if (c.checked().on()) {
-                c.checked().launched(compiled.compiled().entryPoint() + " " + dims,
-                        buffers.toArray(CoreBuffer[]::new));
+                c.checked().launched(compiled.compiled().entryPoint() + " " + dims, buffers.toArray(CoreBuffer[]::new));
             }
             Bindings bindings = new Bindings(slices(buffers), info, words);
             switch (c.policy().launch(recording.current())) {
@@ -280,9 +289,12 @@ final class StreamWork {
                     c.memory().holdChild(target);
                     c.lifecycle().recordChild(target.window());
                 }
-                case DEFER_REJECTION -> c.lifecycle().rejectLazily("replay of " + target + " (the "
-                        + c.policy().backend() + " backend lacks NESTED_GRAPHS: replay it before prepare() or after "
-                        + "endCapture())");
+                case DEFER_REJECTION ->
+                    c.lifecycle()
+                            .rejectLazily("replay of " + target + " (the "
+                                    + c.policy().backend()
+                                    + " backend lacks NESTED_GRAPHS: replay it before prepare() or after "
+                                    + "endCapture())");
             }
             if (c.policy().countsAsRecorded(c.lifecycle().current())) {
                 c.membership().countOperation();

@@ -33,16 +33,26 @@ class BackendSelectorTest {
 
     @Test
     void the_highest_priority_available_backend_wins() {
-        assertThat(selector.select(List.of(CPU, CUDA_MISSING, new Fake("gpu", 60, Availability.available("x"))),
-                Optional.empty(), "").provider().name()).isEqualTo("gpu");
+        assertThat(selector.select(
+                                List.of(CPU, CUDA_MISSING, new Fake("gpu", 60, Availability.available("x"))),
+                                Optional.empty(),
+                                "")
+                        .provider()
+                        .name())
+                .isEqualTo("gpu");
     }
 
     @Test
     void a_probe_may_lower_its_priority_below_the_cpu_backend() {
-        assertThat(selector.select(List.of(WGPU_ON_CPU_ADAPTER, CPU), Optional.empty(), "").provider().name())
+        assertThat(selector.select(List.of(WGPU_ON_CPU_ADAPTER, CPU), Optional.empty(), "")
+                        .provider()
+                        .name())
                 .isEqualTo("cpu");
-        assertThat(selector.select(List.of(WGPU_ON_CPU_ADAPTER, CPU), Optional.of("wgpu"), "test").provider().name())
-                .as("still selectable by name").isEqualTo("wgpu");
+        assertThat(selector.select(List.of(WGPU_ON_CPU_ADAPTER, CPU), Optional.of("wgpu"), "test")
+                        .provider()
+                        .name())
+                .as("still selectable by name")
+                .isEqualTo("wgpu");
     }
 
     @Test
@@ -59,13 +69,15 @@ class BackendSelectorTest {
     void a_forced_unknown_name_lists_the_providers() {
         assertThatThrownBy(() -> selector.select(List.of(CPU), Optional.of("metal"), "test"))
                 .isInstanceOf(BackendUnavailableException.class)
-                .hasMessageContaining("no provider has that name").hasMessageContaining("cpu (priority 0)");
+                .hasMessageContaining("no provider has that name")
+                .hasMessageContaining("cpu (priority 0)");
     }
 
     @Test
     void no_provider_at_all_says_which_module_to_add() {
         assertThatThrownBy(() -> selector.select(List.of(), Optional.empty(), ""))
-                .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("graphrt-backend-cpu");
+                .isInstanceOf(BackendUnavailableException.class)
+                .hasMessageContaining("graphrt-backend-cpu");
     }
 
     @Test
@@ -80,8 +92,14 @@ class BackendSelectorTest {
     void a_tie_at_the_top_is_broken_by_name_deterministically() {
         Fake b = new Fake("b", 5, Availability.available("b"));
         Fake a = new Fake("a", 5, Availability.available("a"));
-        assertThat(selector.select(List.of(b, a), Optional.empty(), "").provider().name()).isEqualTo("a");
-        assertThat(selector.select(List.of(a, b), Optional.empty(), "").provider().name()).isEqualTo("a");
+        assertThat(selector.select(List.of(b, a), Optional.empty(), "")
+                        .provider()
+                        .name())
+                .isEqualTo("a");
+        assertThat(selector.select(List.of(a, b), Optional.empty(), "")
+                        .provider()
+                        .name())
+                .isEqualTo("a");
     }
 
     @Test
@@ -103,8 +121,13 @@ class BackendSelectorTest {
                 throw new UnsupportedOperationException();
             }
         };
-        assertThat(selector.select(List.of(throwing, CPU), Optional.empty(), "").provider().name()).isEqualTo("cpu");
-        assertThat(selector.probeAll(List.of(throwing)).get(0).line()).contains("probe threw").contains("no lib");
+        assertThat(selector.select(List.of(throwing, CPU), Optional.empty(), "")
+                        .provider()
+                        .name())
+                .isEqualTo("cpu");
+        assertThat(selector.probeAll(List.of(throwing)).get(0).line())
+                .contains("probe threw")
+                .contains("no lib");
     }
 
     @Test
@@ -128,7 +151,10 @@ class BackendSelectorTest {
                 throw new UnsupportedOperationException();
             }
         };
-        assertThat(selector.select(List.of(counting, CPU), Optional.of("cpu"), "test").provider().name()).isEqualTo("cpu");
+        assertThat(selector.select(List.of(counting, CPU), Optional.of("cpu"), "test")
+                        .provider()
+                        .name())
+                .isEqualTo("cpu");
         assertThat(probes[0]).as("no other native library is touched").isZero();
     }
 }

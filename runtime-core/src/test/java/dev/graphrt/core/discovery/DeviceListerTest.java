@@ -61,8 +61,13 @@ class DeviceListerTest {
                 throw new IllegalStateException("device " + failing + " is in use");
             }
             Backend backend = mock(Backend.class);
-            when(backend.device()).thenReturn(new DeviceInfo(name, name + " device " + config.deviceIndex(), "1.0",
-                    (config.deviceIndex() + 1L) << 30, 4));
+            when(backend.device())
+                    .thenReturn(new DeviceInfo(
+                            name,
+                            name + " device " + config.deviceIndex(),
+                            "1.0",
+                            (config.deviceIndex() + 1L) << 30,
+                            4));
             when(backend.capabilities()).thenReturn(Set.of(Capability.GRAPH_UPDATE));
             BackendStream stream = mock(BackendStream.class); // offers driver capture: hardware graphs
             when(stream.capture()).thenReturn(mock(DriverCapture.class));
@@ -80,8 +85,8 @@ class DeviceListerTest {
         Machine gpu = new Machine("gpu", 100, Availability.available("two GPUs").withDevices(2), -1);
         Machine missing = new Machine("other", 200, Availability.unavailable("no driver"), -1);
 
-        List<AvailableDevice> devices = new DeviceLister(selector, Map.of("gpu.lib", "/x"))
-                .list(List.of(cpu, gpu, missing));
+        List<AvailableDevice> devices =
+                new DeviceLister(selector, Map.of("gpu.lib", "/x")).list(List.of(cpu, gpu, missing));
 
         assertThat(devices).extracting(d -> d.backend() + ":" + d.ordinal()).containsExactly("gpu:0", "gpu:1", "cpu:0");
         assertThat(devices.get(1).device().name()).isEqualTo("gpu device 1");
@@ -97,14 +102,16 @@ class DeviceListerTest {
 
         new DeviceLister(selector, Map.of("gpu.lib", "/x")).list(List.of(gpu));
 
-        assertThat(gpu.opened).containsExactly(new BackendConfig(0, Map.of("gpu.lib", "/x")),
-                new BackendConfig(1, Map.of("gpu.lib", "/x")));
+        assertThat(gpu.opened)
+                .containsExactly(
+                        new BackendConfig(0, Map.of("gpu.lib", "/x")), new BackendConfig(1, Map.of("gpu.lib", "/x")));
         gpu.backends.forEach(backend -> verify(backend).close());
     }
 
     @Test
     void a_device_that_fails_to_open_is_left_out_and_the_others_are_still_listed() {
-        Machine gpu = new Machine("gpu", 100, Availability.available("three GPUs").withDevices(3), 1);
+        Machine gpu =
+                new Machine("gpu", 100, Availability.available("three GPUs").withDevices(3), 1);
 
         List<AvailableDevice> devices = new DeviceLister(selector, Map.of()).list(List.of(gpu));
 
@@ -113,8 +120,8 @@ class DeviceListerTest {
 
     @Test
     void a_listed_device_gives_the_options_that_open_it() {
-        AvailableDevice device = new AvailableDevice("cuda", 1, new DeviceInfo("cuda", "H200", "13.0", 1L << 37, 132),
-                Set.of(), GraphKind.HARDWARE);
+        AvailableDevice device = new AvailableDevice(
+                "cuda", 1, new DeviceInfo("cuda", "H200", "13.0", 1L << 37, 132), Set.of(), GraphKind.HARDWARE);
 
         assertThat(device.options().backend()).contains("cuda");
         assertThat(device.options().deviceIndex()).isEqualTo(1);
@@ -123,8 +130,10 @@ class DeviceListerTest {
     @Test
     void an_available_answer_without_devices_or_an_unavailable_one_with_devices_is_refused() {
         assertThatThrownBy(() -> Availability.available("x").withDevices(0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("deviceCount");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("deviceCount");
         assertThatThrownBy(() -> Availability.unavailable("x").withDevices(1))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("unavailable");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("unavailable");
     }
 }

@@ -107,12 +107,14 @@ class CaptureLifecycleTest {
             int[] changed = {0};
             LifecycleFixture hardware = new LifecycleFixture(GraphKind.HARDWARE);
             when(hardware.driver.rebind(hardware.graph, before, after, changed)).thenReturn(hardware.graph);
-            assertThat(hardware.lifecycle.rebind(hardware.graph, before, after, changed)).isSameAs(hardware.graph);
+            assertThat(hardware.lifecycle.rebind(hardware.graph, before, after, changed))
+                    .isSameAs(hardware.graph);
             verify(hardware.driver).rebind(hardware.graph, before, after, changed);
 
             LifecycleFixture software = new LifecycleFixture(GraphKind.SOFTWARE);
             when(software.graphs.update(software.graph, after)).thenReturn(software.graph);
-            assertThat(software.lifecycle.rebind(software.graph, before, after, changed)).isSameAs(software.graph);
+            assertThat(software.lifecycle.rebind(software.graph, before, after, changed))
+                    .isSameAs(software.graph);
             verify(software.graphs).update(software.graph, after);
         }
 
@@ -121,9 +123,19 @@ class CaptureLifecycleTest {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             when(f.backend.capture()).thenReturn(f.graphs);
             OperationPolicy hardware = new OperationPolicy("mock", java.util.Set.of(), GraphKind.HARDWARE);
-            assertThatThrownBy(() -> new CaptureLifecycle(2L, f.backend, hardware, f.memory, f.metadata, f.drops,
-                    () -> 1L, () -> 2L, java.time.Duration.ofSeconds(5))).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("stream #2 offers SOFTWARE graphs").hasMessageContaining("HARDWARE");
+            assertThatThrownBy(() -> new CaptureLifecycle(
+                            2L,
+                            f.backend,
+                            hardware,
+                            f.memory,
+                            f.metadata,
+                            f.drops,
+                            () -> 1L,
+                            () -> 2L,
+                            java.time.Duration.ofSeconds(5)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("stream #2 offers SOFTWARE graphs")
+                    .hasMessageContaining("HARDWARE");
         }
 
         @Test
@@ -146,7 +158,10 @@ class CaptureLifecycleTest {
         @Test
         void a_throwing_on_prepare_hook_aborts_and_leaves_the_stream_recapturable() {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
-            doThrow(new IllegalStateException("no workspace")).doNothing().when(f.backend).onPrepare();
+            doThrow(new IllegalStateException("no workspace"))
+                    .doNothing()
+                    .when(f.backend)
+                    .onPrepare();
             assertThatThrownBy(f.lifecycle::prepare).hasMessage("no workspace");
             verify(f.driver).abort();
             verify(f.session).abort();
@@ -158,8 +173,10 @@ class CaptureLifecycleTest {
         void a_throwing_open_capture_aborts_and_leaves_the_stream_recapturable() {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             f.lifecycle.prepare();
-            doThrow(new CaptureInvalidatedException("begin failed", 900, null)).doNothing()
-                    .when(f.driver).open(any());
+            doThrow(new CaptureInvalidatedException("begin failed", 900, null))
+                    .doNothing()
+                    .when(f.driver)
+                    .open(any());
             assertThatThrownBy(() -> f.lifecycle.beginCapture(CaptureOptions.defaults()))
                     .isInstanceOf(CaptureInvalidatedException.class);
             verify(f.driver).abort();
@@ -186,9 +203,11 @@ class CaptureLifecycleTest {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults());
-            when(f.session.doomed()).thenReturn(Optional.of("allocate(4096 bytes): pool would grow"))
+            when(f.session.doomed())
+                    .thenReturn(Optional.of("allocate(4096 bytes): pool would grow"))
                     .thenReturn(Optional.empty());
-            assertThatThrownBy(f.lifecycle::endCapture).isInstanceOf(GraphNotRelaunchableException.class)
+            assertThatThrownBy(f.lifecycle::endCapture)
+                    .isInstanceOf(GraphNotRelaunchableException.class)
                     .hasMessageContaining("pool would grow");
             verify(f.backend).destroy(f.graph);
             verify(f.session).abort();
@@ -201,7 +220,8 @@ class CaptureLifecycleTest {
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults());
             f.lifecycle.rejectLazily("write of 64 bytes into buffer #3");
-            assertThatThrownBy(f.lifecycle::endCapture).isInstanceOf(CaptureRejectedException.class)
+            assertThatThrownBy(f.lifecycle::endCapture)
+                    .isInstanceOf(CaptureRejectedException.class)
                     .hasMessageContaining("write of 64 bytes into buffer #3");
             assertRecapturable(f);
         }
@@ -212,7 +232,9 @@ class CaptureLifecycleTest {
             IllegalStateException first = new IllegalStateException("kernel fault");
             IllegalStateException second = new IllegalStateException("second fault");
             when(f.backend.drainErrors()).thenReturn(List.of(first, second)).thenReturn(List.of());
-            assertThatThrownBy(f.lifecycle::prepare).isInstanceOf(GraphStateException.class).hasCause(first)
+            assertThatThrownBy(f.lifecycle::prepare)
+                    .isInstanceOf(GraphStateException.class)
+                    .hasCause(first)
                     .satisfies(e -> assertThat(e.getSuppressed()).containsExactly(second));
             assertThat(f.lifecycle.current()).isEqualTo(CaptureState.NO_CAPTURE);
             verify(f.memory, never()).openSession(anyLong(), org.mockito.ArgumentMatchers.anyBoolean());
@@ -223,10 +245,19 @@ class CaptureLifecycleTest {
         void an_undeclared_capture_mode_is_refused_before_the_state_moves() {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             OperationPolicy strict = new OperationPolicy("mock", java.util.Set.of(), GraphKind.HARDWARE);
-            CaptureLifecycle lifecycle = new CaptureLifecycle(1L, f.backend, strict, f.memory, f.metadata, f.drops,
-                    () -> 1L, () -> 2L, java.time.Duration.ofSeconds(5));
+            CaptureLifecycle lifecycle = new CaptureLifecycle(
+                    1L,
+                    f.backend,
+                    strict,
+                    f.memory,
+                    f.metadata,
+                    f.drops,
+                    () -> 1L,
+                    () -> 2L,
+                    java.time.Duration.ofSeconds(5));
             lifecycle.prepare();
-            assertThatThrownBy(() -> lifecycle.beginCapture(CaptureOptions.defaults().mode(CaptureMode.RELAXED)))
+            assertThatThrownBy(() ->
+                            lifecycle.beginCapture(CaptureOptions.defaults().mode(CaptureMode.RELAXED)))
                     .isInstanceOf(UnsupportedCapabilityException.class)
                     .hasMessage("mock backend does not support CAPTURE_MODE_RELAXED: beginCapture in RELAXED mode");
             assertThat(lifecycle.current()).isEqualTo(CaptureState.PREPARE);
@@ -238,7 +269,10 @@ class CaptureLifecycleTest {
             LifecycleFixture f = new LifecycleFixture(GraphKind.HARDWARE);
             f.lifecycle.prepare();
             f.lifecycle.beginCapture(CaptureOptions.defaults());
-            doThrow(new IllegalStateException("driver refused")).doNothing().when(f.driver).abort();
+            doThrow(new IllegalStateException("driver refused"))
+                    .doNothing()
+                    .when(f.driver)
+                    .abort();
             assertThatThrownBy(f.lifecycle::cancelCapture).hasMessage("driver refused");
             verify(f.session).abort();
             verify(f.metadata).discard();
@@ -252,13 +286,15 @@ class CaptureLifecycleTest {
         f.lifecycle.prepare();
         f.lifecycle.beginCapture(CaptureOptions.defaults());
         Throwable[] seen = new Throwable[1];
-        Thread other = new Thread(() -> {
-            try {
-                f.lifecycle.endCapture();
-            } catch (Throwable t) {
-                seen[0] = t;
-            }
-        }, "intruder");
+        Thread other = new Thread(
+                () -> {
+                    try {
+                        f.lifecycle.endCapture();
+                    } catch (Throwable t) {
+                        seen[0] = t;
+                    }
+                },
+                "intruder");
         other.start();
         other.join();
         assertThat(seen[0]).isInstanceOf(CaptureRejectedException.class).hasMessageContaining("intruder");

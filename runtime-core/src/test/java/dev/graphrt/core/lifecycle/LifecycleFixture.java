@@ -23,6 +23,7 @@ final class LifecycleFixture {
     final BackendStream backend = mock(BackendStream.class);
     /** The stream's capture support: {@link #driver} for a HARDWARE fixture, {@link #graphs} for a SOFTWARE one. */
     final DriverCapture driver = mock(DriverCapture.class);
+
     final SoftwareGraphs graphs = mock(SoftwareGraphs.class);
     final MemoryManager memory = mock(MemoryManager.class);
     final CaptureMemorySession session = mock(CaptureMemorySession.class);
@@ -40,7 +41,15 @@ final class LifecycleFixture {
         when(driver.close()).thenReturn(graph);
         when(graphs.seal(org.mockito.ArgumentMatchers.any())).thenReturn(graph);
         AtomicLong ids = new AtomicLong();
-        lifecycle = new CaptureLifecycle(1L, backend, new OperationPolicy("mock", caps, kind), memory, metadata, drops,
-                ids::incrementAndGet, new AtomicLong(1L << 40)::incrementAndGet, java.time.Duration.ofSeconds(5));
+        lifecycle = new CaptureLifecycle(
+                1L,
+                backend,
+                new OperationPolicy("mock", caps, kind),
+                memory,
+                metadata,
+                drops,
+                ids::incrementAndGet,
+                new AtomicLong(1L << 40)::incrementAndGet,
+                java.time.Duration.ofSeconds(5));
     }
 }

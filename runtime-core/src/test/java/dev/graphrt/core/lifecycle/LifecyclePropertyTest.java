@@ -21,11 +21,15 @@ import net.jqwik.api.Provide;
 
 class LifecyclePropertyTest {
 
-    enum Call { PREPARE, BEGIN, END, CANCEL }
+    enum Call {
+        PREPARE,
+        BEGIN,
+        END,
+        CANCEL
+    }
 
     /** One lifecycle call; {@code hookFails} makes the backend hook that call brackets throw. */
-    record Step(Call call, boolean hookFails) {
-    }
+    record Step(Call call, boolean hookFails) {}
 
     static final class HookFailure extends RuntimeException {
         HookFailure() {
@@ -35,7 +39,8 @@ class LifecyclePropertyTest {
 
     @Provide
     Arbitrary<Step> steps() {
-        return Combinators.combine(Arbitraries.of(Call.class), Arbitraries.integers().between(0, 9))
+        return Combinators.combine(
+                        Arbitraries.of(Call.class), Arbitraries.integers().between(0, 9))
                 .as((call, dice) -> new Step(call, dice == 0));
     }
 
@@ -61,7 +66,9 @@ class LifecyclePropertyTest {
             if (next.isEmpty()) {
                 assertThat(thrown).as("%s from %s", step.call(), model).isInstanceOf(GraphStateException.class);
             } else if (thrown != null) {
-                assertThat(thrown).as("only injected failures may escape an allowed call").isInstanceOf(HookFailure.class);
+                assertThat(thrown)
+                        .as("only injected failures may escape an allowed call")
+                        .isInstanceOf(HookFailure.class);
                 model = CaptureState.NO_CAPTURE;
             } else {
                 model = next.get();
@@ -114,5 +121,4 @@ class LifecyclePropertyTest {
         when(f.driver.close()).thenReturn(f.graph);
         when(f.graphs.seal(org.mockito.ArgumentMatchers.any())).thenReturn(f.graph);
     }
-
 }

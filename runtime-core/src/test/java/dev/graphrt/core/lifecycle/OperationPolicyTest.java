@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class OperationPolicyTest {
     private static final OperationPolicy SOFTWARE = new OperationPolicy("soft", Set.of(), GraphKind.SOFTWARE);
-    private static final OperationPolicy SOFTWARE_NESTED = new OperationPolicy("soft",
-            Set.of(Capability.NESTED_GRAPHS), GraphKind.SOFTWARE);
-    private static final OperationPolicy HARDWARE_NESTED = new OperationPolicy("hard",
-            Set.of(Capability.NESTED_GRAPHS), GraphKind.HARDWARE);
+    private static final OperationPolicy SOFTWARE_NESTED =
+            new OperationPolicy("soft", Set.of(Capability.NESTED_GRAPHS), GraphKind.SOFTWARE);
+    private static final OperationPolicy HARDWARE_NESTED =
+            new OperationPolicy("hard", Set.of(Capability.NESTED_GRAPHS), GraphKind.HARDWARE);
 
     @Test
     void a_replay_runs_outside_a_recording_on_every_backend() {
@@ -43,8 +43,8 @@ class OperationPolicyTest {
 
     @Test
     void global_and_thread_local_are_the_base_contract_and_relaxed_needs_its_capability() {
-        OperationPolicy relaxed = new OperationPolicy("soft", Set.of(Capability.CAPTURE_MODE_RELAXED),
-                GraphKind.SOFTWARE);
+        OperationPolicy relaxed =
+                new OperationPolicy("soft", Set.of(Capability.CAPTURE_MODE_RELAXED), GraphKind.SOFTWARE);
         for (OperationPolicy policy : new OperationPolicy[] {SOFTWARE, relaxed}) {
             assertThatCode(() -> policy.checkMode(CaptureMode.GLOBAL)).doesNotThrowAnyException();
             assertThatCode(() -> policy.checkMode(CaptureMode.THREAD_LOCAL)).doesNotThrowAnyException();
@@ -64,17 +64,21 @@ class OperationPolicyTest {
 
     @Test
     void another_thread_is_refused_only_while_recording_and_not_in_relaxed_mode() throws Exception {
-        Thread owner = new Thread(() -> { }, "capturer");
+        Thread owner = new Thread(() -> {}, "capturer");
         assertThatCode(() -> SOFTWARE.checkThread(CaptureState.NO_CAPTURE, CaptureMode.GLOBAL, owner, "launch", 1))
                 .doesNotThrowAnyException();
         assertThatCode(() -> SOFTWARE.checkThread(CaptureState.PREPARE, CaptureMode.GLOBAL, owner, "launch", 1))
                 .doesNotThrowAnyException();
         assertThatCode(() -> SOFTWARE.checkThread(CaptureState.CAPTURE, CaptureMode.RELAXED, owner, "launch", 1))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> SOFTWARE.checkThread(CaptureState.CAPTURE, CaptureMode.GLOBAL, Thread.currentThread(),
-                "launch", 1)).doesNotThrowAnyException();
-        assertThatThrownBy(() -> SOFTWARE.checkThread(CaptureState.CAPTURE, CaptureMode.THREAD_LOCAL, owner, "launch",
-                1)).isInstanceOf(CaptureRejectedException.class).hasMessageContaining("launch: stream #1")
-                .hasMessageContaining("capturer").hasMessageContaining("RELAXED");
+        assertThatCode(() -> SOFTWARE.checkThread(
+                        CaptureState.CAPTURE, CaptureMode.GLOBAL, Thread.currentThread(), "launch", 1))
+                .doesNotThrowAnyException();
+        assertThatThrownBy(
+                        () -> SOFTWARE.checkThread(CaptureState.CAPTURE, CaptureMode.THREAD_LOCAL, owner, "launch", 1))
+                .isInstanceOf(CaptureRejectedException.class)
+                .hasMessageContaining("launch: stream #1")
+                .hasMessageContaining("capturer")
+                .hasMessageContaining("RELAXED");
     }
 }

@@ -74,7 +74,9 @@ class StreamCaptureStateTest {
                     .isInstanceOf(GraphStateException.class)
                     .hasMessageContaining(from.name())
                     .hasMessageContaining(hint);
-            assertThat(state.current()).as("a rejected transition changes nothing").isEqualTo(from);
+            assertThat(state.current())
+                    .as("a rejected transition changes nothing")
+                    .isEqualTo(from);
         }
     }
 
@@ -90,13 +92,19 @@ class StreamCaptureStateTest {
                 };
                 StreamCaptureState state = in(from);
                 Throwable required = org.assertj.core.api.Assertions.catchThrowable(() -> state.require(call));
-                assertThat(state.current()).as("require(%s) from %s moves nothing", call, from).isEqualTo(from);
-                Throwable moved = org.assertj.core.api.Assertions.catchThrowable(() -> call(name).accept(state));
+                assertThat(state.current())
+                        .as("require(%s) from %s moves nothing", call, from)
+                        .isEqualTo(from);
+                Throwable moved = org.assertj.core.api.Assertions.catchThrowable(
+                        () -> call(name).accept(state));
                 if (moved == null) {
                     assertThat(required).as("require(%s) from %s", call, from).isNull();
                 } else {
-                    assertThat(required).as("require(%s) from %s", call, from).isInstanceOf(GraphStateException.class)
-                            .hasMessage(moved.getMessage()).hasMessageStartingWith(call.method() + ": ");
+                    assertThat(required)
+                            .as("require(%s) from %s", call, from)
+                            .isInstanceOf(GraphStateException.class)
+                            .hasMessage(moved.getMessage())
+                            .hasMessageStartingWith(call.method() + ": ");
                 }
             }
         }

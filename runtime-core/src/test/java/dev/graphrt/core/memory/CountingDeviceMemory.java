@@ -9,8 +9,7 @@ import java.util.Map;
 
 /** A fake device that counts every allocate and free and refuses double frees. */
 public final class CountingDeviceMemory implements DeviceMemory {
-    record FakeAllocation(long byteSize, int serial) implements DeviceAllocation {
-    }
+    record FakeAllocation(long byteSize, int serial) implements DeviceAllocation {}
 
     private final Map<FakeAllocation, Boolean> live = new IdentityHashMap<>();
     private long allocatedBytes;

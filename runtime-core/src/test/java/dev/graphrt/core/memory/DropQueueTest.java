@@ -1,7 +1,6 @@
 package dev.graphrt.core.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -72,7 +71,9 @@ class DropQueueTest {
         long epoch = drops.epoch();
         drops.releaseAllAfterSync();
         assertThat(released).containsExactly("fenced", "pending", "buffer");
-        assertThat(drops.epoch()).as("a new epoch: the old one's holds are gone").isNotEqualTo(epoch);
+        assertThat(drops.epoch())
+                .as("a new epoch: the old one's holds are gone")
+                .isNotEqualTo(epoch);
     }
 
     @Test
@@ -98,7 +99,9 @@ class DropQueueTest {
         drops.defer("a closed buffer's handle", () -> released.add("handle"));
         drops.flush();
         assertThat(released).isEmpty();
-        assertThat(drops.heldCount()).as("the holds moved into the fenced batch").isZero();
+        assertThat(drops.heldCount())
+                .as("the holds moved into the fenced batch")
+                .isZero();
         when(stream.isComplete(fence)).thenReturn(true);
         drops.reclaim();
         assertThat(released).containsExactly("handle", "in", "out");
@@ -135,7 +138,9 @@ class DropQueueTest {
         assertThat(released).containsExactly("pins", "buffer");
         ReleaseFailedException failure = drops.takeFailures().orElseThrow();
         assertThat(failure.resources()).containsExactly("graph #3 (destroy)", "graph #4 (destroy)");
-        assertThat(failure).hasMessageContaining("stream #7").hasMessageContaining("graph #3 (destroy)")
+        assertThat(failure)
+                .hasMessageContaining("stream #7")
+                .hasMessageContaining("graph #3 (destroy)")
                 .hasRootCauseMessage("destroy failed");
         assertThat(failure.getCause().getSuppressed()).hasSize(1);
         assertThat(drops.takeFailures()).as("reported once").isEmpty();
@@ -148,7 +153,8 @@ class DropQueueTest {
         drops.defer("a", () -> released.add("a"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> drops.flushAndWait(BOUND, "the warm-up pass"))
                 .isInstanceOf(WaitTimeoutException.class)
-                .hasMessageContaining("stream #7").hasMessageContaining("the warm-up pass");
+                .hasMessageContaining("stream #7")
+                .hasMessageContaining("the warm-up pass");
         assertThat(released).as("nothing released behind an unfinished fence").isEmpty();
     }
 
@@ -168,7 +174,10 @@ class DropQueueTest {
         when(stream.isComplete(fence)).thenThrow(new IllegalStateException("query broke"));
         drops.defer("a", () -> released.add("a"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> drops.flush())
-                .isInstanceOf(DriverException.class).hasRootCauseMessage("query broke");
-        assertThat(drops.inFlightBatches()).as("the batch waits for a later query").isEqualTo(1);
+                .isInstanceOf(DriverException.class)
+                .hasRootCauseMessage("query broke");
+        assertThat(drops.inFlightBatches())
+                .as("the batch waits for a later query")
+                .isEqualTo(1);
     }
 }

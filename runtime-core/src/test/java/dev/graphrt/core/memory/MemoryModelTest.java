@@ -79,7 +79,9 @@ class MemoryModelTest {
             assertThat(window.pinTo(3)).isEqualTo(1024);
             assertThat(untouched.pins()).isZero();
             memory.trim();
-            assertThat(device.liveBytes()).as("the untouched 2048-byte slice went back to the device").isEqualTo(1024);
+            assertThat(device.liveBytes())
+                    .as("the untouched 2048-byte slice went back to the device")
+                    .isEqualTo(1024);
         }
 
         @Test
@@ -122,13 +124,16 @@ class MemoryModelTest {
             CaptureMemorySession window = memory.openSession(1, false);
             reserveAndDropThreeTimes(memory, window, 4096);
             long afterOnePass = memory.stats(0).reservedBytes();
-            assertThat(afterOnePass).as("three sequential reserves of a held size need three slices").isEqualTo(3 * 4096);
+            assertThat(afterOnePass)
+                    .as("three sequential reserves of a held size need three slices")
+                    .isEqualTo(3 * 4096);
             window.endPriming();
             List<PoolSlice> held = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 held.add(window.allocate(4096));
             }
-            assertThat(memory.stats(0).reservedBytes()).as("holding three at once does not grow the pool")
+            assertThat(memory.stats(0).reservedBytes())
+                    .as("holding three at once does not grow the pool")
                     .isEqualTo(afterOnePass);
             assertThat(held).doesNotHaveDuplicates();
         }
@@ -142,7 +147,8 @@ class MemoryModelTest {
         }
 
         private long pinnedAfterWarmups(int passes) {
-            MemoryManager fresh = new MemoryManager("fake", new CountingDeviceMemory(), new PoolConfig(PAGE, MAX_POOLED, 256));
+            MemoryManager fresh =
+                    new MemoryManager("fake", new CountingDeviceMemory(), new PoolConfig(PAGE, MAX_POOLED, 256));
             CaptureMemorySession window = fresh.openSession(1, false);
             for (int pass = 0; pass < passes; pass++) {
                 reserveAndDropThreeTimes(fresh, window, 4096);
@@ -178,7 +184,9 @@ class MemoryModelTest {
             PoolSlice recordedTemp = window.allocate(4096);
             assertThat(recordedOutput).isNotSameAs(output);
             assertThat(recordedTemp).isNotSameAs(output).isNotSameAs(recordedOutput);
-            assertThat(window.doomed()).as("no allocation of the recorded run had to grow the pool").isEmpty();
+            assertThat(window.doomed())
+                    .as("no allocation of the recorded run had to grow the pool")
+                    .isEmpty();
         }
 
         @Test
@@ -187,7 +195,9 @@ class MemoryModelTest {
             PoolSlice first = window.allocate(4096);
             memory.release(first);
             PoolSlice second = window.allocate(4096);
-            assertThat(second).as("a primed slice is held after its buffer closed").isNotSameAs(first);
+            assertThat(second)
+                    .as("a primed slice is held after its buffer closed")
+                    .isNotSameAs(first);
             memory.release(second);
             window.endPriming();
             assertThat(window.allocate(4096)).isIn(first, second);
@@ -213,10 +223,13 @@ class MemoryModelTest {
             CaptureMemorySession window = memory.openSession(9, false);
             window.endPriming();
             int before = device.allocations();
-            assertThatThrownBy(() -> window.allocate(3_145_733)).isInstanceOf(CaptureRejectedException.class)
-                    .hasMessageContaining("3145984 bytes").hasMessageContaining("Warm up with the same shapes");
+            assertThatThrownBy(() -> window.allocate(3_145_733))
+                    .isInstanceOf(CaptureRejectedException.class)
+                    .hasMessageContaining("3145984 bytes")
+                    .hasMessageContaining("Warm up with the same shapes");
             assertThat(device.allocations()).as("the driver was not called").isEqualTo(before);
-            assertThat(window.doomed()).hasValueSatisfying(reason -> assertThat(reason).contains("stream #9"));
+            assertThat(window.doomed())
+                    .hasValueSatisfying(reason -> assertThat(reason).contains("stream #9"));
         }
 
         @Test
@@ -224,7 +237,9 @@ class MemoryModelTest {
             CaptureMemorySession window = memory.openSession(9, false);
             window.ensureFree(1, 4);
             window.ensureFree(1, 4);
-            assertThat(memory.persistentSliceCount()).as("topped up, not doubled").isEqualTo(4);
+            assertThat(memory.persistentSliceCount())
+                    .as("topped up, not doubled")
+                    .isEqualTo(4);
             window.endPriming();
             int before = device.allocations();
             PoolSlice info = window.allocate(12);
@@ -253,7 +268,9 @@ class MemoryModelTest {
         void small_sizes_share_pages_and_come_back_to_the_same_slot() {
             PoolSlice a = memory.allocateDynamic(100);
             PoolSlice b = memory.allocateDynamic(200);
-            assertThat(device.allocations()).as("one page serves the whole class").isEqualTo(1);
+            assertThat(device.allocations())
+                    .as("one page serves the whole class")
+                    .isEqualTo(1);
             assertThat(a.storage().allocation()).isSameAs(b.storage().allocation());
             assertThat(a.storage().offset() % 256).isZero();
             memory.release(a);

@@ -90,7 +90,9 @@ class MetadataCacheTest {
         cache.lookup(words(2));
         cache.lookup(words(1));
         cache.lookup(words(3));
-        assertThat(cache.contains(words(2))).as("least recently used goes first").isFalse();
+        assertThat(cache.contains(words(2)))
+                .as("least recently used goes first")
+                .isFalse();
         assertThat(cache.contains(words(1))).isTrue();
         assertThat(cache.contains(words(3))).isTrue();
         assertThat(cache.size()).isEqualTo(2);
@@ -120,7 +122,9 @@ class MetadataCacheTest {
         cache.lookup(words(2));
         assertThat(cache.contains(words(42))).isTrue();
         cache.release(7);
-        assertThat(cache.contains(words(42))).as("released entries no graph holds are freed").isFalse();
+        assertThat(cache.contains(words(42)))
+                .as("released entries no graph holds are freed")
+                .isFalse();
         assertThat(freed).extracting(PoolSlice::capacity).isNotEmpty();
     }
 
@@ -135,7 +139,9 @@ class MetadataCacheTest {
         assertThat(cache.pinCount(words(5, 6))).isEqualTo(1);
         assertThat(uploads).isEqualTo(1);
         cache.release(1);
-        assertThat(cache.contains(words(5, 6))).as("a normal entry stays cached after its graph goes").isTrue();
+        assertThat(cache.contains(words(5, 6)))
+                .as("a normal entry stays cached after its graph goes")
+                .isTrue();
         assertThat(cache.pinCount(words(5, 6))).isZero();
     }
 
@@ -164,7 +170,8 @@ class MetadataCacheTest {
         cache.lookup(words(3, 1, 4));
         cache.lookup(words(2, 7));
         cache.discard();
-        assertThat(cache.contains(words(3, 1, 4))).as("created by the cancelled window: nobody could free it later")
+        assertThat(cache.contains(words(3, 1, 4)))
+                .as("created by the cancelled window: nobody could free it later")
                 .isFalse();
         assertThat(freed).as("its slice leaves behind the stream's work").hasSize(1);
         assertThat(cache.contains(words(2, 7))).as("cached before the window").isTrue();

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class ConcurrentGlobalCapturesTest {
-    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> { });
+    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {});
     private static final LaunchDims DIMS = LaunchDims.linear(64, 64);
     private static final CaptureOptions GLOBAL = CaptureOptions.defaults().mode(CaptureMode.GLOBAL);
 
@@ -55,13 +55,17 @@ class ConcurrentGlobalCapturesTest {
         second.close();
 
         assertThat(first.captureState()).as("the first stream's capture ended").isEqualTo(CaptureState.NO_CAPTURE);
-        assertThat(second.captureState()).as("the second stream's capture ended").isEqualTo(CaptureState.NO_CAPTURE);
+        assertThat(second.captureState())
+                .as("the second stream's capture ended")
+                .isEqualTo(CaptureState.NO_CAPTURE);
         assertThat(backend.openStreams.get()).as("both streams torn down").isZero();
 
         GpuStream third = runtime.openStream();
         third.allocate(256).close();
         third.close();
-        assertThat(backend.openStreams.get()).as("a later stream's close is not deferred forever").isZero();
+        assertThat(backend.openStreams.get())
+                .as("a later stream's close is not deferred forever")
+                .isZero();
         runtime.close();
         assertThat(backend.memory.liveBytes()).isZero();
     }
@@ -91,7 +95,8 @@ class ConcurrentGlobalCapturesTest {
 
         Graph graph = ending.endCapture();
 
-        assertThat(backend.fences.get()).as("no fence while the other global capture records")
+        assertThat(backend.fences.get())
+                .as("no fence while the other global capture records")
                 .isEqualTo(fencesBefore);
         recording.endCapture().close();
         graph.close();
@@ -124,7 +129,8 @@ class ConcurrentGlobalCapturesTest {
             // refusing (with the capture left intact) would be a correct answer too
         }
 
-        assertThat(backend.fences.get()).as("no fence while the other global capture records")
+        assertThat(backend.fences.get())
+                .as("no fence while the other global capture records")
                 .isEqualTo(fencesBefore);
         runtime.close();
     }
@@ -152,7 +158,8 @@ class ConcurrentGlobalCapturesTest {
             }
         }
 
-        assertThat(backend.fences.get()).as("no fence while the other global capture records")
+        assertThat(backend.fences.get())
+                .as("no fence while the other global capture records")
                 .isEqualTo(fencesBefore);
         runtime.close();
     }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CrossStreamCaptureTest {
-    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> { });
+    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {});
     private static final LaunchDims DIMS = LaunchDims.linear(64, 64);
 
     @Test
@@ -48,15 +48,24 @@ class CrossStreamCaptureTest {
         other.close();
         other.close(); // twice: still nothing reaches the device
 
-        assertThat(backend.fences.get()).as("no fence while the capture forbids it").isEqualTo(fencesBefore);
-        assertThat(backend.openStreams.get()).as("the other stream is not torn down yet").isEqualTo(2);
-        assertThatThrownBy(() -> other.allocate(256)).isInstanceOf(IllegalStateException.class)
+        assertThat(backend.fences.get())
+                .as("no fence while the capture forbids it")
+                .isEqualTo(fencesBefore);
+        assertThat(backend.openStreams.get())
+                .as("the other stream is not torn down yet")
+                .isEqualTo(2);
+        assertThatThrownBy(() -> other.allocate(256))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
 
         recording.endCapture().close();
 
-        assertThat(backend.openStreams.get()).as("torn down once the capture ended").isEqualTo(1);
-        assertThat(backend.destroyed.get()).as("its graph destroyed then, and the new one closed").isEqualTo(2);
+        assertThat(backend.openStreams.get())
+                .as("torn down once the capture ended")
+                .isEqualTo(1);
+        assertThat(backend.destroyed.get())
+                .as("its graph destroyed then, and the new one closed")
+                .isEqualTo(2);
         runtime.close();
         assertThat(backend.memory.liveBytes()).isZero();
     }
@@ -88,13 +97,16 @@ class CrossStreamCaptureTest {
         recording.beginCapture();
         int fencesBefore = backend.fences.get();
 
-        assertThatThrownBy(other::synchronize).isInstanceOf(dev.graphrt.api.CaptureRejectedException.class)
-                .hasMessageContaining("synchronize").hasMessageContaining("another stream");
+        assertThatThrownBy(other::synchronize)
+                .isInstanceOf(dev.graphrt.api.CaptureRejectedException.class)
+                .hasMessageContaining("synchronize")
+                .hasMessageContaining("another stream");
         assertThatThrownBy(() -> other.readInts(buffer)).isInstanceOf(dev.graphrt.api.CaptureRejectedException.class);
         assertThat(backend.fences.get()).as("nothing reached the device").isEqualTo(fencesBefore);
 
         Thread elsewhere = new Thread(other::synchronize); // THREAD_LOCAL forbids only the capturing thread
-        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+                new java.util.concurrent.atomic.AtomicReference<>();
         elsewhere.setUncaughtExceptionHandler((t, e) -> failed.set(e));
         elsewhere.start();
         elsewhere.join();

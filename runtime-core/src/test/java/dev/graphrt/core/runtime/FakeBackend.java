@@ -39,6 +39,7 @@ final class FakeBackend implements Backend {
     final AtomicInteger fences = new AtomicInteger();
     /** Replays a hardware capture recorded as child nodes (the driver's part of NESTED_GRAPHS). */
     final AtomicInteger childNodesRecorded = new AtomicInteger();
+
     private final GraphKind kind;
     private final Set<Capability> capabilities;
     boolean closed;
@@ -55,8 +56,7 @@ final class FakeBackend implements Backend {
     }
 
     /** A hardware graph as the fake driver recorded it. */
-    record DriverGraph(int nodeCount) implements BackendGraph {
-    }
+    record DriverGraph(int nodeCount) implements BackendGraph {}
 
     record Provider(FakeBackend backend) implements BackendProvider {
         @Override
@@ -110,6 +110,7 @@ final class FakeBackend implements Backend {
 
     /** Device frees made while some stream's fake driver capture was open: a real driver invalidates the capture. */
     final AtomicInteger freesWhileCapturing = new AtomicInteger();
+
     private final AtomicInteger capturing = new AtomicInteger();
     private final DeviceMemory watchedMemory = new DeviceMemory() {
         @Override
@@ -146,8 +147,11 @@ final class FakeBackend implements Backend {
 
             @Override
             public CompiledKernel compile(KernelSource source) {
-                return new Kernel(source.entryPoint(), source.javaParameters()
-                        .map(p -> java.util.OptionalInt.of(p.count())).orElse(java.util.OptionalInt.empty()));
+                return new Kernel(
+                        source.entryPoint(),
+                        source.javaParameters()
+                                .map(p -> java.util.OptionalInt.of(p.count()))
+                                .orElse(java.util.OptionalInt.empty()));
             }
         };
     }
@@ -158,41 +162,42 @@ final class FakeBackend implements Backend {
         return new BackendStream() {
             private int captured = -1;
             /** A hardware fake's driver capture counts what it records; a software one keeps the recording. */
-            private final CaptureSupport capture = kind == GraphKind.HARDWARE ? new DriverCapture() {
-                @Override
-                public void open(dev.graphrt.api.CaptureMode mode) {
-                    captured = 0;
-                    capturing.incrementAndGet();
-                }
+            private final CaptureSupport capture = kind == GraphKind.HARDWARE
+                    ? new DriverCapture() {
+                        @Override
+                        public void open(dev.graphrt.api.CaptureMode mode) {
+                            captured = 0;
+                            capturing.incrementAndGet();
+                        }
 
-                @Override
-                public BackendGraph close() {
-                    BackendGraph graph = new DriverGraph(captured);
-                    captured = -1;
-                    capturing.decrementAndGet();
-                    return graph;
-                }
+                        @Override
+                        public BackendGraph close() {
+                            BackendGraph graph = new DriverGraph(captured);
+                            captured = -1;
+                            capturing.decrementAndGet();
+                            return graph;
+                        }
 
-                @Override
-                public BackendGraph closeInto(BackendGraph target) {
-                    return close();
-                }
+                        @Override
+                        public BackendGraph closeInto(BackendGraph target) {
+                            return close();
+                        }
 
-                @Override
-                public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
-                        int[] changed) {
-                    return graph;
-                }
+                        @Override
+                        public BackendGraph rebind(
+                                BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
+                            return graph;
+                        }
 
-                @Override
-                public void abort() {
-                    if (captured >= 0) {
-                        capturing.decrementAndGet();
+                        @Override
+                        public void abort() {
+                            if (captured >= 0) {
+                                capturing.decrementAndGet();
+                            }
+                            captured = -1;
+                        }
                     }
-                    captured = -1;
-                }
-            } : new SoftwareGraphs() {
-            };
+                    : new SoftwareGraphs() {};
 
             @Override
             public CaptureSupport capture() {
@@ -209,8 +214,7 @@ final class FakeBackend implements Backend {
             }
 
             @Override
-            public void write(DeviceSlice dst, MemorySegment src) {
-            }
+            public void write(DeviceSlice dst, MemorySegment src) {}
 
             @Override
             public void read(DeviceSlice src, MemorySegment dst) {
@@ -220,8 +224,7 @@ final class FakeBackend implements Backend {
             @Override
             public Fence recordFence() {
                 fences.incrementAndGet();
-                return new Fence() {
-                };
+                return new Fence() {};
             }
 
             @Override
@@ -230,12 +233,10 @@ final class FakeBackend implements Backend {
             }
 
             @Override
-            public void await(Fence fence) {
-            }
+            public void await(Fence fence) {}
 
             @Override
-            public void synchronize() {
-            }
+            public void synchronize() {}
 
             @Override
             public void replay(BackendGraph graph) {

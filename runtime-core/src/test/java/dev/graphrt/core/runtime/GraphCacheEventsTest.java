@@ -24,19 +24,21 @@ import org.junit.jupiter.api.io.TempDir;
 /** A graph cache's misses and evictions are JFR events a recording can read back; hits are only counted. */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class GraphCacheEventsTest {
-    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> { });
+    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {});
 
     @Test
     void misses_and_evictions_are_recorded_with_their_key_and_hits_are_not(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("cache.jfr");
         FakeBackend backend = new FakeBackend();
         try (CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
-             GpuStream stream = runtime.openStream(); Buffer buffer = stream.allocate(256)) {
+                GpuStream stream = runtime.openStream();
+                Buffer buffer = stream.allocate(256)) {
             Kernel kernel = runtime.compile(NOOP);
             try (Recording recording = new Recording()) {
                 recording.enable("dev.graphrt.GraphCache");
                 recording.start();
-                try (GraphCache<String> cache = runtime.graphCache(stream, GraphCacheOptions.defaults().maxGraphs(1))) {
+                try (GraphCache<String> cache =
+                        runtime.graphCache(stream, GraphCacheOptions.defaults().maxGraphs(1))) {
                     for (String key : List.of("a", "a", "b")) {
                         cache.run(key, s -> s.launch(kernel, LaunchDims.linear(64, 64), KernelArgs.of(buffer)));
                     }
@@ -47,8 +49,10 @@ class GraphCacheEventsTest {
             }
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(file).stream()
-                .filter(e -> e.getEventType().getName().equals("dev.graphrt.GraphCache")).toList();
-        assertThat(events).extracting(e -> e.getString("outcome"))
+                .filter(e -> e.getEventType().getName().equals("dev.graphrt.GraphCache"))
+                .toList();
+        assertThat(events)
+                .extracting(e -> e.getString("outcome"))
                 .containsExactly("miss captured", "miss captured", "evicted");
         assertThat(events).extracting(e -> e.getString("key")).containsExactly("a", "b", "a");
     }

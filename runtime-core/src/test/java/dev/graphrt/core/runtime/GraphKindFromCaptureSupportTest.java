@@ -29,10 +29,12 @@ class GraphKindFromCaptureSupportTest {
         FakeBackend software = new FakeBackend();
         FakeBackend hardware = new FakeBackend(GraphKind.HARDWARE, EnumSet.noneOf(Capability.class));
         try (CoreRuntime soft = new CoreRuntime(software, RuntimeOptions.defaults());
-             CoreRuntime hard = new CoreRuntime(hardware, RuntimeOptions.defaults())) {
+                CoreRuntime hard = new CoreRuntime(hardware, RuntimeOptions.defaults())) {
             assertThat(soft.graphKind()).isEqualTo(GraphKind.SOFTWARE);
             assertThat(hard.graphKind()).isEqualTo(GraphKind.HARDWARE);
-            assertThat(software.openStreams.get()).as("the stream asked when the runtime opened is closed").isZero();
+            assertThat(software.openStreams.get())
+                    .as("the stream asked when the runtime opened is closed")
+                    .isZero();
             assertThat(hardware.openStreams.get()).isZero();
         }
     }
@@ -82,8 +84,10 @@ class GraphKindFromCaptureSupportTest {
         };
         try (CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults())) {
             GpuStream first = runtime.openStream();
-            assertThatThrownBy(runtime::openStream).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("backend fickle").hasMessageContaining("offers HARDWARE graphs")
+            assertThatThrownBy(runtime::openStream)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("backend fickle")
+                    .hasMessageContaining("offers HARDWARE graphs")
                     .hasMessageContaining("first stream offered SOFTWARE");
             verify(odd).close();
             first.close();

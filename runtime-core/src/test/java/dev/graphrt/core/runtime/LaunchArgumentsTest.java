@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class LaunchArgumentsTest {
     private static final LaunchDims DIMS = LaunchDims.linear(3, 32);
-    private static final KernelSource SRC_DST_INFO = KernelSource.named("copy")
-            .java((args, from, to) -> { }, JavaParameters.buffersAndInfo(2));
+    private static final KernelSource SRC_DST_INFO =
+            KernelSource.named("copy").java((args, from, to) -> {}, JavaParameters.buffersAndInfo(2));
 
     private final FakeBackend backend = new FakeBackend();
     private final CoreRuntime runtime = new CoreRuntime(backend, RuntimeOptions.defaults());
@@ -55,7 +55,8 @@ class LaunchArgumentsTest {
 
     @Test
     void too_many_buffers_are_refused() {
-        assertThatThrownBy(() -> stream.launch(copy, DIMS, KernelArgs.of(a, b, c).info(3)))
+        assertThatThrownBy(
+                        () -> stream.launch(copy, DIMS, KernelArgs.of(a, b, c).info(3)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("kernel 'copy' takes 3 parameters, but the launch passes 4: 3 buffers + the "
                         + "info buffer (");
@@ -65,8 +66,8 @@ class LaunchArgumentsTest {
     void the_right_buffers_without_the_info_buffer_are_refused() {
         assertThatThrownBy(() -> stream.launch(copy, DIMS, KernelArgs.of(a, b)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("kernel 'copy' takes 3 parameters, but the launch passes 2: 2 buffers, no "
-                        + "info buffer (");
+                .hasMessageStartingWith(
+                        "kernel 'copy' takes 3 parameters, but the launch passes 2: 2 buffers, no " + "info buffer (");
     }
 
     @Test
@@ -89,7 +90,8 @@ class LaunchArgumentsTest {
         stream.prepare();
         stream.beginCapture();
 
-        assertThatThrownBy(() -> stream.launch(copy, DIMS, KernelArgs.of(a, b, c).info(3)))
+        assertThatThrownBy(
+                        () -> stream.launch(copy, DIMS, KernelArgs.of(a, b, c).info(3)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(stream.captureState()).isEqualTo(CaptureState.CAPTURE);
         stream.launch(copy, DIMS, KernelArgs.of(a, b).info(3));
@@ -100,7 +102,7 @@ class LaunchArgumentsTest {
 
     @Test
     void a_kernel_whose_backend_cannot_tell_its_parameters_is_not_checked() {
-        Kernel undeclared = runtime.compile(KernelSource.named("loose").java((args, from, to) -> { }));
+        Kernel undeclared = runtime.compile(KernelSource.named("loose").java((args, from, to) -> {}));
 
         stream.launch(undeclared, DIMS, KernelArgs.of(a, b, c));
         stream.launch(undeclared, DIMS, KernelArgs.of(a).info(3));
@@ -110,7 +112,7 @@ class LaunchArgumentsTest {
 
     @Test
     void one_parameter_is_singular_and_no_buffers_plural() {
-        assertThat(LaunchArguments.message("k", 1, 0, false)).startsWith(
-                "kernel 'k' takes 1 parameter, but the launch passes 0: 0 buffers, no info buffer (");
+        assertThat(LaunchArguments.message("k", 1, 0, false))
+                .startsWith("kernel 'k' takes 1 parameter, but the launch passes 0: 0 buffers, no info buffer (");
     }
 }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /** DESIGN.md section 3, "replay another graph" while recording, on a hardware backend (the driver's branch). */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class NestedReplayTest {
-    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> { });
+    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {});
     private static final LaunchDims DIMS = LaunchDims.linear(64, 64);
 
     private static FakeBackend hardware(Capability... more) {
@@ -47,7 +47,9 @@ class NestedReplayTest {
         stream.launch(kernel, DIMS, KernelArgs.of(in));
         Graph parent = stream.endCapture();
 
-        assertThat(backend.childNodesRecorded.get()).as("the driver recorded the replay as a child").isEqualTo(1);
+        assertThat(backend.childNodesRecorded.get())
+                .as("the driver recorded the replay as a child")
+                .isEqualTo(1);
         assertThat(backend.replays.get()).as("nothing replayed while recording").isZero();
         assertThat(parent.info().nodeCount()).isEqualTo(2);
         assertThat(parent.toDot()).contains("graph #" + child.id());
@@ -55,8 +57,12 @@ class NestedReplayTest {
         child.close();
         in.close();
         stream.synchronize();
-        assertThat(backend.destroyed.get()).as("the parent keeps the closed child").isZero();
-        assertThat(runtime.memoryStats().retainedByGraphsBytes()).as("and the child's buffer").isPositive();
+        assertThat(backend.destroyed.get())
+                .as("the parent keeps the closed child")
+                .isZero();
+        assertThat(runtime.memoryStats().retainedByGraphsBytes())
+                .as("and the child's buffer")
+                .isPositive();
 
         parent.close();
         stream.synchronize();
@@ -78,8 +84,10 @@ class NestedReplayTest {
         stream.prepare();
         stream.beginCapture();
         child.replay();
-        assertThatThrownBy(stream::endCapture).isInstanceOf(CaptureRejectedException.class)
-                .hasMessageContaining("replay of graph #" + child.id()).hasMessageContaining("NESTED_GRAPHS");
+        assertThatThrownBy(stream::endCapture)
+                .isInstanceOf(CaptureRejectedException.class)
+                .hasMessageContaining("replay of graph #" + child.id())
+                .hasMessageContaining("NESTED_GRAPHS");
         assertThat(backend.childNodesRecorded.get()).isZero();
         runtime.close();
         assertThat(backend.memory.liveBytes()).isZero();

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** DESIGN.md section 3, "free / buffer close" while recording: deferred, no fence, released when the window ends. */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class ReleasesWhileRecordingTest {
-    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> { });
+    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {});
 
     @Test
     void a_graph_closed_while_the_stream_records_is_released_after_the_window_without_a_fence_inside_it() {
@@ -31,8 +31,8 @@ class ReleasesWhileRecordingTest {
         GpuStream stream = runtime.openStream();
         Kernel kernel = runtime.compile(NOOP);
         Buffer in = stream.upload(new float[] {1, 2, 3});
-        Graph graph = stream.capture(CaptureOptions.defaults(),
-                s -> s.launch(kernel, LaunchDims.linear(3, 32), KernelArgs.of(in)));
+        Graph graph = stream.capture(
+                CaptureOptions.defaults(), s -> s.launch(kernel, LaunchDims.linear(3, 32), KernelArgs.of(in)));
         stream.prepare();
         stream.beginCapture();
         int fencesWhenRecordingBegan = backend.fences.get();
@@ -44,7 +44,9 @@ class ReleasesWhileRecordingTest {
         assertThat(backend.destroyed.get()).as("still deferred").isZero();
         stream.endCapture().close();
         stream.synchronize();
-        assertThat(backend.destroyed.get()).as("both graphs released once the window ended").isEqualTo(2);
+        assertThat(backend.destroyed.get())
+                .as("both graphs released once the window ended")
+                .isEqualTo(2);
         runtime.close();
         assertThat(backend.memory.liveBytes()).isZero();
     }
@@ -56,8 +58,8 @@ class ReleasesWhileRecordingTest {
         GpuStream stream = runtime.openStream();
         Kernel kernel = runtime.compile(NOOP);
         Buffer in = stream.upload(new float[] {1, 2, 3});
-        Graph graph = stream.capture(CaptureOptions.defaults(),
-                s -> s.launch(kernel, LaunchDims.linear(3, 32), KernelArgs.of(in)));
+        Graph graph = stream.capture(
+                CaptureOptions.defaults(), s -> s.launch(kernel, LaunchDims.linear(3, 32), KernelArgs.of(in)));
         long reservedBefore = runtime.memoryStats().reservedBytes();
         for (int i = 0; i < 4; i++) { // large buffers whose releases wait behind the stream's work
             try (Buffer large = stream.allocate((3L << 20) + 4096L * i)) {
@@ -65,13 +67,16 @@ class ReleasesWhileRecordingTest {
             }
         }
 
-        UpdateResult result = graph.update(CaptureOptions.defaults(),
-                s -> s.launch(kernel, LaunchDims.linear(3, 32), KernelArgs.of(in)));
+        UpdateResult result = graph.update(
+                CaptureOptions.defaults(), s -> s.launch(kernel, LaunchDims.linear(3, 32), KernelArgs.of(in)));
 
         assertThat(result.applied()).isTrue();
-        assertThat(backend.freesWhileCapturing.get()).as("device frees while the driver still captured").isZero();
+        assertThat(backend.freesWhileCapturing.get())
+                .as("device frees while the driver still captured")
+                .isZero();
         stream.synchronize();
-        assertThat(runtime.memoryStats().reservedBytes()).as("the reserve is enforced once the capture ended")
+        assertThat(runtime.memoryStats().reservedBytes())
+                .as("the reserve is enforced once the capture ended")
                 .isEqualTo(reservedBefore);
         graph.close();
         runtime.close();

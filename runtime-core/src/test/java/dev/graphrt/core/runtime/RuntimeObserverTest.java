@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /** Observers are told of captures, replays, the replays a synchronize completed, and pool growth, in order. */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class RuntimeObserverTest {
-    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> { });
+    private static final KernelSource NOOP = KernelSource.named("noop").java((args, from, to) -> {});
 
     /** Writes what it is told as lines, durations only as their sign. */
     private static final class Journal implements RuntimeObserver {
@@ -67,9 +67,9 @@ class RuntimeObserverTest {
             long before = runtime.memoryStats().reservedBytes();
             GpuStream stream = runtime.openStream();
             stream.allocate(100_000); // a size-class slot: the pool reserves a whole page for it
-            stream.allocate(3 << 20);              // above the size classes: an exact-fit allocation
+            stream.allocate(3 << 20); // above the size classes: an exact-fit allocation
             stream.prepare();
-            stream.allocate(12_345);               // the persistent pool
+            stream.allocate(12_345); // the persistent pool
             stream.cancelCapture();
             assertThat(told.get()).isEqualTo(runtime.memoryStats().reservedBytes() - before);
         }
@@ -83,7 +83,8 @@ class RuntimeObserverTest {
             GpuStream stream = runtime.openStream();
             Kernel kernel = runtime.compile(NOOP);
             Buffer buffer = stream.allocate(4096);
-            assertThat(journal.lines).anySatisfy(line -> assertThat(line).startsWith("grew").endsWith("enough"));
+            assertThat(journal.lines)
+                    .anySatisfy(line -> assertThat(line).startsWith("grew").endsWith("enough"));
             journal.lines.clear();
 
             Graph graph = stream.capture(CaptureOptions.defaults(), s -> {
@@ -97,8 +98,12 @@ class RuntimeObserverTest {
 
             String s = " stream " + stream.id() + " graph " + graph.id();
             assertThat(journal.lines.stream().filter(line -> !line.startsWith("grew")))
-                    .containsExactly("captured" + s + " nodes 2", "replayed" + s, "replayed" + s,
-                            "completed" + s, "completed" + s);
+                    .containsExactly(
+                            "captured" + s + " nodes 2",
+                            "replayed" + s,
+                            "replayed" + s,
+                            "completed" + s,
+                            "completed" + s);
         }
     }
 
@@ -119,8 +124,10 @@ class RuntimeObserverTest {
             graph.replay();
             stream.synchronize();
 
-            assertThat(journal.lines).contains("replayed stream " + stream.id() + " graph " + graph.id(),
-                    "completed stream " + stream.id() + " graph " + graph.id());
+            assertThat(journal.lines)
+                    .contains(
+                            "replayed stream " + stream.id() + " graph " + graph.id(),
+                            "completed stream " + stream.id() + " graph " + graph.id());
         }
     }
 
@@ -142,17 +149,21 @@ class RuntimeObserverTest {
             stream.synchronize();
 
             assertThat(journal.lines).hasSize(told);
-            assertThat(other.lines).filteredOn(line -> line.startsWith("completed")).hasSize(2);
+            assertThat(other.lines)
+                    .filteredOn(line -> line.startsWith("completed"))
+                    .hasSize(2);
         }
     }
 
     @Test
     void a_null_observer_and_a_closed_runtime_are_refused() {
         CoreRuntime runtime = new CoreRuntime(new FakeBackend(), RuntimeOptions.defaults());
-        assertThatThrownBy(() -> runtime.observe(null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> runtime.observe(null))
+                .isInstanceOf(NullPointerException.class)
                 .hasMessage("observer");
         runtime.close();
-        assertThatThrownBy(() -> runtime.observe(new Journal())).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> runtime.observe(new Journal()))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("observe");
     }
 
@@ -160,7 +171,7 @@ class RuntimeObserverTest {
     private static Graph oneLaunchGraph(CoreRuntime runtime, GpuStream stream) {
         Kernel kernel = runtime.compile(NOOP);
         Buffer buffer = stream.allocate(256);
-        return stream.capture(CaptureOptions.defaults(),
-                s -> s.launch(kernel, LaunchDims.linear(64, 64), KernelArgs.of(buffer)));
+        return stream.capture(
+                CaptureOptions.defaults(), s -> s.launch(kernel, LaunchDims.linear(64, 64), KernelArgs.of(buffer)));
     }
 }

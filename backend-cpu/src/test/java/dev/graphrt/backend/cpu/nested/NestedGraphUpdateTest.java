@@ -8,8 +8,8 @@ import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRuntime;
-import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.Kernel;
+import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.conformance.KitKernels;
@@ -28,20 +28,24 @@ class NestedGraphUpdateTest {
     @Test
     void a_child_of_a_live_parent_refuses_update_and_rebind_and_accepts_them_once_the_parent_is_closed() {
         try (GraphRuntime runtime = NestedGraphsBackend.openRuntime(RuntimeOptions.defaults());
-             GpuStream stream = runtime.openStream()) {
+                GpuStream stream = runtime.openStream()) {
             Kernel addOne = runtime.compile(KitKernels.ADD_ONE);
             int[] x = KitKernels.pattern(N, 31);
             Buffer in = stream.upload(x);
             Buffer mid = stream.allocate(N * 4L);
             Buffer other = stream.upload(x);
             LaunchDims dims = LaunchDims.linear(N, 256);
-            Graph child = stream.capture(CaptureOptions.defaults(),
+            Graph child = stream.capture(
+                    CaptureOptions.defaults(),
                     s -> s.launch(addOne, dims, KernelArgs.of(in, mid).info(N)));
             Graph parent = stream.capture(CaptureOptions.defaults(), s -> s.replay(child));
 
-            assertThatThrownBy(() -> child.update(s -> s.launch(addOne, dims, KernelArgs.of(other, mid).info(N))))
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("replayed inside another live graph");
-            assertThatThrownBy(() -> child.rebind(in, other)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> child.update(s ->
+                            s.launch(addOne, dims, KernelArgs.of(other, mid).info(N))))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("replayed inside another live graph");
+            assertThatThrownBy(() -> child.rebind(in, other))
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("replayed inside another live graph");
             parent.replay();
             assertThat(stream.readInts(mid)).isEqualTo(KitKernels.addOne(x));

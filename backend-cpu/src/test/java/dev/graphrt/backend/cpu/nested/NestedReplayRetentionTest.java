@@ -31,8 +31,8 @@ class NestedReplayRetentionTest {
     private static final long BYTES = N * 4L;
     private static final LaunchDims DIMS = LaunchDims.linear(N, 256);
 
-    private final CoreRuntime runtime = NestedGraphsBackend.openRuntime(
-            RuntimeOptions.defaults().waitTimeout(Duration.ofSeconds(10)));
+    private final CoreRuntime runtime =
+            NestedGraphsBackend.openRuntime(RuntimeOptions.defaults().waitTimeout(Duration.ofSeconds(10)));
     private final GpuStream stream = runtime.openStream();
     private final Kernel addOne = runtime.compile(KitKernels.ADD_ONE);
     private final Kernel mulTwo = runtime.compile(KitKernels.MUL_TWO);
@@ -92,7 +92,8 @@ class NestedReplayRetentionTest {
         mid.close();
         stream.synchronize();
         assertThat(child.isClosed()).isTrue();
-        assertThat(runtime.memoryStats().retainedByGraphsBytes()).as("the parent retains in, mid and out")
+        assertThat(runtime.memoryStats().retainedByGraphsBytes())
+                .as("the parent retains in, mid and out")
                 .isGreaterThanOrEqualTo(3 * BYTES);
 
         List<Buffer> later = new ArrayList<>();
@@ -102,7 +103,8 @@ class NestedReplayRetentionTest {
         parent.replay();
         assertThat(stream.readInts(out)).isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
         for (int i = 0; i < later.size(); i++) {
-            assertThat(stream.readInts(later.get(i))).as("buffer %d allocated after the closes", i)
+            assertThat(stream.readInts(later.get(i)))
+                    .as("buffer %d allocated after the closes", i)
                     .isEqualTo(constant(500 + i));
         }
 
@@ -110,9 +112,12 @@ class NestedReplayRetentionTest {
         out.close();
         later.forEach(Buffer::close);
         stream.synchronize();
-        assertThat(runtime.memoryStats().retainedByGraphsBytes()).as("nothing retained once the parent closed")
+        assertThat(runtime.memoryStats().retainedByGraphsBytes())
+                .as("nothing retained once the parent closed")
                 .isZero();
-        assertThat(runtime.memoryStats().pinnedBytes()).as("the child's pins went with the parent").isZero();
+        assertThat(runtime.memoryStats().pinnedBytes())
+                .as("the child's pins went with the parent")
+                .isZero();
     }
 
     @Test

@@ -44,7 +44,8 @@ class BoundedMemoryTest {
                 maxReserved = Math.max(maxReserved, rig.runtime.memoryStats().reservedBytes());
             }
             long bound = 4 * 3 * MIB + reserve + 3 * MIB + 8 * MIB; // live set + reserve + one more + class pages
-            assertThat(maxReserved).as("reserved never exceeds %d bytes (it reached 1.26 GB before the budget)", bound)
+            assertThat(maxReserved)
+                    .as("reserved never exceeds %d bytes (it reached 1.26 GB before the budget)", bound)
                     .isLessThanOrEqualTo(bound);
         }
     }
@@ -62,7 +63,9 @@ class BoundedMemoryTest {
                 long bytes = MIB + random.nextLong(2 * MIB + 1);
                 Buffer buffer = stream.allocate(bytes);
                 int n = (int) (bytes / 4);
-                stream.launch(rig.addOne, dev.graphrt.api.LaunchDims.linear(n, 256),
+                stream.launch(
+                        rig.addOne,
+                        dev.graphrt.api.LaunchDims.linear(n, 256),
                         KernelArgs.of(source, buffer).info(n)); // work in flight holds it past its close
                 live.add(buffer);
                 if (live.size() > 3) {
@@ -84,13 +87,16 @@ class BoundedMemoryTest {
             stream.allocate(24 * MIB).close();
             stream.allocate(25 * MIB).close();
             stream.synchronize();
-            assertThat(rig.runtime.memoryStats().reservedBytes()).as("kept for reuse").isGreaterThanOrEqualTo(49 * MIB);
+            assertThat(rig.runtime.memoryStats().reservedBytes())
+                    .as("kept for reuse")
+                    .isGreaterThanOrEqualTo(49 * MIB);
 
             Buffer big = stream.allocate(30 * MIB); // fits only once the free ones went back
 
             assertThat(big.byteSize()).isEqualTo(30 * MIB);
             assertThat(rig.backend.liveBytes()).isLessThanOrEqualTo(64 * MIB);
-            assertThatThrownBy(() -> stream.allocate(40 * MIB)).isInstanceOf(DeviceOutOfMemoryException.class)
+            assertThatThrownBy(() -> stream.allocate(40 * MIB))
+                    .isInstanceOf(DeviceOutOfMemoryException.class)
                     .hasMessageContaining("cpu.memoryBytes");
         }
     }
@@ -99,19 +105,25 @@ class BoundedMemoryTest {
     void the_cpu_backend_has_a_ceiling_by_default_and_a_request_beyond_it_is_out_of_memory() {
         var backend = new CpuBackendProvider().open(new BackendConfig(0, Map.of()));
         try {
-            assertThat(backend.device().memoryBytes()).as("physical memory or MaxDirectMemorySize").isPositive();
+            assertThat(backend.device().memoryBytes())
+                    .as("physical memory or MaxDirectMemorySize")
+                    .isPositive();
         } finally {
             backend.close();
         }
         Map<String, String> ceiling = Map.of("cpu.threads", "1", "cpu.memoryBytes", String.valueOf(32 * MIB));
         try (Rig rig = new Rig(RuntimeOptions.defaults(), ceiling)) {
             GpuStream stream = rig.runtime.openStream();
-            assertThatThrownBy(() -> stream.allocate(48 * MIB)).isInstanceOf(DeviceOutOfMemoryException.class)
-                    .hasMessageContaining("bytes").hasMessageContaining(String.valueOf(32 * MIB));
+            assertThatThrownBy(() -> stream.allocate(48 * MIB))
+                    .isInstanceOf(DeviceOutOfMemoryException.class)
+                    .hasMessageContaining("bytes")
+                    .hasMessageContaining(String.valueOf(32 * MIB));
             Buffer fits = stream.allocate(20 * MIB);
             assertThatThrownBy(() -> stream.allocate(20 * MIB)).isInstanceOf(DeviceOutOfMemoryException.class);
             fits.close();
-            assertThat(stream.allocate(20 * MIB).byteSize()).as("usable again after the close").isEqualTo(20 * MIB);
+            assertThat(stream.allocate(20 * MIB).byteSize())
+                    .as("usable again after the close")
+                    .isEqualTo(20 * MIB);
         }
     }
 
@@ -129,7 +141,8 @@ class BoundedMemoryTest {
                 stream.write(target, data);
             }
             assertThat(stream.readFloats(target)[0]).as("the last write wins").isEqualTo(99f);
-            assertThat(rig.backend.maxWrittenBetweenWaits()).as("bytes staged behind the device at once")
+            assertThat(rig.backend.maxWrittenBetweenWaits())
+                    .as("bytes staged behind the device at once")
                     .isLessThanOrEqualTo(limit + MIB);
         }
     }
@@ -140,8 +153,10 @@ class BoundedMemoryTest {
             GpuStream stream = rig.runtime.openStream();
             Buffer target = stream.allocate(MIB);
             rig.backend.failWritesWithOutOfMemory(true);
-            assertThatThrownBy(() -> stream.write(target, new float[16])).isInstanceOf(DeviceOutOfMemoryException.class)
-                    .hasMessageContaining("stagingBytes").hasCauseInstanceOf(OutOfMemoryError.class);
+            assertThatThrownBy(() -> stream.write(target, new float[16]))
+                    .isInstanceOf(DeviceOutOfMemoryException.class)
+                    .hasMessageContaining("stagingBytes")
+                    .hasCauseInstanceOf(OutOfMemoryError.class);
             rig.backend.failWritesWithOutOfMemory(false);
             stream.write(target, new float[] {1, 2});
             assertThat(stream.readFloats(target)[1]).isEqualTo(2f);

@@ -57,7 +57,8 @@ class BufferLifetimeTest {
         stream.synchronize();
 
         for (int i = 0; i < later.size(); i++) {
-            assertThat(stream.readInts(later.get(i))).as("buffer %d allocated after the close", i)
+            assertThat(stream.readInts(later.get(i)))
+                    .as("buffer %d allocated after the close", i)
                     .isEqualTo(Rig.constant(1000 + i));
         }
         graph.close();
@@ -78,11 +79,15 @@ class BufferLifetimeTest {
         }
         graph.replay();
         assertThat(stream.readInts(out)).isEqualTo(KitKernels.mulTwo(x));
-        assertThat(rig.runtime.memoryStats().inUseBytes()).as("in is still held by the graph").isEqualTo(inUse);
+        assertThat(rig.runtime.memoryStats().inUseBytes())
+                .as("in is still held by the graph")
+                .isEqualTo(inUse);
 
         graph.close();
         stream.synchronize();
-        assertThat(rig.runtime.memoryStats().inUseBytes()).as("in freed with the graph").isLessThan(inUse);
+        assertThat(rig.runtime.memoryStats().inUseBytes())
+                .as("in freed with the graph")
+                .isLessThan(inUse);
     }
 
     @Test
@@ -108,7 +113,9 @@ class BufferLifetimeTest {
         gate.countDown();
         other.synchronize();
         for (Buffer victim : victims) {
-            assertThat(stream.readInts(victim)).as("a buffer allocated after the close").isEqualTo(Rig.constant(1));
+            assertThat(stream.readInts(victim))
+                    .as("a buffer allocated after the close")
+                    .isEqualTo(Rig.constant(1));
         }
     }
 
@@ -139,14 +146,17 @@ class BufferLifetimeTest {
             launcher.join();
             stream.synchronize();
             for (Buffer buffer : fresh) {
-                assertThat(stream.readInts(buffer)).as("round %d: a buffer allocated after the close", round)
+                assertThat(stream.readInts(buffer))
+                        .as("round %d: a buffer allocated after the close", round)
                         .isEqualTo(Rig.constant(-1));
                 buffer.close();
             }
             if (launchFailure.get() != null) {
-                assertThat(launchFailure.get()).as("round %d: the only way a racing launch may fail", round)
+                assertThat(launchFailure.get())
+                        .as("round %d: the only way a racing launch may fail", round)
                         .isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("args.buffers[0]").hasMessageContaining("closed");
+                        .hasMessageContaining("args.buffers[0]")
+                        .hasMessageContaining("closed");
             }
         }
     }
@@ -181,15 +191,18 @@ class BufferLifetimeTest {
         Graph graph = stream.capture(CaptureOptions.defaults(), s -> Rig.launch(s, rig.addOne, in, never));
         rig.runtime.close();
 
-        assertThat(never.isClosed()).as("a buffer of a closed runtime is closed").isTrue();
+        assertThat(never.isClosed())
+                .as("a buffer of a closed runtime is closed")
+                .isTrue();
         assertThat(graph.isClosed()).isTrue();
         assertThatCode(() -> {
-            in.close();
-            graph.close();
-            never.close();
-            stream.close();
-            in.close();
-        }).doesNotThrowAnyException();
+                    in.close();
+                    graph.close();
+                    never.close();
+                    stream.close();
+                    in.close();
+                })
+                .doesNotThrowAnyException();
         assertThat(in.isClosed()).isTrue();
         assertThat(rig.backend.liveBytes()).isZero();
         assertThat(rig.backend.frees()).isEqualTo(rig.backend.allocations());

@@ -48,9 +48,13 @@ class CheckedModeTest {
             assertThat(overrun.offset()).as("the first byte past its end").isEqualTo(BYTES);
             assertThat(overrun.lastLaunches().get(0)).startsWith("fill");
             assertThat(overrun).hasMessageContaining("past its end").hasMessageContaining("fill");
-            assertThat(stream.readInts(neighbour)).as("the guard took the overrun").isEqualTo(Rig.constant(2));
+            assertThat(stream.readInts(neighbour))
+                    .as("the guard took the overrun")
+                    .isEqualTo(Rig.constant(2));
             assertThat(stream.readInts(victim)).isEqualTo(Rig.constant(9));
-            assertThatCode(stream::synchronize).as("reported once, the guard restored").doesNotThrowAnyException();
+            assertThatCode(stream::synchronize)
+                    .as("reported once, the guard restored")
+                    .doesNotThrowAnyException();
         }
     }
 
@@ -88,7 +92,9 @@ class CheckedModeTest {
             GraphDiagnosis healthy = graph.diagnose();
             assertThat(healthy.healthy()).isTrue();
             assertThat(healthy.launches()).isEqualTo(3);
-            assertThat(stream.readInts(out)).as("the launches really ran").isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+            assertThat(stream.readInts(out))
+                    .as("the launches really ran")
+                    .isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
 
             explode.set(true);
             GraphDiagnosis broken = graph.diagnose();
@@ -97,7 +103,9 @@ class CheckedModeTest {
             assertThat(broken.failure()).isInstanceOf(DriverException.class).hasRootCauseMessage("second step broke");
             explode.set(false);
             graph.replay();
-            assertThat(stream.readInts(out)).as("the stream goes on").isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
+            assertThat(stream.readInts(out))
+                    .as("the stream goes on")
+                    .isEqualTo(KitKernels.mulTwo(KitKernels.addOne(x)));
         }
     }
 
@@ -117,10 +125,14 @@ class CheckedModeTest {
             rig.backend.overrunAfter("fill", 8); // the wrapper sees eager launches, which is what diagnose runs
 
             GraphDiagnosis diagnosis = graph.diagnose();
-            assertThat(diagnosis.failedAt()).as("the fill, not the launches around it").isEqualTo(1);
+            assertThat(diagnosis.failedAt())
+                    .as("the fill, not the launches around it")
+                    .isEqualTo(1);
             assertThat(diagnosis.failedLaunch()).startsWith("fill");
-            assertThat(diagnosis.failure()).isInstanceOf(BufferOverrunException.class)
-                    .hasMessageContaining(out.toString()).hasMessageContaining("diagnosis step 1");
+            assertThat(diagnosis.failure())
+                    .isInstanceOf(BufferOverrunException.class)
+                    .hasMessageContaining(out.toString())
+                    .hasMessageContaining("diagnosis step 1");
         }
     }
 
@@ -138,8 +150,13 @@ class CheckedModeTest {
             GpuStream other = rig.runtime.openStream();
             Buffer small = stream.allocate(64);
             Buffer closedWhileHeld = stream.allocate(64);
-            stream.launch(rig.fill, dev.graphrt.api.LaunchDims.linear(16, 16), KernelArgs.of(small).info(16, 5));
-            stream.launch(rig.fill, dev.graphrt.api.LaunchDims.linear(16, 16),
+            stream.launch(
+                    rig.fill,
+                    dev.graphrt.api.LaunchDims.linear(16, 16),
+                    KernelArgs.of(small).info(16, 5));
+            stream.launch(
+                    rig.fill,
+                    dev.graphrt.api.LaunchDims.linear(16, 16),
                     KernelArgs.of(closedWhileHeld).info(16, 5));
             closedWhileHeld.close(); // the next flush point fences the epoch
             Rig.sleep(200);
@@ -158,7 +175,9 @@ class CheckedModeTest {
 
             assertThatCode(stream::synchronize).as("no overrun happened").doesNotThrowAnyException();
             assertThat(next[0]).isNotNull();
-            assertThat(other.readInts(next[0])).as("the new buffer's data is intact").isEqualTo(data);
+            assertThat(other.readInts(next[0]))
+                    .as("the new buffer's data is intact")
+                    .isEqualTo(data);
         }
     }
 
@@ -177,7 +196,8 @@ class CheckedModeTest {
 
             Throwable caught = catchThrowable(stream::synchronize);
 
-            assertThat(caught).isInstanceOf(DriverException.class)
+            assertThat(caught)
+                    .isInstanceOf(DriverException.class)
                     .hasRootCauseInstanceOf(FaultInjectingBackend.Fault.class);
         }
     }

@@ -41,24 +41,31 @@ class ConcurrencyStressTest {
             }
             for (int t = 0; t < 2; t++) {
                 int seed = 100 + t;
-                threads.add(new Thread(() -> sharedStream(rig, shared, owner, seed, deadline, checks, failures),
-                        "shared-" + t));
+                threads.add(new Thread(
+                        () -> sharedStream(rig, shared, owner, seed, deadline, checks, failures), "shared-" + t));
             }
             threads.forEach(Thread::start);
             for (Thread thread : threads) {
                 thread.join();
             }
-            assertThat(failures).as("every thread's failures (first: %s)", failures.isEmpty() ? "none"
-                    : java.util.Arrays.toString(failures.peek().getStackTrace())).isEmpty();
+            assertThat(failures)
+                    .as(
+                            "every thread's failures (first: %s)",
+                            failures.isEmpty()
+                                    ? "none"
+                                    : java.util.Arrays.toString(failures.peek().getStackTrace()))
+                    .isEmpty();
             assertThat(checks.get()).as("results compared").isGreaterThan(100);
             shared.close();
             owner.close();
-            assertThat(rig.runtime.memoryStats().inUseBytes()).as("nothing left held: %s", rig.runtime.memoryStats()).isZero();
+            assertThat(rig.runtime.memoryStats().inUseBytes())
+                    .as("nothing left held: %s", rig.runtime.memoryStats())
+                    .isZero();
         }
     }
 
-    private static void ownStream(Rig rig, int seed, long deadline, AtomicLong checks,
-                                  ConcurrentLinkedQueue<Throwable> failures) {
+    private static void ownStream(
+            Rig rig, int seed, long deadline, AtomicLong checks, ConcurrentLinkedQueue<Throwable> failures) {
         try (GpuStream stream = rig.runtime.openStream()) {
             for (int round = 0; System.nanoTime() < deadline; round++) {
                 int[] x = KitKernels.pattern(N, seed * 1000 + round);
@@ -89,8 +96,14 @@ class ConcurrencyStressTest {
         }
     }
 
-    private static void sharedStream(Rig rig, GpuStream shared, GpuStream owner, int seed, long deadline,
-                                     AtomicLong checks, ConcurrentLinkedQueue<Throwable> failures) {
+    private static void sharedStream(
+            Rig rig,
+            GpuStream shared,
+            GpuStream owner,
+            int seed,
+            long deadline,
+            AtomicLong checks,
+            ConcurrentLinkedQueue<Throwable> failures) {
         try {
             for (int round = 0; System.nanoTime() < deadline; round++) {
                 int[] x = KitKernels.pattern(N, seed * 1000 + round);

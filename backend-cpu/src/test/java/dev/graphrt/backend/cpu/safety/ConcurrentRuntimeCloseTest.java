@@ -35,6 +35,8 @@ class ConcurrentRuntimeCloseTest {
 
         assertTimeoutPreemptively(Duration.ofSeconds(2), rig.runtime::close);
         Rig.sleep(200);
-        assertThat(rig.backend.calls(Hook.BACKEND_CLOSE)).as("Backend.close() calls").isEqualTo(1);
+        assertThat(rig.backend.calls(Hook.BACKEND_CLOSE))
+                .as("Backend.close() calls")
+                .isEqualTo(1);
     }
 }

@@ -40,26 +40,33 @@ class DeviceLossTest {
 
         assertThat(first).isInstanceOf(DeviceLostException.class).hasMessageContaining("CUDA_ERROR_ILLEGAL_ADDRESS");
         for (Throwable later : new Throwable[] {
-                catchThrowable(() -> stream.allocate(BYTES)),
-                catchThrowable(() -> Rig.launch(stream, rig.addOne, in, out)),
-                catchThrowable(graph::replay),
-                catchThrowable(stream::synchronize),
-                catchThrowable(() -> stream.readInts(out)),
-                catchThrowable(rig.runtime::openStream),
-                catchThrowable(() -> rig.runtime.compile(KitKernels.PING_PONG)),
-                catchThrowable(() -> stream.capture(CaptureOptions.defaults(), s -> { }))}) {
-            assertThat(later).isInstanceOf(DeviceLostException.class).hasMessageContaining("lost earlier")
+            catchThrowable(() -> stream.allocate(BYTES)),
+            catchThrowable(() -> Rig.launch(stream, rig.addOne, in, out)),
+            catchThrowable(graph::replay),
+            catchThrowable(stream::synchronize),
+            catchThrowable(() -> stream.readInts(out)),
+            catchThrowable(rig.runtime::openStream),
+            catchThrowable(() -> rig.runtime.compile(KitKernels.PING_PONG)),
+            catchThrowable(() -> stream.capture(CaptureOptions.defaults(), s -> {}))
+        }) {
+            assertThat(later)
+                    .isInstanceOf(DeviceLostException.class)
+                    .hasMessageContaining("lost earlier")
                     .hasMessageContaining("launch of");
         }
-        assertThat(rig.backend.calls(Hook.LAUNCH)).as("nothing reached the device after the loss").isEqualTo(2);
+        assertThat(rig.backend.calls(Hook.LAUNCH))
+                .as("nothing reached the device after the loss")
+                .isEqualTo(2);
 
         assertThatCode(() -> {
-            graph.close();
-            in.close();
-            out.close();
-            stream.close();
-            rig.runtime.close();
-        }).as("closing a lost runtime completes and says nothing more").doesNotThrowAnyException();
+                    graph.close();
+                    in.close();
+                    out.close();
+                    stream.close();
+                    rig.runtime.close();
+                })
+                .as("closing a lost runtime completes and says nothing more")
+                .doesNotThrowAnyException();
         assertThat(rig.backend.calls(Hook.BACKEND_CLOSE)).isEqualTo(1);
         assertThat(rig.backend.liveBytes()).as("its memory freed").isZero();
     }

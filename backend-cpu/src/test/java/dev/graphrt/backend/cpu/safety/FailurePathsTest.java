@@ -55,8 +55,8 @@ class FailurePathsTest {
                 Buffer temp = stream.upload(x);
                 stream.prepare();
                 stream.beginCapture();
-                old.close();   // deferred: the stream records
-                temp.close();  // ditto, in the same batch
+                old.close(); // deferred: the stream records
+                temp.close(); // ditto, in the same batch
                 Rig.launch(stream, rig.mulTwo, in, out);
                 rig.backend.failOn(Hook.DESTROY, 1);
 
@@ -64,17 +64,22 @@ class FailurePathsTest {
 
                 fresh.replay();
                 assertThat(stream.readInts(out)).as("the new graph works").isEqualTo(KitKernels.mulTwo(x));
-                assertThat(rig.runtime.memoryStats().pinnedPerGraph()).as("the old graph's pins went anyway")
+                assertThat(rig.runtime.memoryStats().pinnedPerGraph())
+                        .as("the old graph's pins went anyway")
                         .doesNotContainKey(old.id());
                 Throwable reported = catchThrowable(stream::synchronize);
-                assertThat(reported).isInstanceOf(ReleaseFailedException.class)
-                        .hasMessageContaining("graph #" + old.id() + " (destroy)").hasRootCauseInstanceOf(Fault.class);
+                assertThat(reported)
+                        .isInstanceOf(ReleaseFailedException.class)
+                        .hasMessageContaining("graph #" + old.id() + " (destroy)")
+                        .hasRootCauseInstanceOf(Fault.class);
                 assertThatCode(stream::synchronize).as("reported once").doesNotThrowAnyException();
                 fresh.close();
                 in.close();
                 out.close();
                 stream.synchronize();
-                assertThat(rig.runtime.memoryStats().inUseBytes()).as("nothing stays held").isZero();
+                assertThat(rig.runtime.memoryStats().inUseBytes())
+                        .as("nothing stays held")
+                        .isZero();
             }
         }
     }
@@ -91,7 +96,8 @@ class FailurePathsTest {
                 assertThat(rig.backend.liveGraphs()).isEqualTo(1);
                 rig.backend.failOn(Hook.DESTROY, 1);
                 graph.close();
-                assertThatThrownBy(stream::synchronize).isInstanceOf(ReleaseFailedException.class)
+                assertThatThrownBy(stream::synchronize)
+                        .isInstanceOf(ReleaseFailedException.class)
                         .hasMessageContaining("graph #" + graph.id() + " (destroy)");
 
                 stream.synchronize();
@@ -113,7 +119,9 @@ class FailurePathsTest {
 
             assertThat(catchThrowable(rig::close)).as("the failure is reported").isNotNull();
 
-            assertThat(rig.backend.calls(Hook.DESTROY)).as("close tried it again").isEqualTo(2);
+            assertThat(rig.backend.calls(Hook.DESTROY))
+                    .as("close tried it again")
+                    .isEqualTo(2);
             assertThat(rig.backend.liveGraphs()).isZero();
         }
 
@@ -130,7 +138,9 @@ class FailurePathsTest {
                     Rig.launch(s, rig.addOne, in, out);
                 }));
                 assertThat(rejected).isInstanceOf(dev.graphrt.api.CaptureRejectedException.class);
-                assertThat(rejected.getSuppressed()).as("the sealed graph's destroy failed").hasSize(1);
+                assertThat(rejected.getSuppressed())
+                        .as("the sealed graph's destroy failed")
+                        .hasSize(1);
                 assertThat(rig.backend.liveGraphs()).isEqualTo(1);
 
                 stream.synchronize();
@@ -151,7 +161,8 @@ class FailurePathsTest {
                 stream.synchronize();
                 long inUse = rig.runtime.memoryStats().inUseBytes();
                 rig.backend.failOn(Hook.UPLOAD, 1);
-                assertThatThrownBy(() -> Rig.fill(stream, rig.fill, buffer, 12345)).isInstanceOf(Fault.class);
+                assertThatThrownBy(() -> Rig.fill(stream, rig.fill, buffer, 12345))
+                        .isInstanceOf(Fault.class);
                 stream.synchronize();
                 assertThat(rig.runtime.memoryStats().inUseBytes()).isEqualTo(inUse);
             }
@@ -165,8 +176,11 @@ class FailurePathsTest {
             stream.synchronize();
             long reserved = rig.runtime.memoryStats().reservedBytes();
             rig.backend.failOn(Hook.FREE, 1);
-            assertThatThrownBy(rig.runtime::trim).isInstanceOf(DriverException.class).hasRootCauseInstanceOf(Fault.class);
-            assertThat(rig.runtime.memoryStats().reservedBytes()).as("still reserved, as it still exists")
+            assertThatThrownBy(rig.runtime::trim)
+                    .isInstanceOf(DriverException.class)
+                    .hasRootCauseInstanceOf(Fault.class);
+            assertThat(rig.runtime.memoryStats().reservedBytes())
+                    .as("still reserved, as it still exists")
                     .isEqualTo(reserved);
             rig.runtime.trim();
             assertThat(rig.runtime.memoryStats().reservedBytes()).isEqualTo(reserved - (1 << 20));
@@ -181,7 +195,9 @@ class FailurePathsTest {
             stream.upload(Rig.constant(1));
             stream.allocate(1 << 21);
             rig.backend.failOn(Hook.FREE, 1);
-            assertThatThrownBy(rig.runtime::close).isInstanceOf(DriverException.class).hasRootCauseInstanceOf(Fault.class);
+            assertThatThrownBy(rig.runtime::close)
+                    .isInstanceOf(DriverException.class)
+                    .hasRootCauseInstanceOf(Fault.class);
             assertThat(rig.backend.calls(Hook.BACKEND_CLOSE)).isEqualTo(1);
             assertThat(rig.backend.frees()).as("every other allocation freed").isEqualTo(rig.backend.allocations() - 1);
             assertThatCode(rig.runtime::close).as("closing again is a no-op").doesNotThrowAnyException();
@@ -207,11 +223,15 @@ class FailurePathsTest {
             Thread.currentThread().interrupt();
             try {
                 rig.runtime.close();
-                assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept for the caller").isTrue();
+                assertThat(Thread.currentThread().isInterrupted())
+                        .as("the interrupt is kept for the caller")
+                        .isTrue();
             } finally {
                 Thread.interrupted();
             }
-            assertThat(finished).as("the kernel ran to its end before close returned").isTrue();
+            assertThat(finished)
+                    .as("the kernel ran to its end before close returned")
+                    .isTrue();
             assertThat(interrupted).isFalse();
             assertThat(rig.backend.liveBytes()).isZero();
         }
@@ -227,8 +247,10 @@ class FailurePathsTest {
                 Buffer in = stream.upload(x);
                 Buffer out = stream.allocate(BYTES);
                 rig.backend.stickFences(true);
-                Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> catchThrowable(() ->
-                        stream.capture(CaptureOptions.defaults().warmups(1), s -> Rig.launch(s, rig.addOne, in, out))));
+                Throwable failure = assertTimeoutPreemptively(
+                        Duration.ofSeconds(10),
+                        () -> catchThrowable(() -> stream.capture(
+                                CaptureOptions.defaults().warmups(1), s -> Rig.launch(s, rig.addOne, in, out))));
                 assertThat(failure).isInstanceOf(WaitTimeoutException.class).hasMessageContaining("stream #");
                 assertThat(((WaitTimeoutException) failure).timeout()).isEqualTo(SHORT);
                 assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
@@ -247,7 +269,8 @@ class FailurePathsTest {
                 Buffer buffer = stream.upload(Rig.constant(4));
                 Rig.fill(stream, rig.fill, buffer, 5);
                 rig.backend.stickFences(true);
-                Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> catchThrowable(stream::close));
+                Throwable failure =
+                        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> catchThrowable(stream::close));
                 assertThat(failure).isInstanceOf(WaitTimeoutException.class).hasMessageContaining("before closing");
                 rig.backend.stickFences(false);
             }
@@ -295,17 +318,24 @@ class FailurePathsTest {
                     }
                 });
 
-                Throwable failure = catchThrowable(() -> stream.capture(CaptureOptions.defaults().warmups(1), s ->
-                        s.launch(fragile, Rig.ONCE, KernelArgs.of(out))));
+                Throwable failure = catchThrowable(() -> stream.capture(
+                        CaptureOptions.defaults().warmups(1), s -> s.launch(fragile, Rig.ONCE, KernelArgs.of(out))));
 
-                assertThat(failure).isInstanceOf(DriverException.class).isNotInstanceOf(ReplayFailedException.class)
-                        .hasMessageContaining("warm-up").hasRootCauseMessage("warm-up went wrong");
+                assertThat(failure)
+                        .isInstanceOf(DriverException.class)
+                        .isNotInstanceOf(ReplayFailedException.class)
+                        .hasMessageContaining("warm-up")
+                        .hasRootCauseMessage("warm-up went wrong");
                 assertThat(stream.captureState()).isEqualTo(CaptureState.NO_CAPTURE);
-                assertThatCode(stream::synchronize).as("the replay before it succeeded").doesNotThrowAnyException();
+                assertThatCode(stream::synchronize)
+                        .as("the replay before it succeeded")
+                        .doesNotThrowAnyException();
                 assertThat(stream.readInts(out)).isEqualTo(KitKernels.addOne(x));
                 explode.set(false);
-                assertThat(stream.capture(CaptureOptions.defaults().warmups(1), s ->
-                        s.launch(fragile, Rig.ONCE, KernelArgs.of(out)))).isNotNull();
+                assertThat(stream.capture(
+                                CaptureOptions.defaults().warmups(1),
+                                s -> s.launch(fragile, Rig.ONCE, KernelArgs.of(out))))
+                        .isNotNull();
             }
         }
 
@@ -315,7 +345,8 @@ class FailurePathsTest {
                 GpuStream stream = rig.runtime.openStream();
                 Buffer buffer = stream.upload(Rig.constant(8));
                 rig.backend.failOn(Hook.READ, 1);
-                assertThatThrownBy(() -> stream.readInts(buffer)).isInstanceOf(DriverException.class)
+                assertThatThrownBy(() -> stream.readInts(buffer))
+                        .isInstanceOf(DriverException.class)
                         .hasRootCauseInstanceOf(Fault.class);
 
                 stream.upload(Rig.constant(9)).close();
@@ -323,7 +354,8 @@ class FailurePathsTest {
                 Rig.fill(stream, rig.fill, held, 11);
                 held.close(); // closed while its launch holds it: the next flush point queries a fence
                 rig.backend.failOn(Hook.IS_COMPLETE, 1);
-                assertThatThrownBy(() -> stream.allocate(BYTES)).isInstanceOf(DriverException.class)
+                assertThatThrownBy(() -> stream.allocate(BYTES))
+                        .isInstanceOf(DriverException.class)
                         .hasRootCauseInstanceOf(Fault.class);
                 assertThat(stream.readInts(buffer)).isEqualTo(Rig.constant(8));
             }

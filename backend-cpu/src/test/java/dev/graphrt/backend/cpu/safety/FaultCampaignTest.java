@@ -75,23 +75,28 @@ class FaultCampaignTest {
             boolean buffers = in[0] != null && out[0] != null;
             step(buffers, () -> Rig.launch(stream, rig.addOne, in[0], out[0]));
             step(buffers, () -> stream.readInts(out[0]));
-            step(buffers, () -> graph[0] = track(stream.capture(CaptureOptions.defaults().warmups(1), s -> {
-                try (Buffer temp = s.allocate(BYTES)) {
-                    Rig.launch(s, rig.mulTwo, in[0], temp);
-                    Rig.launch(s, rig.addOne, temp, out[0]);
-                }
-            })));
+            step(
+                    buffers,
+                    () -> graph[0] =
+                            track(stream.capture(CaptureOptions.defaults().warmups(1), s -> {
+                                try (Buffer temp = s.allocate(BYTES)) {
+                                    Rig.launch(s, rig.mulTwo, in[0], temp);
+                                    Rig.launch(s, rig.addOne, temp, out[0]);
+                                }
+                            })));
             boolean captured = graph[0] != null;
             step(captured, () -> graph[0].replay());
             step(buffers, () -> stream.readInts(out[0]));
             Buffer[] other = new Buffer[1];
             step(() -> other[0] = track(stream.allocate(BYTES)));
-            step(captured, () -> graph[0].update(CaptureOptions.defaults().warmups(1), s -> {
-                try (Buffer temp = s.allocate(BYTES)) {
-                    Rig.launch(s, rig.mulTwo, out[0], temp);
-                    Rig.launch(s, rig.addOne, temp, in[0]);
-                }
-            }));
+            step(
+                    captured,
+                    () -> graph[0].update(CaptureOptions.defaults().warmups(1), s -> {
+                        try (Buffer temp = s.allocate(BYTES)) {
+                            Rig.launch(s, rig.mulTwo, out[0], temp);
+                            Rig.launch(s, rig.addOne, temp, in[0]);
+                        }
+                    }));
             step(captured && other[0] != null, () -> graph[0].rebind(in[0], other[0]));
             step(buffers && other[0] != null, () -> {
                 try (GpuStream side = rig.runtime.openStream()) {
@@ -123,8 +128,9 @@ class FaultCampaignTest {
                 s.cancelCapture();
             }
             int[] x = KitKernels.pattern(N, 9);
-            try (Buffer in = s.upload(x); Buffer out = s.allocate(BYTES);
-                 Graph graph = s.capture(CaptureOptions.defaults(), t -> Rig.launch(t, rig.mulTwo, in, out))) {
+            try (Buffer in = s.upload(x);
+                    Buffer out = s.allocate(BYTES);
+                    Graph graph = s.capture(CaptureOptions.defaults(), t -> Rig.launch(t, rig.mulTwo, in, out))) {
                 graph.replay();
                 assertThat(s.readInts(out)).isEqualTo(KitKernels.mulTwo(x));
             }
@@ -152,7 +158,8 @@ class FaultCampaignTest {
     }
 
     private static void faultThenCheck(Hook hook, int nth, String context) {
-        Rig rig = new Rig(RuntimeOptions.defaults().waitTimeout(Duration.ofSeconds(10)).pool(1 << 16, 1 << 12));
+        Rig rig = new Rig(
+                RuntimeOptions.defaults().waitTimeout(Duration.ofSeconds(10)).pool(1 << 16, 1 << 12));
         Workload workload = new Workload(rig);
         rig.backend.failOn(hook, nth);
         workload.run();
@@ -164,19 +171,26 @@ class FaultCampaignTest {
         } catch (IllegalStateException closed) {
             streamSurvived = false; // only a fault in the stream's own close may take the stream away
         }
-        assertThat(streamSurvived || hook == Hook.STREAM_CLOSE).as(context + ": the stream captures again").isTrue();
+        assertThat(streamSurvived || hook == Hook.STREAM_CLOSE)
+                .as(context + ": the stream captures again")
+                .isTrue();
         if (injected == 1 && hook != Hook.FREE && !loggedByAStreamClose(rig.backend.lastFault())) {
-            assertThat(workload.failures).as(context + ": the fault surfaced as an error").isNotEmpty();
+            assertThat(workload.failures)
+                    .as(context + ": the fault surfaced as an error")
+                    .isNotEmpty();
         }
         workload.closeEverything();
         MemoryStats stats = rig.runtime.memoryStats();
         assertThat(stats.reservedBytes()).as(context + ": reserved after close").isZero();
         assertThat(stats.inUseBytes()).as(context + ": in use after close").isZero();
         assertThat(stats.pinnedBytes()).as(context + ": pinned after close").isZero();
-        assertThat(stats.retainedByGraphsBytes()).as(context + ": retained after close").isZero();
+        assertThat(stats.retainedByGraphsBytes())
+                .as(context + ": retained after close")
+                .isZero();
         long failedFrees = hook == Hook.FREE && injected == 1 ? 1 : 0;
         // A free that failed may be tried again later (a pool keeps a block it could not free): at most it leaks.
-        assertThat(rig.backend.frees()).as(context + ": every allocation freed, but at most the one whose free failed")
+        assertThat(rig.backend.frees())
+                .as(context + ": every allocation freed, but at most the one whose free failed")
                 .isBetween(rig.backend.allocations() - failedFrees, rig.backend.allocations());
     }
 
@@ -185,9 +199,10 @@ class FaultCampaignTest {
      * instead of throwing it (its user has let go of the stream): the side stream's close in the workload.
      */
     private static boolean loggedByAStreamClose(Fault fault) {
-        return fault != null && java.util.Arrays.stream(fault.getStackTrace())
-                .anyMatch(frame -> frame.getClassName().equals("dev.graphrt.core.runtime.CoreStream")
-                        && frame.getMethodName().equals("close"));
+        return fault != null
+                && java.util.Arrays.stream(fault.getStackTrace())
+                        .anyMatch(frame -> frame.getClassName().equals("dev.graphrt.core.runtime.CoreStream")
+                                && frame.getMethodName().equals("close"));
     }
 
     @ParameterizedTest(name = "a fault in {0}")

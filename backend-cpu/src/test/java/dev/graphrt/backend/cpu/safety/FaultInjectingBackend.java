@@ -37,8 +37,24 @@ final class FaultInjectingBackend implements Backend {
 
     /** Every SPI hook a fault can be injected into. */
     enum Hook {
-        ON_PREPARE, SEAL, LAUNCH, WRITE, READ, ALLOCATE, FREE, UPLOAD, RECORD_FENCE, IS_COMPLETE, AWAIT,
-        SYNCHRONIZE, REPLAY, DESTROY, STREAM_CLOSE, BACKEND_CLOSE, UPDATE, WAIT_FOR
+        ON_PREPARE,
+        SEAL,
+        LAUNCH,
+        WRITE,
+        READ,
+        ALLOCATE,
+        FREE,
+        UPLOAD,
+        RECORD_FENCE,
+        IS_COMPLETE,
+        AWAIT,
+        SYNCHRONIZE,
+        REPLAY,
+        DESTROY,
+        STREAM_CLOSE,
+        BACKEND_CLOSE,
+        UPDATE,
+        WAIT_FOR
     }
 
     /** The failure an injected fault throws. */
@@ -60,11 +76,13 @@ final class FaultInjectingBackend implements Backend {
     private final AtomicLong liveBytes = new AtomicLong();
     /** Graphs sealed and not yet destroyed successfully. */
     private final AtomicInteger liveGraphs = new AtomicInteger();
+
     private volatile boolean fencesStuck;
     private volatile boolean writesOutOfMemory;
     private volatile String overrunKernel;
     /** Runs once, on the reading thread, just before the next read reaches the real backend. */
     private volatile Runnable beforeNextRead;
+
     private volatile int overrunBytes;
     private final AtomicLong maxWrittenBetweenWaits = new AtomicLong();
     private final AtomicLong writtenSinceWait = new AtomicLong();
@@ -276,7 +294,8 @@ final class FaultInjectingBackend implements Backend {
                 DeviceSlice target = bindings.buffers().get(0);
                 byte[] garbage = new byte[overrunBytes];
                 java.util.Arrays.fill(garbage, (byte) 0x77);
-                real.write(new DeviceSlice(target.allocation(), target.offset() + target.length(), garbage.length),
+                real.write(
+                        new DeviceSlice(target.allocation(), target.offset() + target.length(), garbage.length),
                         MemorySegment.ofArray(garbage));
             }
         }

@@ -29,7 +29,8 @@ class GraphUpdateSafetyTest {
 
     @Test
     void a_buffer_only_the_old_recording_used_is_freed_after_the_update_and_the_graph_keeps_its_id() {
-        try (Rig rig = new Rig(); GpuStream stream = rig.runtime.openStream()) {
+        try (Rig rig = new Rig();
+                GpuStream stream = rig.runtime.openStream()) {
             int[] x = KitKernels.pattern(N, 1);
             Buffer old = stream.upload(x);
             Buffer fresh = stream.upload(x);
@@ -44,9 +45,11 @@ class GraphUpdateSafetyTest {
 
             assertThat(result.applied()).isTrue();
             MemoryStats after = rig.runtime.memoryStats();
-            assertThat(after.inUseBytes()).as("the old input went back to the pool")
+            assertThat(after.inUseBytes())
+                    .as("the old input went back to the pool")
                     .isLessThanOrEqualTo(inUseBefore - BYTES / 2);
-            assertThat(after.pinnedPerGraph()).as("pins are reported under the graph's own id")
+            assertThat(after.pinnedPerGraph())
+                    .as("pins are reported under the graph's own id")
                     .containsOnlyKeys(graph.id());
             graph.replay();
             assertThat(stream.readInts(out)).isEqualTo(KitKernels.addOne(x));
@@ -61,7 +64,8 @@ class GraphUpdateSafetyTest {
 
     @Test
     void a_rejected_update_pins_nothing_more_and_holds_nothing_new() {
-        try (Rig rig = new Rig(); GpuStream stream = rig.runtime.openStream()) {
+        try (Rig rig = new Rig();
+                GpuStream stream = rig.runtime.openStream()) {
             int[] x = KitKernels.pattern(N, 2);
             Buffer in = stream.upload(x);
             Buffer out = stream.allocate(BYTES);
@@ -89,7 +93,8 @@ class GraphUpdateSafetyTest {
 
     @Test
     void a_rebind_frees_the_old_buffer_after_the_pending_replay_and_holds_the_new_one() {
-        try (Rig rig = new Rig(); GpuStream stream = rig.runtime.openStream()) {
+        try (Rig rig = new Rig();
+                GpuStream stream = rig.runtime.openStream()) {
             int[] x = KitKernels.pattern(N, 3);
             int[] y = KitKernels.pattern(N, 4);
             Buffer from = stream.upload(x);
@@ -103,12 +108,18 @@ class GraphUpdateSafetyTest {
             graph.rebind(from, to);
             from.close();
             to.close();
-            assertThat(stream.readInts(out)).as("the pending replay read the old buffer").isEqualTo(KitKernels.addOne(x));
+            assertThat(stream.readInts(out))
+                    .as("the pending replay read the old buffer")
+                    .isEqualTo(KitKernels.addOne(x));
             stream.synchronize();
-            assertThat(rig.runtime.memoryStats().inUseBytes()).as("from went back to the pool").isLessThan(inUse);
+            assertThat(rig.runtime.memoryStats().inUseBytes())
+                    .as("from went back to the pool")
+                    .isLessThan(inUse);
             try (Buffer reuse = stream.upload(KitKernels.poison(N))) { // would take to's slice, had it been freed
                 graph.replay();
-                assertThat(stream.readInts(out)).as("to is still held by the graph").isEqualTo(KitKernels.addOne(y));
+                assertThat(stream.readInts(out))
+                        .as("to is still held by the graph")
+                        .isEqualTo(KitKernels.addOne(y));
                 assertThat(stream.readInts(reuse)).isEqualTo(KitKernels.poison(N));
             }
         }
@@ -116,15 +127,18 @@ class GraphUpdateSafetyTest {
 
     @Test
     void rebinding_a_closed_buffer_is_refused_and_changes_nothing() {
-        try (Rig rig = new Rig(); GpuStream stream = rig.runtime.openStream()) {
+        try (Rig rig = new Rig();
+                GpuStream stream = rig.runtime.openStream()) {
             int[] x = KitKernels.pattern(N, 5);
             Buffer in = stream.upload(x);
             Buffer out = stream.allocate(BYTES);
             Graph graph = stream.capture(CaptureOptions.defaults(), s -> Rig.launch(s, rig.addOne, in, out));
             in.close();
 
-            assertThatThrownBy(() -> graph.rebind(in, out)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("from:").hasMessageContaining("closed");
+            assertThatThrownBy(() -> graph.rebind(in, out))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("from:")
+                    .hasMessageContaining("closed");
             graph.replay();
             assertThat(stream.readInts(out)).isEqualTo(KitKernels.addOne(x));
         }
@@ -132,7 +146,8 @@ class GraphUpdateSafetyTest {
 
     @Test
     void a_change_is_refused_while_the_graphs_stream_records_and_the_capture_stays_intact() {
-        try (Rig rig = new Rig(); GpuStream stream = rig.runtime.openStream()) {
+        try (Rig rig = new Rig();
+                GpuStream stream = rig.runtime.openStream()) {
             int[] x = KitKernels.pattern(N, 6);
             Buffer in = stream.upload(x);
             Buffer out = stream.allocate(BYTES);
@@ -141,7 +156,8 @@ class GraphUpdateSafetyTest {
             stream.prepare();
             stream.beginCapture();
 
-            assertThatThrownBy(() -> graph.rebind(in, spare)).isInstanceOf(GraphStateException.class)
+            assertThatThrownBy(() -> graph.rebind(in, spare))
+                    .isInstanceOf(GraphStateException.class)
                     .hasMessageContaining("between captures");
             assertThatThrownBy(() -> graph.update(s -> Rig.launch(s, rig.addOne, in, out)))
                     .isInstanceOf(GraphStateException.class);
@@ -156,7 +172,8 @@ class GraphUpdateSafetyTest {
 
     @Test
     void a_backend_failing_to_seal_the_update_leaves_the_graph_replaying_its_old_recording() {
-        try (Rig rig = new Rig(); GpuStream stream = rig.runtime.openStream()) {
+        try (Rig rig = new Rig();
+                GpuStream stream = rig.runtime.openStream()) {
             int[] x = KitKernels.pattern(N, 7);
             Buffer in = stream.upload(x);
             Buffer out = stream.allocate(BYTES);
@@ -166,22 +183,25 @@ class GraphUpdateSafetyTest {
             rig.backend.failOn(Hook.UPDATE, 1);
 
             // no warm-up, which would run the step eagerly and change the input
-            assertThatThrownBy(() -> graph.update(CaptureOptions.defaults().warmups(0),
-                    s -> Rig.launch(s, rig.addOne, out, in))).isInstanceOf(FaultInjectingBackend.Fault.class);
+            assertThatThrownBy(() ->
+                            graph.update(CaptureOptions.defaults().warmups(0), s -> Rig.launch(s, rig.addOne, out, in)))
+                    .isInstanceOf(FaultInjectingBackend.Fault.class);
             rig.backend.disarm();
             stream.synchronize();
 
             assertThat(rig.runtime.memoryStats().pinnedBytes()).isEqualTo(before.pinnedBytes());
             graph.replay();
             assertThat(stream.readInts(out)).isEqualTo(KitKernels.addOne(x));
-            assertThat(graph.update(s -> Rig.launch(s, rig.addOne, out, in)).applied()).as("and can update again")
+            assertThat(graph.update(s -> Rig.launch(s, rig.addOne, out, in)).applied())
+                    .as("and can update again")
                     .isTrue();
         }
     }
 
     @Test
     void a_backend_failing_to_rebind_leaves_the_old_recording_with_both_buffers_held() {
-        try (Rig rig = new Rig(); GpuStream stream = rig.runtime.openStream()) {
+        try (Rig rig = new Rig();
+                GpuStream stream = rig.runtime.openStream()) {
             int[] x = KitKernels.pattern(N, 8);
             Buffer from = stream.upload(x);
             Buffer to = stream.upload(KitKernels.pattern(N, 9));
@@ -197,18 +217,22 @@ class GraphUpdateSafetyTest {
 
             try (Buffer reuse = stream.upload(KitKernels.poison(N))) { // would take either slice, had it been freed
                 graph.replay();
-                assertThat(stream.readInts(out)).as("the old recording, its input still held")
+                assertThat(stream.readInts(out))
+                        .as("the old recording, its input still held")
                         .isEqualTo(KitKernels.addOne(x));
                 assertThat(stream.readInts(reuse)).isEqualTo(KitKernels.poison(N));
             }
-            assertThat(rig.runtime.memoryStats().retainedByGraphsBytes()).as("from, to and out held")
+            assertThat(rig.runtime.memoryStats().retainedByGraphsBytes())
+                    .as("from, to and out held")
                     .isGreaterThanOrEqualTo(3 * BYTES);
         }
     }
 
     @Test
     void two_streams_recording_their_own_captures_cannot_wait_for_each_others_capture_events() {
-        try (Rig rig = new Rig(); GpuStream a = rig.runtime.openStream(); GpuStream b = rig.runtime.openStream()) {
+        try (Rig rig = new Rig();
+                GpuStream a = rig.runtime.openStream();
+                GpuStream b = rig.runtime.openStream()) {
             a.prepare();
             a.beginCapture();
             b.prepare();
@@ -216,13 +240,15 @@ class GraphUpdateSafetyTest {
             var eventOfA = a.record();
             var eventOfB = b.record();
 
-            assertThatThrownBy(() -> a.waitFor(eventOfB)).isInstanceOf(CaptureRejectedException.class)
+            assertThatThrownBy(() -> a.waitFor(eventOfB))
+                    .isInstanceOf(CaptureRejectedException.class)
                     .hasMessageContaining("another capture");
             assertThatThrownBy(() -> b.waitFor(eventOfA)).isInstanceOf(CaptureRejectedException.class);
             a.cancelCapture();
             b.cancelCapture();
             assertThatThrownBy(() -> rig.runtime.openStream().waitFor(eventOfA))
-                    .as("an event of a capture that ended").isInstanceOf(IllegalStateException.class);
+                    .as("an event of a capture that ended")
+                    .isInstanceOf(IllegalStateException.class);
         }
     }
 }

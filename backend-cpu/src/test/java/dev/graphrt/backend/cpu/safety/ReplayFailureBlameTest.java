@@ -40,10 +40,12 @@ class ReplayFailureBlameTest {
             explode.set(true);
             bad.replay();
 
-            Throwable failure = catchThrowable(() -> stream.capture(CaptureOptions.defaults().warmups(1), s ->
-                    Rig.launch(s, rig.addOne, in, out)));
+            Throwable failure = catchThrowable(() ->
+                    stream.capture(CaptureOptions.defaults().warmups(1), s -> Rig.launch(s, rig.addOne, in, out)));
 
-            assertThat(failure).as("the replay failed, not the step").isInstanceOf(ReplayFailedException.class)
+            assertThat(failure)
+                    .as("the replay failed, not the step")
+                    .isInstanceOf(ReplayFailedException.class)
                     .hasMessageContaining("graph #" + bad.id());
         }
     }

@@ -26,7 +26,8 @@ class SeamsModelWithFailingDestroysTest extends SeamsModelGroup {
     protected GraphRuntime openRuntime(boolean checked) {
         backend = new FaultInjectingBackend(Map.of("cpu.threads", "2"));
         backend.failOn(Hook.DESTROY, 1);
-        return new CoreRuntime(backend, RuntimeOptions.defaults().checked(checked).waitTimeout(Duration.ofSeconds(20)));
+        return new CoreRuntime(
+                backend, RuntimeOptions.defaults().checked(checked).waitTimeout(Duration.ofSeconds(20)));
     }
 
     @Override
@@ -42,8 +43,10 @@ class SeamsModelWithFailingDestroysTest extends SeamsModelGroup {
     @Override
     protected String leftBehind() {
         int graphs = backend.liveGraphs();
-        return graphs == 0 ? null : "the backend still holds " + graphs + " graph(s) the core never destroyed (a "
-                + "destroy that failed once was not tried again)";
+        return graphs == 0
+                ? null
+                : "the backend still holds " + graphs + " graph(s) the core never destroyed (a "
+                        + "destroy that failed once was not tried again)";
     }
 
     @Override

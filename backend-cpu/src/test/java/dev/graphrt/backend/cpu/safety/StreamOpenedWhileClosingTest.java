@@ -56,6 +56,8 @@ class StreamOpenedWhileClosingTest {
         rig.runtime.close();
         Rig.sleep(600);
 
-        assertThat(sawFreedMemory).as("the late stream's kernel ran on memory runtime.close() had freed").isFalse();
+        assertThat(sawFreedMemory)
+                .as("the late stream's kernel ran on memory runtime.close() had freed")
+                .isFalse();
     }
 }

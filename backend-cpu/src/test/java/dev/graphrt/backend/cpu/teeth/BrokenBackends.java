@@ -46,8 +46,9 @@ enum BrokenBackends {
             return new ForwardingStream(stream) {
                 @Override
                 public BackendGraph seal(RecordedLaunches recording) {
-                    return graphs.seal(new RecordedLaunches(recording.launches().subList(0,
-                            Math.min(1, recording.launches().size()))));
+                    return graphs.seal(new RecordedLaunches(recording
+                            .launches()
+                            .subList(0, Math.min(1, recording.launches().size()))));
                 }
             };
         }
@@ -58,7 +59,8 @@ enum BrokenBackends {
         @Override
         BackendStream wrap(BackendStream stream) {
             return new ForwardingStream(stream) {
-                private final Map<BackendGraph, Map<DeviceSlice, MemorySegment>> snapshots = new java.util.IdentityHashMap<>();
+                private final Map<BackendGraph, Map<DeviceSlice, MemorySegment>> snapshots =
+                        new java.util.IdentityHashMap<>();
 
                 @Override
                 public BackendGraph seal(RecordedLaunches recording) {
@@ -114,8 +116,8 @@ enum BrokenBackends {
                     }
 
                     @Override
-                    public BackendGraph rebind(BackendGraph graph, RecordedLaunches before, RecordedLaunches after,
-                            int[] changed) {
+                    public BackendGraph rebind(
+                            BackendGraph graph, RecordedLaunches before, RecordedLaunches after, int[] changed) {
                         return graphs.update(graph, after);
                     }
 
@@ -143,8 +145,8 @@ enum BrokenBackends {
 
     /** Fences report completion at once, before the work they mark has run; every replay starts 100 ms late. */
     FENCE_RETURNS_BEFORE_THE_WORK_IS_DONE(cpu -> new ForwardingBackend(cpu) {
-        private final CompiledKernel sleep = cpu.compiler().compile(KernelSource.named("sleep_100ms")
-                .java((args, from, to) -> {
+        private final CompiledKernel sleep = cpu.compiler()
+                .compile(KernelSource.named("sleep_100ms").java((args, from, to) -> {
                     try {
                         Thread.sleep(100);
                     } catch (InterruptedException interrupted) {
@@ -161,8 +163,7 @@ enum BrokenBackends {
                 }
 
                 @Override
-                public void await(Fence fence) {
-                }
+                public void await(Fence fence) {}
 
                 @Override
                 public boolean await(Fence fence, java.time.Duration timeout) {
@@ -195,7 +196,8 @@ enum BrokenBackends {
             @Override
             public DeviceAllocation allocate(long bytes) {
                 if (windowOpen.get()) {
-                    throw new DriverException("allocate", 900, "CAPTURE_UNSUPPORTED", "cannot allocate in a capture window");
+                    throw new DriverException(
+                            "allocate", 900, "CAPTURE_UNSUPPORTED", "cannot allocate in a capture window");
                 }
                 return real.allocate(bytes);
             }
@@ -247,8 +249,8 @@ enum BrokenBackends {
     }),
 
     /** Reports one parameter more than each kernel declares, so the core refuses every correct launch. */
-    REPORTS_ONE_PARAMETER_TOO_MANY(cpu -> new MisreportingBackend(cpu,
-            declared -> OptionalInt.of(declared.orElse(0) + 1))),
+    REPORTS_ONE_PARAMETER_TOO_MANY(
+            cpu -> new MisreportingBackend(cpu, declared -> OptionalInt.of(declared.orElse(0) + 1))),
 
     /** Reports no parameter count at all, so launches with too few or too many buffers reach the device. */
     REPORTS_NO_PARAMETER_COUNT(cpu -> new MisreportingBackend(cpu, declared -> OptionalInt.empty())),
@@ -353,8 +355,19 @@ enum BrokenBackends {
         public DeviceInfo device() {
             DeviceInfo real = delegate.device();
             LaunchLimits l = real.limits();
-            return new DeviceInfo(real.backend(), real.name(), real.driver(), real.memoryBytes(), real.computeUnits(),
-                    new LaunchLimits(l.maxGridX(), 70_000, l.maxGridZ(), l.maxBlockX(), l.maxBlockY(), l.maxBlockZ(),
+            return new DeviceInfo(
+                    real.backend(),
+                    real.name(),
+                    real.driver(),
+                    real.memoryBytes(),
+                    real.computeUnits(),
+                    new LaunchLimits(
+                            l.maxGridX(),
+                            70_000,
+                            l.maxGridZ(),
+                            l.maxBlockX(),
+                            l.maxBlockY(),
+                            l.maxBlockZ(),
                             l.maxThreadsPerBlock()));
         }
 
@@ -364,8 +377,8 @@ enum BrokenBackends {
                 @Override
                 public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
                     if (dims.gridY() > DEVICE_MAX_GRID_Y) {
-                        throw new DriverException("cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE",
-                                "grid " + dims.gridY() + " in Y");
+                        throw new DriverException(
+                                "cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "grid " + dims.gridY() + " in Y");
                     }
                     delegate.launch(kernel, dims, bindings);
                 }
@@ -430,5 +443,4 @@ enum BrokenBackends {
             };
         }
     }
-
 }

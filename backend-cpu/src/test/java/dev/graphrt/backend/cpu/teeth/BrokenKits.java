@@ -18,8 +18,7 @@ import java.util.List;
  * {@link KitHasTeethTest} runs them through the JUnit Platform launcher and expects failures.
  */
 final class BrokenKits {
-    private BrokenKits() {
-    }
+    private BrokenKits() {}
 
     static GraphRuntime open(BrokenBackends broken) {
         return open(broken.open());

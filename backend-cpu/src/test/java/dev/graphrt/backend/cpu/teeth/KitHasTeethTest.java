@@ -17,8 +17,8 @@ import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Proof that the kit catches broken backends: the whole kit runs against each deliberately broken wrapper
@@ -53,20 +53,24 @@ class KitHasTeethTest {
         List<String> caught = new ArrayList<>();
         int[] passed = {0};
         Launcher launcher = LauncherFactory.create();
-        launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(kitFor(broken)))
-                .configurationParameter("graphrt.conformance.report", "false").build(), new TestExecutionListener() {
-            @Override
-            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-                if (!test.isTest()) {
-                    return;
-                }
-                switch (result.getStatus()) {
-                    case SUCCESSFUL -> passed[0]++;
-                    case FAILED -> caught.add(test.getDisplayName().replace("()", ""));
-                    case ABORTED -> { } // an assumption not met (a capability not declared) catches nothing
-                }
-            }
-        });
+        launcher.execute(
+                LauncherDiscoveryRequestBuilder.request()
+                        .selectors(selectClass(kitFor(broken)))
+                        .configurationParameter("graphrt.conformance.report", "false")
+                        .build(),
+                new TestExecutionListener() {
+                    @Override
+                    public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+                        if (!test.isTest()) {
+                            return;
+                        }
+                        switch (result.getStatus()) {
+                            case SUCCESSFUL -> passed[0]++;
+                            case FAILED -> caught.add(test.getDisplayName().replace("()", ""));
+                            case ABORTED -> {} // an assumption not met (a capability not declared) catches nothing
+                        }
+                    }
+                });
         MATRIX.put(broken, caught);
         assertThat(caught).as("%s must fail at least one kit test", broken).isNotEmpty();
         assertThat(passed[0] + caught.size()).as("the whole kit ran").isGreaterThanOrEqualTo(22);
@@ -77,8 +81,12 @@ class KitHasTeethTest {
         StringBuilder md = new StringBuilder("# The kit has teeth\n\nEach broken backend is the CPU backend with one "
                 + "defect; the whole kit ran against it. Tests that failed (and so caught it):\n\n"
                 + "| broken backend | kit tests that caught it |\n|---|---|\n");
-        MATRIX.forEach((broken, caught) -> md.append("| ").append(broken.name().toLowerCase(java.util.Locale.ROOT)
-                .replace('_', ' ')).append(" | ").append(caught.size()).append(": ").append(String.join(", ", caught))
+        MATRIX.forEach((broken, caught) -> md.append("| ")
+                .append(broken.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
+                .append(" | ")
+                .append(caught.size())
+                .append(": ")
+                .append(String.join(", ", caught))
                 .append(" |\n"));
         Path dir = Path.of("target", "conformance");
         Files.createDirectories(dir);
