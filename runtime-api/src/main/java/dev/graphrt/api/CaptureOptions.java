@@ -44,7 +44,7 @@ public record CaptureOptions(
     }
 
     /** Shares {@code graphPool}'s intermediates (null: none). */
-    public CaptureOptions pool(GraphPool graphPool) {
+    public CaptureOptions pool(@Nullable GraphPool graphPool) {
         return new CaptureOptions(warmups, mode, graphPool);
     }
 }

@@ -1,5 +1,7 @@
 package dev.graphrt.api;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What {@link Graph#diagnose()} found: the graph's recorded launches were run one at a time, each followed by a
  * synchronize (and, in checked mode, a look at the guards of the graph's buffers), up to the first that failed.
@@ -10,7 +12,12 @@ package dev.graphrt.api;
  * @param failedLaunch  that launch (kernel name, grid and block), or empty
  * @param failure       its error (a driver error, {@link BufferOverrunException}, {@link DeviceLostException}), or null
  */
-public record GraphDiagnosis(long graphId, int launches, int failedAt, String failedLaunch, GraphRTException failure) {
+public record GraphDiagnosis(
+        long graphId,
+        int launches,
+        int failedAt,
+        String failedLaunch,
+        @Nullable GraphRTException failure) {
     /** Whether every launch ran cleanly. */
     public boolean healthy() {
         return failedAt < 0;

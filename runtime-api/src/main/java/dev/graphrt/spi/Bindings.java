@@ -2,6 +2,7 @@ package dev.graphrt.spi;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A launch's resolved arguments: the buffers' slices in parameter order and, when the launch has info
@@ -11,7 +12,7 @@ import java.util.Objects;
  * @param info       the info buffer slice, or {@code null} when the launch has no info words
  * @param infoWords  number of 32-bit info words in {@code info}
  */
-public record Bindings(List<DeviceSlice> buffers, DeviceSlice info, int infoWords) {
+public record Bindings(List<DeviceSlice> buffers, @Nullable DeviceSlice info, int infoWords) {
     public Bindings {
         Objects.requireNonNull(buffers, "buffers");
         if ((info == null) != (infoWords == 0)) {

@@ -3,4 +3,7 @@
  * opens a runtime on it. Everything else of the core (capture lifecycle, pools, the metadata cache, the stream's
  * parts) is internal to the module.
  */
+@NullMarked
 package dev.graphrt.core;
+
+import org.jspecify.annotations.NullMarked;

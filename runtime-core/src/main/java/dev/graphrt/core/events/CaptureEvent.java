@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import org.jspecify.annotations.Nullable;
 
 /** JFR: one capture window, from {@code beginCapture} to the end of {@code endCapture} or its abort. */
 @Name("dev.graphrt.Capture")
@@ -20,5 +21,5 @@ public final class CaptureEvent extends Event {
     public int nodes;
 
     @Label("Outcome")
-    public String outcome;
+    public @Nullable String outcome;
 }

@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import org.jspecify.annotations.Nullable;
 
 /** JFR: a runtime's device was lost (a sticky device error): which operation found it, and the error. */
 @Name("dev.graphrt.DeviceLost")
@@ -11,11 +12,11 @@ import jdk.jfr.Name;
 @Category("GraphRT")
 public final class DeviceLostEvent extends Event {
     @Label("Backend")
-    public String backend;
+    public @Nullable String backend;
 
     @Label("Operation")
-    public String operation;
+    public @Nullable String operation;
 
     @Label("Error")
-    public String error;
+    public @Nullable String error;
 }

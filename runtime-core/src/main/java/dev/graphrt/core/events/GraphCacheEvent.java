@@ -5,6 +5,7 @@ import jdk.jfr.DataAmount;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import org.jspecify.annotations.Nullable;
 
 /** JFR: a graph cache missed (and captured, ran eagerly or failed) or evicted a graph; hits are counted, not logged. */
 @Name("dev.graphrt.GraphCache")
@@ -15,10 +16,10 @@ public final class GraphCacheEvent extends Event {
     public long stream;
 
     @Label("Key")
-    public String key;
+    public @Nullable String key;
 
     @Label("What happened")
-    public String outcome;
+    public @Nullable String outcome;
 
     @Label("Graphs cached")
     public int graphs;

@@ -5,6 +5,7 @@ import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import org.jspecify.annotations.Nullable;
 
 /** JFR: a live graph changed in place: an update (applied or rejected) or a rebind, with how long it took. */
 @Name("dev.graphrt.GraphUpdate")
@@ -16,8 +17,8 @@ public final class GraphUpdateEvent extends Event {
     public long graph;
 
     @Label("Kind")
-    public String kind;
+    public @Nullable String kind;
 
     @Label("Outcome")
-    public String outcome;
+    public @Nullable String outcome;
 }

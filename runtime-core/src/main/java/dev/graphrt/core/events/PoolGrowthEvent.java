@@ -5,6 +5,7 @@ import jdk.jfr.DataAmount;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import org.jspecify.annotations.Nullable;
 
 /** JFR: a pool reserved new device memory. Rare by design; frequent growth means a workload is unpooled. */
 @Name("dev.graphrt.PoolGrowth")
@@ -12,9 +13,11 @@ import jdk.jfr.Name;
 @Category("GraphRT")
 public final class PoolGrowthEvent extends Event {
     @Label("Backend")
+    @Nullable
     String backend;
 
     @Label("Pool")
+    @Nullable
     String pool;
 
     @Label("Requested")

@@ -31,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,16 +68,16 @@ public final class CaptureLifecycle {
     private final LongSupplier stampIds;
     private final Duration waitTimeout;
 
-    private CaptureMemorySession session;
-    private LaunchRecorder recorder;
+    private @Nullable CaptureMemorySession session;
+    private @Nullable LaunchRecorder recorder;
     private List<Retainable> windowHolds = new ArrayList<>();
     private long windowStamp;
     private final List<String> lazyRejections = new ArrayList<>();
     private boolean recordedWrites;
     private volatile CaptureMode mode = CaptureMode.THREAD_LOCAL;
-    private volatile Thread owner;
+    private volatile @Nullable Thread owner;
     private long beganNanos;
-    private CaptureEvent event;
+    private @Nullable CaptureEvent event;
     /** Takes a sealed graph whose destroy failed after its capture was rejected, to try it again later. */
     private Consumer<BackendGraph> failedDestroys = graph -> {};
 
@@ -137,7 +138,7 @@ public final class CaptureLifecycle {
         try {
             session = memory.openSession(streamId, policy.windowMayGrowPool());
             if (!policy.windowMayGrowPool()) {
-                session.ensureFree(memory.align(1), INFO_HEADROOM_SLICES);
+                openSession().ensureFree(memory.align(1), INFO_HEADROOM_SLICES);
             }
             metadata.enterCaptureMode();
             backend.onPrepare();
@@ -157,7 +158,7 @@ public final class CaptureLifecycle {
                     + "; warm-up passes exist only between prepare() and beginCapture()");
         }
         drops.flushAndWait(waitTimeout, "the warm-up pass's work");
-        session.endPass();
+        openSession().endPass();
         List<Throwable> failed = backend.drainErrors();
         if (!failed.isEmpty()) {
             RuntimeException failure = failed.get(0) instanceof GraphRTException known
@@ -179,7 +180,7 @@ public final class CaptureLifecycle {
         LOG.debug("stream #{}: PREPARE -> CAPTURE ({})", streamId, options.mode());
         try {
             drops.flushAndWait(waitTimeout, "the warm-up's work before the capture opens");
-            session.endPriming();
+            openSession().endPriming();
             mode = options.mode();
             owner = Thread.currentThread();
             beganNanos = System.nanoTime();
@@ -204,7 +205,7 @@ public final class CaptureLifecycle {
         BackendGraph graph = null;
         SealedWindow sealed;
         try {
-            RecordedLaunches recording = recorder.seal();
+            RecordedLaunches recording = openRecorder().seal();
             graph = capture.close(recording);
             validate();
             sealed = seal(graph, recording, "sealed");
@@ -237,9 +238,13 @@ public final class CaptureLifecycle {
         state.end();
         SealedWindow sealed;
         try {
-            RecordedLaunches recording = recorder.seal();
+            RecordedLaunches recording = openRecorder().seal();
             Optional<UpdateResult.Rejected> differs = RecordingDiff.firstDifference(
-                    userGraphId, old.recording(), old.nodeLabels(), recording, recorder.labels());
+                    userGraphId,
+                    old.recording(),
+                    old.nodeLabels(),
+                    recording,
+                    openRecorder().labels());
             if (differs.isPresent()) {
                 RuntimeException hookFailure = cleanUp(null, "update rejected");
                 if (hookFailure != null) {
@@ -248,7 +253,7 @@ public final class CaptureLifecycle {
                 return new UpdateOutcome(null, differs.get());
             }
             validate();
-            NodeLabels labels = recorder.labels();
+            NodeLabels labels = openRecorder().labels();
             Pins pins;
             BackendGraph graph;
             // The window is pinned before the driver ends its capture: no device free may fall in between.
@@ -270,7 +275,11 @@ public final class CaptureLifecycle {
                     return new UpdateOutcome(
                             null,
                             new UpdateResult.Rejected(
-                                    userGraphId, UpdateResult.Difference.DRIVER, node, kernel, refused.getMessage()));
+                                    userGraphId,
+                                    UpdateResult.Difference.DRIVER,
+                                    node,
+                                    kernel,
+                                    String.valueOf(refused.getMessage())));
                 } catch (RuntimeException | Error failure) {
                     unpinUnused(pins, failure);
                     throw failure;
@@ -287,7 +296,7 @@ public final class CaptureLifecycle {
     }
 
     /** Drops the pins of a window no graph took (nothing ever ran on them); failures join {@code primary}. */
-    private void unpinUnused(Pins pins, Throwable primary) {
+    private void unpinUnused(Pins pins, @Nullable Throwable primary) {
         Throwable first = attempt(primary, () -> memory.unpin(pins.graphId()));
         first = attempt(first, () -> metadata.release(pins.graphId()));
         if (first != null && first != primary) {
@@ -305,11 +314,11 @@ public final class CaptureLifecycle {
     }
 
     /** What {@link #endUpdate} did: the new window (applied), or why not (rejected; window is null). */
-    public record UpdateOutcome(SealedWindow window, UpdateResult result) {}
+    public record UpdateOutcome(@Nullable SealedWindow window, UpdateResult result) {}
 
     /** Pins the window to a new graph id, commits its info buffers and hands its holds to the sealed window. */
     private SealedWindow seal(BackendGraph graph, RecordedLaunches recording, String outcome) {
-        return finish(pinWindow(), graph, recorder.labels(), recording, outcome);
+        return finish(pinWindow(), graph, openRecorder().labels(), recording, outcome);
     }
 
     /** A window's pins: the id its slices and info buffers are pinned to, and the bytes. */
@@ -317,7 +326,7 @@ public final class CaptureLifecycle {
 
     private Pins pinWindow() {
         long graphId = graphIds.getAsLong();
-        long pinned = session.pinTo(graphId);
+        long pinned = openSession().pinTo(graphId);
         metadata.commit(graphId);
         session = null;
         return new Pins(graphId, pinned);
@@ -364,7 +373,7 @@ public final class CaptureLifecycle {
     }
 
     private void validate() {
-        session.doomed().ifPresent(reason -> {
+        openSession().doomed().ifPresent(reason -> {
             throw new GraphNotRelaunchableException(
                     "endCapture: stream #" + streamId + "'s window cannot become a " + "replayable graph: " + reason);
         });
@@ -402,7 +411,7 @@ public final class CaptureLifecycle {
         return new IllegalStateException(primary);
     }
 
-    private RuntimeException cleanUp(Throwable primary, String outcome) {
+    private @Nullable RuntimeException cleanUp(@Nullable Throwable primary, String outcome) {
         state.abort();
         Throwable first = primary;
         first = attempt(first, capture::abort);
@@ -426,7 +435,7 @@ public final class CaptureLifecycle {
         return first instanceof RuntimeException r ? r : new IllegalStateException(first);
     }
 
-    private static Throwable attempt(Throwable first, Runnable step) {
+    private static @Nullable Throwable attempt(@Nullable Throwable first, Runnable step) {
         try {
             step.run();
         } catch (RuntimeException | Error failure) {
@@ -503,7 +512,7 @@ public final class CaptureLifecycle {
         if (session == null) {
             throw new IllegalStateException("stream #" + streamId + " has no capture window to allocate in");
         }
-        return session.allocate(bytes);
+        return openSession().allocate(bytes);
     }
 
     /** Records a launch into the open recording (the graph's own, for a software graph; a label for hardware). */
@@ -530,5 +539,13 @@ public final class CaptureLifecycle {
     /** Refuses the calling thread while recording, unless it is the capturing one or the mode is RELAXED. */
     public void checkCaller(String operation) {
         policy.checkThread(state.current(), mode, owner, operation, streamId);
+    }
+
+    /** The window's memory session; only called while a window is open, which is when it exists. */
+    private CaptureMemorySession openSession() {
+        if (session == null) {
+            throw new IllegalStateException("stream #" + streamId + " has no capture window open");
+        }
+        return session;
     }
 }

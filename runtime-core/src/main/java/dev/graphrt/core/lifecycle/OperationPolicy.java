@@ -8,6 +8,7 @@ import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * DESIGN.md section 3 in one class: what each stream operation does in each capture state. The core asks
@@ -173,10 +174,11 @@ public final class OperationPolicy {
      * Outside a recording any thread may use a stream. While recording, only the capturing thread ({@code owner})
      * may, unless the mode is RELAXED.
      */
-    public void checkThread(CaptureState state, CaptureMode mode, Thread owner, String operation, long streamId) {
+    public void checkThread(
+            CaptureState state, CaptureMode mode, @Nullable Thread owner, String operation, long streamId) {
         if (state == CaptureState.CAPTURE && mode != CaptureMode.RELAXED && owner != Thread.currentThread()) {
             throw new CaptureRejectedException(operation + ": stream #" + streamId + " is recording in " + mode
-                    + " mode on thread '" + owner.getName() + "', and thread '"
+                    + " mode on thread '" + (owner == null ? "(none)" : owner.getName()) + "', and thread '"
                     + Thread.currentThread().getName()
                     + "' may not use it; capture with CaptureMode.RELAXED to allow other threads");
         }

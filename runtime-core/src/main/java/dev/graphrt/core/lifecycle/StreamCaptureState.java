@@ -3,6 +3,7 @@ package dev.graphrt.core.lifecycle;
 import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.core.metadata.CacheMode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one place that moves a stream through {@code NO_CAPTURE -> PREPARE -> CAPTURE -> NO_CAPTURE}.
@@ -49,7 +50,7 @@ public final class StreamCaptureState {
     }
 
     /** The fix to suggest when {@code call} is refused in the current state; null when it is allowed. */
-    private String refusal(Call call) {
+    private @Nullable String refusal(Call call) {
         return switch (call) {
             case PREPARE ->
                 state == CaptureState.NO_CAPTURE

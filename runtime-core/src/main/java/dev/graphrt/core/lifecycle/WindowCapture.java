@@ -9,6 +9,7 @@ import dev.graphrt.spi.DriverCapture;
 import dev.graphrt.spi.RecordedLaunches;
 import dev.graphrt.spi.SoftwareGraphs;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A stream's capture support as its {@link CaptureLifecycle} drives it: the one choice between the SPI's two capture
@@ -49,7 +50,7 @@ sealed interface WindowCapture {
      * Whether an open window in {@code mode}, begun on {@code owner}, forbids device calls from {@code thread} on the
      * context's other streams (the driver would refuse them and invalidate the capture).
      */
-    boolean forbidsDeviceCallsFrom(Thread thread, CaptureMode mode, Thread owner);
+    boolean forbidsDeviceCallsFrom(Thread thread, CaptureMode mode, @Nullable Thread owner);
 
     /** The driver records; the core keeps labels and the launches for diagnosis and rebinds. */
     record Driver(DriverCapture driver) implements WindowCapture {
@@ -90,7 +91,7 @@ sealed interface WindowCapture {
 
         /** GLOBAL forbids them from every thread, THREAD_LOCAL from the capturing one; RELAXED forbids nothing. */
         @Override
-        public boolean forbidsDeviceCallsFrom(Thread thread, CaptureMode mode, Thread owner) {
+        public boolean forbidsDeviceCallsFrom(Thread thread, CaptureMode mode, @Nullable Thread owner) {
             return mode == CaptureMode.GLOBAL || (mode == CaptureMode.THREAD_LOCAL && owner == thread);
         }
     }
@@ -130,7 +131,7 @@ sealed interface WindowCapture {
         public void abort() {}
 
         @Override
-        public boolean forbidsDeviceCallsFrom(Thread thread, CaptureMode mode, Thread owner) {
+        public boolean forbidsDeviceCallsFrom(Thread thread, CaptureMode mode, @Nullable Thread owner) {
             return false;
         }
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The memory side of one stream's capture window, from {@code prepare()} to the end or abort.
@@ -37,7 +38,7 @@ public final class CaptureMemorySession {
     private final Map<Long, Integer> passDemand = new HashMap<>();
 
     private Phase phase = Phase.PRIMING;
-    private String doomedReason;
+    private @Nullable String doomedReason;
 
     CaptureMemorySession(MemoryManager manager, long streamId, boolean mayGrowWhileRecording) {
         this.manager = manager;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one stream's work keeps alive, and what it releases once that work is done: deferred releases (closed
@@ -40,7 +41,7 @@ public final class DropQueue {
     private final BooleanSupplier fencesAllowed;
     private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
     private final List<String> failedWhat = new ArrayList<>();
-    private RuntimeException firstFailure;
+    private @Nullable RuntimeException firstFailure;
     private List<Release> pending = new ArrayList<>();
     private List<Retainable> holds = new ArrayList<>();
     private long epoch;
@@ -110,8 +111,8 @@ public final class DropQueue {
 
     /** Runs every batch whose fence completed; never blocks. */
     public void reclaim() {
-        while (!inFlight.isEmpty() && complete(inFlight.peekFirst().fence())) {
-            run(inFlight.pollFirst());
+        while (!inFlight.isEmpty() && complete(inFlight.getFirst().fence())) {
+            run(inFlight.removeFirst());
         }
     }
 
@@ -142,7 +143,7 @@ public final class DropQueue {
     /** The stream was just synchronised: every queued release and hold is done with. */
     public void releaseAllAfterSync() {
         while (!inFlight.isEmpty()) {
-            run(inFlight.pollFirst());
+            run(inFlight.removeFirst());
         }
         List<Release> now = pending;
         List<Retainable> held = holds;
@@ -151,7 +152,7 @@ public final class DropQueue {
         if (!held.isEmpty()) {
             epoch = epochIds.getAsLong();
         }
-        run(new Batch(null, now, held));
+        run(now, held);
     }
 
     /**
@@ -165,9 +166,9 @@ public final class DropQueue {
         }
         fencePending();
         while (!inFlight.isEmpty()) {
-            Batch batch = inFlight.peekFirst();
+            Batch batch = inFlight.getFirst();
             awaitBounded(batch.fence(), timeout, waitingFor);
-            run(inFlight.pollFirst());
+            run(inFlight.removeFirst());
         }
     }
 
@@ -181,9 +182,9 @@ public final class DropQueue {
             while (!inFlight.isEmpty() || !pending.isEmpty() || !holds.isEmpty()) {
                 fencePending(); // a release may queue another (a graph's info buffers)
                 while (!inFlight.isEmpty()) {
-                    Batch batch = inFlight.peekFirst();
+                    Batch batch = inFlight.getFirst();
                     awaitBounded(batch.fence(), timeout, "the releases of a closing stream");
-                    run(inFlight.pollFirst());
+                    run(inFlight.removeFirst());
                 }
             }
             return Optional.empty();
@@ -200,14 +201,18 @@ public final class DropQueue {
     }
 
     private void run(Batch batch) {
-        for (Release release : batch.releases()) {
+        run(batch.releases(), batch.holds());
+    }
+
+    private void run(List<Release> releases, List<Retainable> holds) {
+        for (Release release : releases) {
             try {
                 release.action().run();
             } catch (RuntimeException failure) {
                 recordFailure(release.what(), failure);
             }
         }
-        for (Retainable held : batch.holds()) {
+        for (Retainable held : holds) {
             try {
                 held.release();
             } catch (RuntimeException failure) {

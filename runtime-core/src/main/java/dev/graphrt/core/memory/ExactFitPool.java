@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Slices that each own a whole device allocation of one exact (aligned) size, reused only for that size.
@@ -29,7 +31,8 @@ final class ExactFitPool {
     }
 
     /** A free slice of exactly {@code size} bytes that {@code session} may take, or null. */
-    PoolSlice take(long size, CaptureMemorySession session) {
+    @Nullable
+    PoolSlice take(long size, @Nullable CaptureMemorySession session) {
         ArrayDeque<PoolSlice> candidates = bySize.get(size);
         if (candidates == null) {
             return null;
@@ -93,7 +96,8 @@ final class ExactFitPool {
                     continue;
                 }
                 it.remove();
-                bySize.get(slice.sizeKey()).remove(slice);
+                Objects.requireNonNull(bySize.get(slice.sizeKey()), "a pooled slice's size has its list")
+                        .remove(slice);
                 freed += slice.capacity();
             }
         }

@@ -1,6 +1,7 @@
 package dev.graphrt.core.memory;
 
 import dev.graphrt.spi.DeviceSlice;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One slice of pooled device memory and the reasons it may not be handed out again: in use by a buffer
@@ -15,6 +16,8 @@ public final class PoolSlice {
     boolean inUse;
     boolean primedHeld;
     int pins;
+
+    @Nullable
     CaptureMemorySession window;
 
     PoolSlice(DeviceSlice storage, long sizeKey, boolean persistent, Object page) {
@@ -47,7 +50,7 @@ public final class PoolSlice {
     }
 
     /** Free to hand to {@code session} (null: an allocation outside every window). */
-    boolean takeableBy(CaptureMemorySession session) {
+    boolean takeableBy(@Nullable CaptureMemorySession session) {
         return !inUse && !primedHeld && pins == 0 && (window == null || window == session);
     }
 

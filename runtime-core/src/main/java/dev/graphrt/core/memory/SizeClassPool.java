@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The dynamic pool's small sizes: power-of-two size classes (at least the alignment), each served from
@@ -78,14 +79,16 @@ final class SizeClassPool {
         slice.inUse = false;
         ((Page) slice.page()).used--;
         inUse -= slice.sizeKey();
-        freeByClass.get(slice.sizeKey()).addFirst(slice);
+        Objects.requireNonNull(freeByClass.get(slice.sizeKey()), "a pooled slice's class has its free list")
+                .addFirst(slice);
     }
 
     /** Frees every page with no slot in use; a page whose free fails stays (and is added to {@code failures}). */
     long trim(List<RuntimeException> failures) {
         long freed = 0;
         for (Map.Entry<Long, List<Page>> e : pagesByClass.entrySet()) {
-            ArrayDeque<PoolSlice> free = freeByClass.get(e.getKey());
+            ArrayDeque<PoolSlice> free =
+                    Objects.requireNonNull(freeByClass.get(e.getKey()), "a class with pages has its free list");
             for (Iterator<Page> it = e.getValue().iterator(); it.hasNext(); ) {
                 Page page = it.next();
                 if (page.used == 0) {

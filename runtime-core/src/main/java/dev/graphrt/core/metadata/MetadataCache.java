@@ -39,6 +39,8 @@ public final class MetadataCache {
         void freeUnused(PoolSlice slice);
     }
 
+    private static final int[] NO_WORDS = new int[0];
+
     private static final class Key {
         int[] words;
         int length;
@@ -124,7 +126,7 @@ public final class MetadataCache {
      */
     public DeviceSlice lookup(int[] words, int count) {
         Entry entry = entries.get(probe.point(words, count));
-        probe.words = null; // the caller's array is not kept
+        probe.words = NO_WORDS; // the caller's array is not kept
         if (entry != null) {
             hits++;
             if (mode == CacheMode.CAPTURE) {

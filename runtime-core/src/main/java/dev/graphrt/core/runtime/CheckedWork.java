@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One stream's part of checked mode: it makes guarded buffers, remembers which buffers the stream's work touched
@@ -19,11 +20,11 @@ import java.util.Set;
  * owning stream serialises calls.
  */
 final class CheckedWork {
-    private final Guards guards;
+    private final @Nullable Guards guards;
     private final Set<CoreBuffer> touched = Collections.newSetFromMap(new IdentityHashMap<>());
 
     /** @param guards the runtime's guards, or null when checked mode is off */
-    CheckedWork(Guards guards) {
+    CheckedWork(@Nullable Guards guards) {
         this.guards = guards;
     }
 
@@ -82,7 +83,7 @@ final class CheckedWork {
         if (guards == null || touched.isEmpty()) {
             return Optional.empty();
         }
-        BufferOverrunException first = null;
+        @Nullable BufferOverrunException first = null;
         for (CoreBuffer buffer : touched) {
             if (!buffer.checked()) {
                 continue;
@@ -95,10 +96,12 @@ final class CheckedWork {
             } catch (RuntimeException raw) {
                 throw new DriverException("checked mode: reading the guards of " + buffer, raw);
             }
-            if (found.isPresent() && first == null) {
-                first = found.get();
-            } else if (found.isPresent()) {
-                first.addSuppressed(found.get());
+            if (found.isPresent()) {
+                if (first == null) {
+                    first = found.get();
+                } else {
+                    first.addSuppressed(found.get());
+                }
             }
         }
         forget();

@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A user buffer: a pooled slice plus the requested size, and a count of who holds the storage. The user's
@@ -23,14 +24,14 @@ final class CoreBuffer implements Buffer, Retainable {
     private volatile DeviceSlice storage;
     private final long byteSize;
     /** Checked mode only: the last launches that used it, newest first (for an overrun's message). */
-    private final ArrayDeque<String> launches;
+    private final @Nullable ArrayDeque<String> launches;
 
     private final AtomicBoolean closed = new AtomicBoolean();
     private final HoldCount holds = new HoldCount();
     /** The epoch or recording that last took a hold: a stream skips the hold when it already has one. */
     private volatile long stamp;
     /** A view's owner (a graph pool's intermediate, held for as long as the view lives); null for a real buffer. */
-    private volatile CoreBuffer owner;
+    private volatile @Nullable CoreBuffer owner;
     /** Bytes counted as awaiting release when the user closed it while held; 0 otherwise. */
     private volatile long awaitingRelease;
 
@@ -85,10 +86,14 @@ final class CoreBuffer implements Buffer, Retainable {
 
     /** Checked mode: notes a launch that used this buffer (the last four are kept). */
     void noteLaunch(String label) {
-        synchronized (launches) {
-            launches.addFirst(label);
-            if (launches.size() > 4) {
-                launches.removeLast();
+        ArrayDeque<String> noted = launches;
+        if (noted == null) {
+            return; // not a checked-mode buffer: nothing is noted
+        }
+        synchronized (noted) {
+            noted.addFirst(label);
+            if (noted.size() > 4) {
+                noted.removeLast();
             }
         }
     }

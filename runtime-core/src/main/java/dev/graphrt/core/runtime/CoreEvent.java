@@ -2,6 +2,7 @@ package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.spi.Fence;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An event: a fence of one stream, asked and waited for through that stream (which serialises its backend). One
@@ -10,13 +11,13 @@ import dev.graphrt.spi.Fence;
  */
 final class CoreEvent implements StreamEvent {
     private final StreamPeer stream;
-    private final Fence fence;
-    private final CaptureGroup group;
+    private final @Nullable Fence fence;
+    private final @Nullable CaptureGroup group;
     private final int position;
     /** The stream whose warm-up (PREPARE) this event was recorded in, or null: a waiter joins that warm-up. */
-    private final StreamPeer warmup;
+    private final @Nullable StreamPeer warmup;
 
-    CoreEvent(StreamPeer stream, Fence fence) {
+    CoreEvent(StreamPeer stream, @Nullable Fence fence) {
         this(stream, fence, null, 0);
     }
 
@@ -24,7 +25,7 @@ final class CoreEvent implements StreamEvent {
      * An event recorded during {@code warmup}'s warm-up (by that stream, or by a stream that joined its warm-up):
      * an ordinary fence, and a stream that waits for it takes part in the warm-up as it would in the capture.
      */
-    CoreEvent(StreamPeer stream, Fence fence, StreamPeer warmup) {
+    CoreEvent(StreamPeer stream, @Nullable Fence fence, @Nullable StreamPeer warmup) {
         this.stream = stream;
         this.fence = fence;
         this.group = null;
@@ -33,7 +34,7 @@ final class CoreEvent implements StreamEvent {
     }
 
     /** An event of a capture: {@code fence} is the backend's capture event (null for a software graph). */
-    CoreEvent(StreamPeer stream, Fence fence, CaptureGroup group, int position) {
+    CoreEvent(StreamPeer stream, @Nullable Fence fence, @Nullable CaptureGroup group, int position) {
         this.stream = stream;
         this.fence = fence;
         this.group = group;
@@ -42,6 +43,7 @@ final class CoreEvent implements StreamEvent {
     }
 
     /** The stream whose warm-up this event belongs to, or null. */
+    @Nullable
     StreamPeer warmup() {
         return warmup;
     }
@@ -54,13 +56,13 @@ final class CoreEvent implements StreamEvent {
     @Override
     public boolean isComplete() {
         refuseInCapture("isComplete");
-        return stream.eventComplete(fence);
+        return stream.eventComplete(hostFence());
     }
 
     @Override
     public void await() {
         refuseInCapture("await");
-        stream.awaitEvent(fence);
+        stream.awaitEvent(hostFence());
     }
 
     private void refuseInCapture(String operation) {
@@ -72,6 +74,7 @@ final class CoreEvent implements StreamEvent {
     }
 
     /** The capture it was recorded in, or null. */
+    @Nullable
     CaptureGroup group() {
         return group;
     }
@@ -85,6 +88,7 @@ final class CoreEvent implements StreamEvent {
         return stream;
     }
 
+    @Nullable
     Fence fence() {
         return fence;
     }
@@ -92,5 +96,13 @@ final class CoreEvent implements StreamEvent {
     @Override
     public String toString() {
         return (group != null ? "capture event" : "event") + " of stream #" + stream.id();
+    }
+
+    /** The fence of an event recorded outside a capture, which every such event has (one inside has a position). */
+    Fence hostFence() {
+        if (fence == null) {
+            throw new IllegalStateException(this + " was recorded inside a capture and marks no point in time");
+        }
+        return fence;
     }
 }

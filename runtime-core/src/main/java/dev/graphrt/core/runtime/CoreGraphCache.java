@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +32,7 @@ final class CoreGraphCache<K> implements GraphCache<K> {
     private final GraphCacheOptions options;
     private final CaptureOptions capture;
     /** The pool the cache's graphs share: the options', or one of its own (closed with the cache). */
-    private final GraphPool pool;
+    private final @Nullable GraphPool pool;
 
     private final boolean ownPool;
     private final LinkedHashMap<K, Graph> graphs = new LinkedHashMap<>(16, 0.75f, true);
@@ -46,7 +47,7 @@ final class CoreGraphCache<K> implements GraphCache<K> {
     private long captureNanos;
     private boolean closed;
 
-    CoreGraphCache(GpuStream stream, GraphCacheOptions options, GraphPool fresh) {
+    CoreGraphCache(GpuStream stream, GraphCacheOptions options, @Nullable GraphPool fresh) {
         this.stream = stream;
         this.options = Objects.requireNonNull(options, "options");
         this.ownPool = options.capture().pool() == null;
@@ -195,7 +196,7 @@ final class CoreGraphCache<K> implements GraphCache<K> {
         }
         graphs.clear();
         eagerRuns.clear();
-        if (ownPool) {
+        if (ownPool && pool != null) {
             pool.close();
         }
         if (failure != null) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A graph pool: the one stream its graphs belong to (bound by the first capture into it), whose order is what makes
@@ -69,7 +70,7 @@ final class CorePool implements GraphPool {
      * borrowings) nor {@code excluded} (what graphs the window replays hold) names, retained for the caller; null
      * when none fits. Dead ones are dropped.
      */
-    synchronized CoreBuffer borrow(
+    synchronized @Nullable CoreBuffer borrow(
             long bytes, Map<CoreBuffer, CoreBuffer> borrowed, Map<? extends Object, Boolean> excluded) {
         CoreBuffer best = null;
         for (Iterator<CoreBuffer> it = intermediates.iterator(); it.hasNext(); ) {

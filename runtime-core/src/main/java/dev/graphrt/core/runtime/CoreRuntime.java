@@ -39,6 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,9 +74,9 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     /** Streams closed while another capture forbade device calls: their close completes when it ends. */
     private final Map<Long, Runnable> deferredCloses = new ConcurrentHashMap<>();
     /** Checked mode's guards, or null when it is off. */
-    private final Guards guards;
+    private final @Nullable Guards guards;
     /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
-    private volatile DeviceLostException lost;
+    private volatile @Nullable DeviceLostException lost;
     /**
      * Set first thing by close(): a second close() (another thread, or a Java kernel the first one waits for)
      * returns at once, and a stream opened after close() saw the streams to close is refused and closed.
@@ -256,7 +257,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
 
     /** Checks that {@code pool} (null: none) is this runtime's; the stream binds it once its prepare succeeded. */
     @Override
-    public CorePool checkPool(GraphPool pool) {
+    public @Nullable CorePool checkPool(@Nullable GraphPool pool) {
         if (pool == null) {
             return null;
         }
@@ -359,7 +360,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     }
 
     private DeviceLostException lostError(String operation) {
-        DeviceLostException first = lost;
+        DeviceLostException first = Objects.requireNonNull(lost, "the device was lost (the caller checked)");
         return new DeviceLostException(
                 operation + ": the " + backend.name() + " device of this runtime was lost "
                         + "earlier, in " + first.operation() + " (" + first.getMessage()
@@ -405,7 +406,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         return reported;
     }
 
-    private static DeviceLostException stickyIn(Throwable failure, int depth) {
+    private static @Nullable DeviceLostException stickyIn(@Nullable Throwable failure, int depth) {
         if (failure == null || depth > 8) {
             return null;
         }
@@ -580,7 +581,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
 
     /** Checked mode's guards, or null when checked mode is off. */
     @Override
-    public Guards guards() {
+    public @Nullable Guards guards() {
         return guards;
     }
 

@@ -15,6 +15,7 @@ import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.RecordedLaunch;
 import java.util.List;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -194,7 +195,7 @@ final class GraphEdits {
         });
     }
 
-    private GraphRTException diagnoseStep(CoreGraph graph, RecordedLaunch step, int index) {
+    private @Nullable GraphRTException diagnoseStep(CoreGraph graph, RecordedLaunch step, int index) {
         try {
             c.backend().launch(step.kernel(), step.dims(), step.bindings());
             c.memory().awaitAll("diagnosis step " + index + " of " + graph);

@@ -7,9 +7,11 @@ import dev.graphrt.core.lifecycle.CaptureLifecycle;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.spi.Fence;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,9 +28,9 @@ final class Membership {
     private final StreamPeer self;
     private final OperationPolicy policy;
     /** The capture this stream takes part in beyond its own; null otherwise. Written under the origin's lock. */
-    private volatile CaptureGroup group;
+    private volatile @Nullable CaptureGroup group;
     /** The stream whose warm-up this stream joined; null otherwise, and cleared when that warm-up ends. */
-    private volatile StreamPeer warmupOrigin;
+    private volatile @Nullable StreamPeer warmupOrigin;
     /** The streams that joined this stream's warm-up (written under this stream's lock). */
     private final Set<StreamPeer> warmupMembers = ConcurrentHashMap.newKeySet();
 
@@ -45,6 +47,7 @@ final class Membership {
     }
 
     /** The origin of the capture this stream joined, or null (one read of the group). */
+    @Nullable
     StreamPeer joinedOrigin() {
         CaptureGroup joined = group;
         return joined != null && joined.origin() != self ? joined.origin() : null;
@@ -71,6 +74,7 @@ final class Membership {
      * While joined, takes the origin's lock too (its recording is shared; always after this stream's own); returns
      * the origin to unlock, or null when not joined, also when the capture ended while the lock was awaited.
      */
+    @Nullable
     StreamPeer lockOrigin() {
         CaptureGroup joined = group;
         if (joined == null || joined.origin() == self) {
@@ -85,7 +89,7 @@ final class Membership {
         return origin;
     }
 
-    void unlockOrigin(StreamPeer origin) {
+    void unlockOrigin(@Nullable StreamPeer origin) {
         if (origin != null) {
             origin.lock().unlock();
         }
@@ -119,6 +123,7 @@ final class Membership {
 
     // ---- the group of this stream's own capture --------------------------------------------------------
 
+    @Nullable
     CaptureGroup group() {
         return group;
     }
@@ -165,7 +170,7 @@ final class Membership {
 
     /** Joins {@code member}'s work back into this origin's capture: an event on it, which this stream waits for. */
     private void joinBack(StreamPeer member) {
-        CaptureGroup own = group;
+        CaptureGroup own = Objects.requireNonNull(group, "only an origin with its capture's group joins back");
         Fence fence = captureEventFence(member);
         int position = own.operations(member);
         if (fence != null && !self.backendStream().waitFor(member.backendStream(), fence)) {
@@ -175,6 +180,7 @@ final class Membership {
     }
 
     /** The fence an event recorded inside a capture carries: a driver event, or none where the position suffices. */
+    @Nullable
     Fence captureEventFence(StreamPeer stream) {
         return switch (policy.captureEvent()) {
             case DRIVER_EVENT -> stream.backendStream().recordFence();
@@ -219,10 +225,12 @@ final class Membership {
     // ---- fork/join in a warm-up ------------------------------------------------------------------------
 
     /** The warm-up an event recorded now belongs to: this stream's own, the one it joined, or none. */
+    @Nullable
     StreamPeer warmupOf(boolean warmingUp) {
         return warmingUp ? self : warmupOrigin;
     }
 
+    @Nullable
     StreamPeer warmupOrigin() {
         return warmupOrigin;
     }
@@ -231,7 +239,7 @@ final class Membership {
      * This stream waited for an event of {@code warmup}'s warm-up: it takes part in that warm-up (called under this
      * stream's lock; the origin's is taken after it). Only a stream on its own joins.
      */
-    void joinWarmup(StreamPeer warmup) {
+    void joinWarmup(@Nullable StreamPeer warmup) {
         if (warmup == null
                 || warmup == self
                 || warmupOrigin == warmup

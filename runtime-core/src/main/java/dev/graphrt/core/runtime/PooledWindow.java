@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,7 @@ final class PooledWindow {
     private final OperationPolicy policy;
     private final StreamMemory memory;
     /** The graph pool of the open window; null when none. */
-    private CorePool pool;
+    private @Nullable CorePool pool;
     /** Intermediates this window borrowed, to the view using each: one view per intermediate, never reused in a run. */
     private final Map<CoreBuffer, CoreBuffer> borrowed = new IdentityHashMap<>();
     /** Buffers allocated while recording into the window: its intermediates once their users closed them. */
@@ -55,16 +56,17 @@ final class PooledWindow {
     }
 
     /** The window's pool (bound to the stream already), or null to open a window without one. */
-    void open(CorePool windowPool) {
+    void open(@Nullable CorePool windowPool) {
         pool = windowPool;
     }
 
+    @Nullable
     CorePool pool() {
         return pool;
     }
 
     /** {@code beginCapture} must name the pool {@code prepare} named; the stream stays in PREPARE otherwise. */
-    void checkSamePool(dev.graphrt.api.GraphPool named) {
+    void checkSamePool(dev.graphrt.api.@Nullable GraphPool named) {
         if (named != pool) {
             throw new GraphStateException("beginCapture: stream #" + streamId + " was prepared "
                     + (pool == null ? "without a graph pool" : "for " + pool) + " but the options "
@@ -78,6 +80,7 @@ final class PooledWindow {
      * uses; null when none fits, or unless the step's last warm-up pass closed every allocation of this size and
      * made at least as many as the recording has so far.
      */
+    @Nullable
     CoreBuffer borrow(long bytes, CaptureState state, boolean checked) {
         if (pool == null || checked || policy.pool(state) != OperationPolicy.PoolAction.LEND_TEMPORARIES) {
             return null;

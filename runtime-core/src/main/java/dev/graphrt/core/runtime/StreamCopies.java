@@ -45,10 +45,10 @@ final class StreamCopies {
 
     /** A copy within this runtime: asynchronous, recorded by a hardware capture, through the host where it must. */
     private void copyWithin(CoreBuffer from, CoreBuffer to) {
-        c.guard().callJoined("copy", null, origin -> {
+        c.guard().runJoined("copy", null, origin -> {
             if (origin != null) {
                 c.membership().rejectOnOrigin(origin, "copy of " + from + " to " + to);
-                return null;
+                return;
             }
             switch (c.policy().copy(c.lifecycle().current())) {
                 case RUN -> {
@@ -78,7 +78,6 @@ final class StreamCopies {
                                     + " backend's software graphs hold launches only: copy before prepare() "
                                     + "or between replays)");
             }
-            return null;
         });
     }
 

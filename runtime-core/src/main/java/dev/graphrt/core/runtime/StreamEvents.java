@@ -5,6 +5,7 @@ import dev.graphrt.api.CaptureState;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.spi.Fence;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -36,7 +37,8 @@ final class StreamEvents {
             CaptureGroup group =
                     origin != null ? c.membership().group() : c.membership().ownGroup();
             Fence fence = c.membership().captureEventFence(c.self());
-            return new CoreEvent(c.self(), fence, group, group.operations(c.self()));
+            CaptureGroup recording = Objects.requireNonNull(group, "a stream recording a capture has its group");
+            return new CoreEvent(c.self(), fence, recording, recording.operations(c.self()));
         });
     }
 
@@ -60,7 +62,7 @@ final class StreamEvents {
             StreamPeer source = other.stream();
             boolean ordered = source == c.self()
                     || source.isClosed()
-                    || c.backend().waitFor(source.backendStream(), other.fence());
+                    || c.backend().waitFor(source.backendStream(), other.hostFence());
             c.membership().joinWarmup(other.warmup());
             if (!ordered) {
                 c.checkHostSyncBesideCapture("waitFor");
@@ -68,7 +70,7 @@ final class StreamEvents {
             return !ordered; // stream order already; a closed stream's work is done; or the device waits
         });
         if (hostWait) {
-            other.stream().awaitEvent(other.fence()); // a host wait, outside this stream's lock
+            other.stream().awaitEvent(other.hostFence()); // a host wait, outside this stream's lock
         }
     }
 
@@ -88,7 +90,7 @@ final class StreamEvents {
      * order), so two streams of two captures waiting for each other's events are refused rather than deadlocked.
      */
     private void waitInCapture(CoreEvent event) {
-        CaptureGroup target = event.group();
+        CaptureGroup target = Objects.requireNonNull(event.group(), "an event of a capture has its group");
         StreamPeer origin = target.origin();
         c.guard().lock().lock();
         try {

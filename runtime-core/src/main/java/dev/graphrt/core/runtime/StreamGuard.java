@@ -1,8 +1,10 @@
 package dev.graphrt.core.runtime;
 
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The skeleton every public call of a stream runs through, written once: take the stream's lock (and, while the
@@ -68,7 +70,7 @@ final class StreamGuard {
      * kernel, the graph; or null) names what the operation was about when it fails; the message is built only then,
      * so the call itself allocates no text.
      */
-    <T> T call(String operation, Object subject, Supplier<T> body) {
+    <T> T call(String operation, @Nullable Object subject, Supplier<T> body) {
         lock.lock();
         try {
             checkUsable(operation);
@@ -80,7 +82,7 @@ final class StreamGuard {
         }
     }
 
-    void run(String operation, Object subject, Runnable body) {
+    void run(String operation, @Nullable Object subject, Runnable body) {
         lock.lock();
         try {
             checkUsable(operation);
@@ -93,7 +95,7 @@ final class StreamGuard {
     }
 
     /** "launch of kernel add_one on stream #3": what a failure of the call is reported as. */
-    String describe(String operation, Object subject) {
+    String describe(String operation, @Nullable Object subject) {
         return operation + (subject == null ? "" : " of " + subject) + " on stream #" + streamId;
     }
 
@@ -101,9 +103,9 @@ final class StreamGuard {
      * As {@link #call}, also under the lock of the capture's origin while this stream takes part in another
      * stream's capture: {@code body} gets that origin, or null when the stream is on its own.
      */
-    <T> T callJoined(String operation, Object subject, Function<StreamPeer, T> body) {
+    <T> T callJoined(String operation, @Nullable Object subject, Function<@Nullable StreamPeer, T> body) {
         lock.lock();
-        StreamPeer origin = membership.lockOrigin();
+        @Nullable StreamPeer origin = membership.lockOrigin();
         try {
             checkUsable(operation);
             return body.apply(origin);
@@ -113,5 +115,13 @@ final class StreamGuard {
             membership.unlockOrigin(origin);
             lock.unlock();
         }
+    }
+
+    /** As {@link #callJoined}, for a body that returns nothing. */
+    void runJoined(String operation, @Nullable Object subject, Consumer<@Nullable StreamPeer> body) {
+        callJoined(operation, subject, origin -> {
+            body.accept(origin);
+            return Boolean.TRUE;
+        });
     }
 }

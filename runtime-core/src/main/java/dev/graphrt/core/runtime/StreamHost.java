@@ -8,6 +8,7 @@ import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.MemoryManager;
 import dev.graphrt.spi.Backend;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a stream needs of its runtime, and nothing more: argument checks against the runtime's own objects, its
@@ -29,7 +30,8 @@ interface StreamHost {
     CoreGraph checkGraph(Graph graph, String argument);
 
     /** The options' graph pool as this runtime's, or null when the options name none. */
-    CorePool checkPool(GraphPool pool);
+    @Nullable
+    CorePool checkPool(@Nullable GraphPool pool);
 
     void checkAllocationSize(long bytes, String argument);
 
@@ -51,6 +53,7 @@ interface StreamHost {
     Observers observers();
 
     /** Checked mode's guards, or null when it is off. */
+    @Nullable
     Guards guards();
 
     long nextBufferId();

@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One stream's memory (DESIGN.md section 4): where its allocations come from in each capture state, the storage
@@ -164,6 +165,7 @@ final class StreamMemory {
      * The device slice holding a launch's info words, the first {@code count} of {@code words} (cached); null when
      * there are none. May allocate.
      */
+    @Nullable
     DeviceSlice info(int[] words, int count) {
         return count == 0 ? null : metadata.lookup(words, count);
     }

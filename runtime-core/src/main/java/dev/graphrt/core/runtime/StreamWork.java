@@ -129,11 +129,11 @@ final class StreamWork {
         if (data.byteSize() == 0) {
             return;
         }
-        c.guard().callJoined("write", null, origin -> {
+        c.guard().runJoined("write", null, origin -> {
             DeviceSlice target = buffer.storage().prefix(data.byteSize());
             if (origin != null) {
                 c.membership().rejectOnOrigin(origin, "write of " + data.byteSize() + " bytes into " + buffer);
-                return null;
+                return;
             }
             switch (c.policy().write(c.lifecycle().current())) {
                 case RUN -> {
@@ -153,7 +153,6 @@ final class StreamWork {
                                     + " backend lacks RECORDS_WRITES: write before "
                                     + "prepare() or between replays)");
             }
-            return null;
         });
     }
 
@@ -203,7 +202,7 @@ final class StreamWork {
         }
         LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
         LaunchArguments.checkDims(compiled.compiled(), dims, limits, deviceLabel);
-        c.guard().callJoined("launch", compiled, origin -> {
+        c.guard().runJoined("launch", compiled, origin -> {
             StreamMemory target = c.membership().recordingMemory();
             CaptureLifecycle recording = c.membership().recording();
             // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
@@ -230,7 +229,6 @@ final class StreamWork {
                 case RECORD_IN_CORE -> recording.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
             }
             c.membership().countOperation();
-            return null;
         });
     }
 
@@ -266,13 +264,13 @@ final class StreamWork {
             throw new IllegalArgumentException("graph: " + target + " was captured on stream #"
                     + target.owner().id() + "; replay it there, not on stream #" + c.id());
         }
-        c.guard().callJoined("replay", target, origin -> {
+        c.guard().runJoined("replay", target, origin -> {
             if (target.isClosed()) {
                 throw new IllegalStateException("graph: " + target + " is closed and cannot be replayed");
             }
             if (origin != null) {
                 c.membership().rejectOnOrigin(origin, "replay of " + target);
-                return null;
+                return;
             }
             c.window().checkReplay(target, c.lifecycle().current());
             switch (c.policy().replay(c.lifecycle().current())) {
@@ -299,7 +297,6 @@ final class StreamWork {
             if (c.policy().countsAsRecorded(c.lifecycle().current())) {
                 c.membership().countOperation();
             }
-            return null;
         });
     }
 
