@@ -13,10 +13,12 @@ import dev.graphrt.core.memory.HoldCount;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.core.recording.LaunchRecorder;
 import dev.graphrt.spi.BackendGraph;
+import dev.graphrt.spi.RecordedLaunches;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A user-facing graph: the backend's sealed graph, what it pins, the buffers it retains (one hold each, taken
@@ -33,6 +35,8 @@ final class CoreGraph implements Graph, Retainable {
     private final long id;
     /** What replays run: replaced, under the stream's lock, by an applied update or a rebind. */
     private volatile SealedWindow window;
+    /** Which launches pass which slice, for rebinds; rebuilt when it describes another recording. */
+    private volatile @Nullable LaunchIndex launchIndex;
 
     private final GraphKind kind;
     private final AtomicLong replays = new AtomicLong();
@@ -147,6 +151,22 @@ final class CoreGraph implements Graph, Retainable {
 
     SealedWindow window() {
         return window;
+    }
+
+    /** The launch index of {@code recording} (this graph's current one): kept from the last rebind, or built. */
+    LaunchIndex launchIndex(RecordedLaunches recording) {
+        LaunchIndex kept = launchIndex;
+        if (kept != null && kept.describes(recording)) {
+            return kept;
+        }
+        LaunchIndex built = LaunchIndex.of(recording);
+        launchIndex = built;
+        return built;
+    }
+
+    /** Keeps the index a rebind carried over to the graph's new recording. */
+    void keepLaunchIndex(LaunchIndex index) {
+        launchIndex = index;
     }
 
     /** The buffers (and child graphs) this graph holds; released after its last replay finished. */

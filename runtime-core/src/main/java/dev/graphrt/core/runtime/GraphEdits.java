@@ -111,7 +111,8 @@ final class GraphEdits {
             c.policy().checkGraphChange(c.membership().state(), "rebind of " + graph, c.id());
             checkChangeable(graph, "rebind");
             SealedWindow old = graph.window();
-            GraphRebinding rebinding = GraphRebinding.of(old.recording(), source.storage(), target.storage());
+            LaunchIndex index = graph.launchIndex(old.recording());
+            GraphRebinding rebinding = GraphRebinding.of(old.recording(), index, source.storage(), target.storage());
             if (rebinding.changed().length == 0) {
                 throw new IllegalArgumentException("from: " + source + " is not an argument of any launch of " + graph);
             }
@@ -137,6 +138,7 @@ final class GraphEdits {
                 throw failure;
             }
             graph.swap(next);
+            graph.keepLaunchIndex(index.moved(next.recording(), source.storage(), target.storage()));
             c.memory().retire(graph, old, next);
             return rebinding.changed().length;
         });

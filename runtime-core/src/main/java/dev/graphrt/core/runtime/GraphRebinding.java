@@ -7,7 +7,6 @@ import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -19,30 +18,33 @@ import java.util.Set;
  */
 record GraphRebinding(RecordedLaunches patched, int[] changed) {
 
-    static GraphRebinding of(RecordedLaunches recording, DeviceSlice from, DeviceSlice to) {
-        List<RecordedLaunch> launches = recording.launches();
-        List<RecordedLaunch> patched = new ArrayList<>(launches.size());
-        int[] changed = new int[launches.size()];
-        int count = 0;
-        for (int i = 0; i < launches.size(); i++) {
-            RecordedLaunch launch = launches.get(i);
-            List<DeviceSlice> buffers = launch.bindings().buffers();
-            if (!buffers.contains(from)) {
-                patched.add(launch);
-                continue;
-            }
-            List<DeviceSlice> swapped = new ArrayList<>(buffers.size());
-            for (DeviceSlice slice : buffers) {
-                swapped.add(slice.equals(from) ? to : slice);
-            }
-            Bindings bindings = launch.bindings();
-            patched.add(new RecordedLaunch(
-                    launch.kernel(),
-                    launch.dims(),
-                    new Bindings(List.copyOf(swapped), bindings.info(), bindings.infoWords())));
-            changed[count++] = i;
+    /**
+     * Works out the rebind of {@code from} to {@code to} over {@code recording}, touching only the launches
+     * {@code index} names for {@code from}; the other launches are shared with the recording as they are.
+     */
+    static GraphRebinding of(RecordedLaunches recording, LaunchIndex index, DeviceSlice from, DeviceSlice to) {
+        int[] changed = index.launchesOf(from);
+        if (changed.length == 0) {
+            return new GraphRebinding(recording, changed);
         }
-        return new GraphRebinding(new RecordedLaunches(patched), Arrays.copyOf(changed, count));
+        List<RecordedLaunch> patched = new ArrayList<>(recording.launches());
+        for (int i : changed) {
+            RecordedLaunch launch = patched.get(i);
+            Bindings bindings = launch.bindings();
+            List<DeviceSlice> buffers = bindings.buffers();
+            DeviceSlice[] swapped = new DeviceSlice[buffers.size()];
+            for (int b = 0; b < swapped.length; b++) {
+                DeviceSlice slice = buffers.get(b);
+                swapped[b] = slice.equals(from) ? to : slice;
+            }
+            patched.set(
+                    i,
+                    new RecordedLaunch(
+                            launch.kernel(),
+                            launch.dims(),
+                            new Bindings(List.of(swapped), bindings.info(), bindings.infoWords())));
+        }
+        return new GraphRebinding(new RecordedLaunches(patched), changed.clone());
     }
 
     /**
