@@ -115,6 +115,10 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
             WgpuDevice opened = new WgpuDevice(instance, kept, bindGroupCacheSize);
             kept.useBy(opened);
             return opened;
+        } catch (RuntimeException | Error failure) {
+            kept.release(instance); // neither handed out nor kept: nothing else would ever release it
+            kept.closeEvents();
+            throw failure;
         } finally {
             instance.lock.unlock();
         }

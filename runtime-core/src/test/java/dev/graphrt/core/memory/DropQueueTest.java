@@ -147,6 +147,26 @@ class DropQueueTest {
     }
 
     @Test
+    void a_failure_after_one_was_reported_is_reported_alone() {
+        when(stream.recordFence()).thenReturn(fence);
+        when(stream.isComplete(fence)).thenReturn(true);
+        drops.defer("graph #3 (destroy)", () -> {
+            throw new IllegalStateException("destroy failed");
+        });
+        drops.flush();
+        assertThat(drops.takeFailures().orElseThrow().resources()).containsExactly("graph #3 (destroy)");
+
+        drops.defer("graph #5 (destroy)", () -> {
+            throw new IllegalStateException("destroy failed later");
+        });
+        drops.flush();
+
+        ReleaseFailedException later = drops.takeFailures().orElseThrow();
+        assertThat(later.resources()).containsExactly("graph #5 (destroy)");
+        assertThat(later).hasMessageNotContaining("graph #3").hasRootCauseMessage("destroy failed later");
+    }
+
+    @Test
     void a_fence_that_never_completes_ends_flush_and_wait_with_a_typed_timeout_naming_the_stream() {
         when(stream.recordFence()).thenReturn(fence);
         when(stream.await(fence, BOUND)).thenReturn(false);
