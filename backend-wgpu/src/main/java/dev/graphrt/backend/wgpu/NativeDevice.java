@@ -116,6 +116,15 @@ final class NativeDevice {
         instance.processEvents();
     }
 
+    /**
+     * Releases the device at once and stops routing its callbacks, for a device nobody uses: one lost while kept,
+     * or one whose backend failed to open on it. Caller holds the instance's lock.
+     */
+    void discard(WgpuInstance instance) {
+        release(instance);
+        closeEvents();
+    }
+
     /** Stops routing the device's callbacks: after {@link #release}, once its loss was delivered or given up on. */
     void closeEvents() {
         events.close();

@@ -71,11 +71,10 @@ final class WebGpuProcess {
         if (kept != null && kept.lostWhileKept()) {
             owner.lock.lock();
             try {
-                kept.release(owner);
+                kept.discard(owner);
             } finally {
                 owner.lock.unlock();
             }
-            kept.closeEvents();
             return null;
         }
         return kept;

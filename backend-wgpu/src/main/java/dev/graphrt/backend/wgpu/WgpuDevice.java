@@ -116,8 +116,7 @@ final class WgpuDevice implements Callbacks.DeviceEvents {
             kept.useBy(opened);
             return opened;
         } catch (RuntimeException | Error failure) {
-            kept.release(instance); // neither handed out nor kept: nothing else would ever release it
-            kept.closeEvents();
+            kept.discard(instance); // neither handed out nor kept: nothing else would ever release it
             throw failure;
         } finally {
             instance.lock.unlock();

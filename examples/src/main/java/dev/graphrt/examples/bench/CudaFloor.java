@@ -172,14 +172,7 @@ final class CudaFloor implements AutoCloseable {
             // A synchronous copy from pageable memory may return before its DMA landed, and the floor's stream is
             // non-blocking: wait for the context before any kernel reads the inputs.
             check("cuCtxSynchronize", (int) contextSynchronize.invokeExact());
-            MemorySegment pointers = arena.allocate(JAVA_LONG, 3);
-            pointers.setAtIndex(JAVA_LONG, 0, x);
-            pointers.setAtIndex(JAVA_LONG, 1, y);
-            pointers.setAtIndex(JAVA_LONG, 2, info);
-            params = arena.allocate(ADDRESS, 3);
-            for (int i = 0; i < 3; i++) {
-                params.setAtIndex(ADDRESS, i, pointers.asSlice(i * 8L, 8));
-            }
+            params = kernelParams(x, y, info);
         }
 
         /** {@code k} launches, then a wait for the stream: nanoseconds in all; {@link #launchNanos} the first part. */
@@ -314,21 +307,11 @@ final class CudaFloor implements AutoCloseable {
             upload(infoA, MemorySegment.ofArray(new int[] {n, Float.floatToRawIntBits(a)}));
             upload(infoB, MemorySegment.ofArray(new int[] {n, Float.floatToRawIntBits(b)}));
             check("cuCtxSynchronize", (int) contextSynchronize.invokeExact());
-            paramsA = params(x, y, infoA);
-            paramsB = params(x, y, infoB);
-            paramsFirstA = params(first, y, infoA);
-            paramsFirstB = params(first, y, infoB);
-            rebound = params(second, y, infoB);
-        }
-
-        private MemorySegment params(long... pointers) {
-            MemorySegment values = arena.allocate(JAVA_LONG, pointers.length);
-            MemorySegment params = arena.allocate(ADDRESS, pointers.length);
-            for (int i = 0; i < pointers.length; i++) {
-                values.setAtIndex(JAVA_LONG, i, pointers[i]);
-                params.setAtIndex(ADDRESS, i, values.asSlice(i * 8L, 8));
-            }
-            return params;
+            paramsA = kernelParams(x, y, infoA);
+            paramsB = kernelParams(x, y, infoB);
+            paramsFirstA = kernelParams(first, y, infoA);
+            paramsFirstB = kernelParams(first, y, infoB);
+            rebound = kernelParams(second, y, infoB);
         }
 
         private MemorySegment record(int k, MemorySegment firstParams, MemorySegment params) throws Throwable {
@@ -416,6 +399,17 @@ final class CudaFloor implements AutoCloseable {
                 throw new IllegalStateException("the cuda floor's changes did not close", t);
             }
         }
+    }
+
+    /** A {@code kernelParams} array for {@code cuLaunchKernel}: one pointer to each device pointer's value. */
+    private MemorySegment kernelParams(long... pointers) {
+        MemorySegment values = arena.allocate(JAVA_LONG, pointers.length);
+        MemorySegment params = arena.allocate(ADDRESS, pointers.length);
+        for (int i = 0; i < pointers.length; i++) {
+            values.setAtIndex(JAVA_LONG, i, pointers[i]);
+            params.setAtIndex(ADDRESS, i, values.asSlice(i * 8L, 8));
+        }
+        return params;
     }
 
     private long allocate(long bytes) throws Throwable {

@@ -19,7 +19,6 @@ import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.MemoryStats;
 import dev.graphrt.api.RuntimeObserver;
 import dev.graphrt.api.RuntimeOptions;
-import dev.graphrt.core.events.DeviceLostEvent;
 import dev.graphrt.core.lifecycle.GraphKinds;
 import dev.graphrt.core.lifecycle.OperationPolicy;
 import dev.graphrt.core.memory.MemoryManager;
@@ -75,8 +74,8 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     private final Map<Long, Runnable> deferredCloses = new ConcurrentHashMap<>();
     /** Checked mode's guards, or null when it is off. */
     private final @Nullable Guards guards;
-    /** The first sticky device error; once set, every call fails fast (DESIGN.md section 9). */
-    private volatile @Nullable DeviceLostException lost;
+    /** Whether the device was lost: once it was, every call fails fast (DESIGN.md section 9). */
+    private final DeviceLoss loss;
     /**
      * Set first thing by close(): a second close() (another thread, or a Java kernel the first one waits for)
      * returns at once, and a stream opened after close() saw the streams to close is refused and closed.
@@ -88,6 +87,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         this.options = Objects.requireNonNull(options, "options");
         Set<Capability> declared = backend.capabilities();
         this.capabilities = declared.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(declared));
+        this.loss = new DeviceLoss(backend.name());
         this.policy = new OperationPolicy(backend.name(), capabilities, GraphKinds.of(backend));
         policy.checkDeclared();
         long alignment = backend.memory().alignment();
@@ -323,7 +323,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
             failures.add(failure);
         }
         LOG.debug("runtime on {} closed", backend.name());
-        if (lost != null) {
+        if (loss.isLost()) {
             // Everything the device was asked while closing a lost runtime fails the same way: say it once.
             failures.forEach(f -> LOG.warn("closing the lost {} runtime: {}", backend.name(), f.toString()));
             return;
@@ -348,26 +348,13 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
                     operation + ": the " + backend.name() + " runtime is closed (" + scope.device()
                             + "); its streams, buffers, kernels and graphs closed with it: open a new runtime");
         }
-        if (lost != null) {
-            throw lostError(operation);
-        }
+        loss.check(operation);
     }
 
     /** Whether a sticky device error lost this runtime. */
     @Override
     public boolean isLost() {
-        return lost != null;
-    }
-
-    private DeviceLostException lostError(String operation) {
-        DeviceLostException first = Objects.requireNonNull(lost, "the device was lost (the caller checked)");
-        return new DeviceLostException(
-                operation + ": the " + backend.name() + " device of this runtime was lost "
-                        + "earlier, in " + first.operation() + " (" + first.getMessage()
-                        + "); close this runtime and open "
-                        + "a new one",
-                operation,
-                first);
+        return loss.isLost();
     }
 
     /**
@@ -377,49 +364,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
      */
     @Override
     public RuntimeException failed(String operation, RuntimeException failure) {
-        DeviceLostException sticky = stickyIn(failure, 0);
-        if (sticky == null) {
-            return failure;
-        }
-        if (failure instanceof DeviceLostException known && known.operation().equals(operation)) {
-            return known;
-        }
-        DeviceLostException reported =
-                new DeviceLostException(operation + ": " + failure.getMessage(), operation, failure);
-        synchronized (this) {
-            if (lost == null) {
-                lost = reported;
-                LOG.warn(
-                        "the {} runtime is lost: {} hit a sticky device error: {}",
-                        backend.name(),
-                        operation,
-                        sticky.getMessage());
-                DeviceLostEvent event = new DeviceLostEvent();
-                if (event.shouldCommit()) {
-                    event.backend = backend.name();
-                    event.operation = operation;
-                    event.error = sticky.getMessage();
-                    event.commit();
-                }
-            }
-        }
-        return reported;
-    }
-
-    private static @Nullable DeviceLostException stickyIn(@Nullable Throwable failure, int depth) {
-        if (failure == null || depth > 8) {
-            return null;
-        }
-        if (failure instanceof DeviceLostException lostHere) {
-            return lostHere;
-        }
-        for (Throwable suppressed : failure.getSuppressed()) {
-            DeviceLostException found = stickyIn(suppressed, depth + 1);
-            if (found != null) {
-                return found;
-            }
-        }
-        return stickyIn(failure.getCause(), depth + 1);
+        return loss.failed(operation, failure);
     }
 
     /**

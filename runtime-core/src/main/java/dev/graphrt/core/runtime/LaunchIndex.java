@@ -3,6 +3,7 @@ package dev.graphrt.core.runtime;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -30,21 +31,32 @@ final class LaunchIndex {
 
     /** Indexes {@code recording}: one pass over every launch's buffers. */
     static LaunchIndex of(RecordedLaunches recording) {
-        Map<DeviceSlice, int[]> counts = new HashMap<>();
-        Map<DeviceSlice, Integer> last = new HashMap<>();
         List<RecordedLaunch> launches = recording.launches();
+        Map<DeviceSlice, List<Integer>> found = new HashMap<>();
         for (int i = 0; i < launches.size(); i++) {
-            for (DeviceSlice slice : launches.get(i).bindings().buffers()) {
-                Integer seen = last.put(slice, i);
-                if (seen == null || seen != i) { // a slice passed twice to one launch counts once
-                    int[] at = counts.getOrDefault(slice, NONE);
-                    int[] grown = Arrays.copyOf(at, at.length + 1);
-                    grown[at.length] = i;
-                    counts.put(slice, grown);
+            List<DeviceSlice> buffers = launches.get(i).bindings().buffers();
+            for (int b = 0; b < buffers.size(); b++) {
+                if (firstAt(buffers, b)) {
+                    found.computeIfAbsent(buffers.get(b), k -> new ArrayList<>())
+                            .add(i);
                 }
             }
         }
-        return new LaunchIndex(recording, counts);
+        Map<DeviceSlice, int[]> launchesBySlice = new HashMap<>();
+        found.forEach((slice, at) -> launchesBySlice.put(
+                slice, at.stream().mapToInt(Integer::intValue).toArray()));
+        return new LaunchIndex(recording, launchesBySlice);
+    }
+
+    /** Whether {@code buffers}' slice {@code b} is its first occurrence: a slice passed twice counts once. */
+    private static boolean firstAt(List<DeviceSlice> buffers, int b) {
+        DeviceSlice slice = buffers.get(b);
+        for (int earlier = 0; earlier < b; earlier++) {
+            if (buffers.get(earlier).equals(slice)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether this index describes {@code current} (the very recording, not an equal one). */
