@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -114,7 +114,7 @@ for step in $steps; do
       for b in cuda hip wgpu; do "$0" "$b" > "$OUT/kit-$b.txt" 2>&1 & done
       wait; cat "$OUT"/kit-*.txt ;;
     cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest \
-        dev.graphrt.backend.cuda.CudaSignaturesTest dev.graphrt.backend.cuda.CudaNvtxTest ;;
+        dev.graphrt.backend.cuda.CudaSignaturesTest dev.graphrt.backend.cuda.CudaNvtxTest dev.graphrt.backend.cuda.CudaKitHasTeethTest ;;
     wgpu)
       wgpu_env
       kit wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest dev.graphrt.backend.wgpu.WgpuLaunchTest \
@@ -144,6 +144,40 @@ for step in $steps; do
         -Dbench.warmup="${PROFILE_ROUNDS:-2000}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.CaptureBench cuda 15 100 \
         > "$OUT/captureprofile-cuda.md" 2>"$OUT/captureprofile-cuda.err"; echo "capture profile cuda: exit $?"
       cat "$OUT/captureprofile-cuda.md" ;;
+    pdl) # issue 31: the saxpy chain opted into programmatic dependent launch beside plain launches, GraphRT (cuda,
+      # then hip over cuda as the undeclared control) after the C program of the same job (plain and PDL graph), twice
+      hip_env
+      /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/dependent_launch_floor" examples/src/main/native/dependent_launch_floor.cu
+      for pass in 1 2; do
+        "$OUT/dependent_launch_floor" "${ROUNDS:-15}" ${PDL_ROWS:-1024x1000 1024x100 65536x1000} > "$OUT/pdl-c-$pass.md"
+        echo "PDL C floor, pass $pass: exit $?"; cat "$OUT/pdl-c-$pass.md"
+        for b in cuda ${PDL_MORE:-hip}; do
+          "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.DependentLaunchBench "$b" "${ROUNDS:-15}" \
+            ${PDL_ROWS:-1024x1000 1024x100 65536x1000} > "$OUT/pdl-$b-$pass.md" 2>"$OUT/pdl-$b-$pass.err"
+          echo "PDL GraphRT $b, pass $pass: exit $?"; cat "$OUT/pdl-$b-$pass.md"; grep -m3 -E "Exception|Error" "$OUT/pdl-$b-$pass.err"
+          awk -v pass=$pass -v b=$b '
+            FNR == NR && /^c: / { for (i = 2; i <= NF; i++) { split($i, kv, "="); c[$2, kv[1]] = kv[2] } next }
+            /^summary: / { for (i = 2; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] }; r = "row=" g["row"]
+              printf "summary: pdl backend=%s pass=%s %s declared=%s replay_pdl_over_c_graph=%.2f replay_pdl_over_c_pdl_graph=%.2f replay_over_c_graph=%.2f eager_pdl_over_c_eager_pdl=%.2f\n",
+                b, pass, r, g["declared"], g["replay_pdl"] / c[r, "graph"], g["replay_pdl"] / c[r, "pdl_graph"],
+                g["replay"] / c[r, "graph"], g["eager_pdl"] / c[r, "eager_pdl"] }' \
+            "$OUT/pdl-c-$pass.md" "$OUT/pdl-$b-$pass.md" | tee -a "$OUT/pdl-summary.txt"
+        done
+      done
+      rm -f "$OUT/dependent_launch_floor" ;;
+    gptpdl) # issue 31: the GPT-2-small decode step with its kernels plain, then opted into programmatic dependent
+      # launch, on cuda (declared) and hip over cuda (not), alternating, twice
+      mkdir -p "$OUT/gpt"
+      hip_env
+      for pass in 1 2; do
+        for b in ${GPTPDL_BACKENDS:-cuda hip}; do
+          for dep in false true; do
+            "$JAVA" "${JOPTS[@]}" -Dgpt.dependent=$dep -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo \
+              "$b" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/pdl-$b-$dep-$pass.md" 2>"$OUT/gpt/pdl-$b-$dep-$pass.err"
+            echo "gpt $b dependent=$dep pass $pass: exit $?"; grep -E "^kernels:|logits of|^\| $b" "$OUT/gpt/pdl-$b-$dep-$pass.md"
+          done
+        done
+      done ;;
     floor)
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
         && "$OUT/decode_floor" "${ROUNDS:-15}" > "$OUT/bench-c-floor.md"; echo "C floor: exit $?"; cat "$OUT/bench-c-floor.md"

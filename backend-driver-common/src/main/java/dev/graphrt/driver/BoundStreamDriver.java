@@ -61,6 +61,20 @@ public abstract class BoundStreamDriver implements StreamDriver {
     protected abstract int rawLaunch(
             MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) throws Throwable;
 
+    /**
+     * The programmatic dependent launch's code ({@link StreamDriver#launchDependentKernel}); the default is the
+     * ordinary launch's, for a driver without the feature.
+     */
+    protected int rawLaunchDependent(
+            MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) throws Throwable {
+        return rawLaunch(function, dims, params, stream);
+    }
+
+    /** The name of the call behind {@link #rawLaunchDependent}, for its errors; the ordinary launch's by default. */
+    protected String dependentLaunchName() {
+        return symbols.launch().name();
+    }
+
     /** The stream-ordered host-to-device copy's code. */
     protected abstract int rawCopyToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream)
             throws Throwable;
@@ -124,6 +138,18 @@ public abstract class BoundStreamDriver implements StreamDriver {
             throw DriverCalls.unexpected(symbols.launch().name(), t);
         }
         calls.check(symbols.launch().name(), rc);
+    }
+
+    @Override
+    public final void launchDependentKernel(
+            MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) {
+        int rc;
+        try { // hot: no lambda
+            rc = rawLaunchDependent(function, dims, params, stream);
+        } catch (Throwable t) {
+            throw DriverCalls.unexpected(dependentLaunchName(), t);
+        }
+        calls.check(dependentLaunchName(), rc);
     }
 
     @Override

@@ -16,9 +16,16 @@ import java.util.OptionalInt;
  * @param function       the function handle
  * @param parameterCount parameters the kernel takes, from the driver or else its parsed signature, or -1 when
  *                       neither can tell
+ * @param programmatic   whether its launches go through {@link StreamDriver#launchDependentKernel}: the kernel
+ *                       opted into programmatic dependent launch and the backend declares it
  */
 public record DriverKernel(
-        String backend, Dialect dialect, String entryPoint, MemorySegment function, int parameterCount)
+        String backend,
+        Dialect dialect,
+        String entryPoint,
+        MemorySegment function,
+        int parameterCount,
+        boolean programmatic)
         implements CompiledKernel {
     public DriverKernel {
         Objects.requireNonNull(backend, "backend");

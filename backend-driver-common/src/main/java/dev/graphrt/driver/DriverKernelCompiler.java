@@ -61,8 +61,11 @@ public final class DriverKernelCompiler implements KernelCompiler {
         String entry = source.entryPoint();
         String text = source.text(toolchain.dialect())
                 .orElseThrow(() -> new KernelCompilationException(toolchain.missingSourceMessage(entry), ""));
+        String compiled = source.isProgrammaticDependent()
+                ? DependentLaunchPrelude.wrap(toolchain.dependentLaunchPrelude(), text)
+                : text;
         context.makeCurrent();
-        MemorySegment module = modules.module(text, t -> load(entry, t));
+        MemorySegment module = modules.module(compiled, t -> load(entry, t));
         MemorySegment function = toolchain.function(module, entry);
         int parameterCount = toolchain.parameterCount(entry, function);
         String from = "the driver";
@@ -70,8 +73,15 @@ public final class DriverKernelCompiler implements KernelCompiler {
             parameterCount = CKernelSignature.parameterCount(text, entry).orElse(-1);
             from = "its signature";
         }
-        LOG.debug("{}: compiled kernel '{}' ({} parameters, from {})", backend, entry, parameterCount, from);
-        return new DriverKernel(backend, toolchain.dialect(), entry, function, parameterCount);
+        boolean programmatic = toolchain.launchesAsDependent(source);
+        LOG.debug(
+                "{}: compiled kernel '{}' ({} parameters, from {}{})",
+                backend,
+                entry,
+                parameterCount,
+                from,
+                programmatic ? "; launched as a programmatic dependent" : "");
+        return new DriverKernel(backend, toolchain.dialect(), entry, function, parameterCount, programmatic);
     }
 
     /**

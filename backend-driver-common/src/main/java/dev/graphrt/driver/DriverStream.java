@@ -126,7 +126,11 @@ public final class DriverStream implements BackendStream {
                     + (bindings.hasInfo() ? " and an info buffer" : "") + " (docs/kernels.md)");
         }
         driver.makeCurrent();
-        driver.launchKernel(own.function(), dims, parameters.pack(bindings), stream);
+        if (own.programmatic()) {
+            driver.launchDependentKernel(own.function(), dims, parameters.pack(bindings), stream);
+        } else {
+            driver.launchKernel(own.function(), dims, parameters.pack(bindings), stream);
+        }
         captures.noteLaunch();
     }
 

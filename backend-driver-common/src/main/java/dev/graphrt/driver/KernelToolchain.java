@@ -1,6 +1,7 @@
 package dev.graphrt.driver;
 
 import dev.graphrt.api.Dialect;
+import dev.graphrt.api.KernelSource;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -41,4 +42,22 @@ public interface KernelToolchain {
 
     /** Unloads a module from {@link #loadModule}. */
     void unloadModule(MemorySegment module);
+
+    /**
+     * Whether the launches of {@code source}'s kernel go through the driver's programmatic dependent launch
+     * ({@link StreamDriver#launchDependentKernel}). The default says no: the kernel is launched as any other, which
+     * is what every backend that does not declare {@code PROGRAMMATIC_DEPENDENT_LAUNCH} must do.
+     */
+    default boolean launchesAsDependent(KernelSource source) {
+        return false;
+    }
+
+    /**
+     * The text put before an opted-in kernel's own ({@link KernelSource#programmaticDependent()}): it defines
+     * {@code graphrt_wait_for_predecessors()} and {@code graphrt_launch_dependents()}. The default defines both to
+     * do nothing, for a driver without the feature.
+     */
+    default String dependentLaunchPrelude() {
+        return DependentLaunchPrelude.NO_OP;
+    }
 }

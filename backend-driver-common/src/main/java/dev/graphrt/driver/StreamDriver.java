@@ -60,6 +60,17 @@ public interface StreamDriver extends DriverContext {
     /** Launches {@code function} with {@code params} ({@code void**}), no shared memory. */
     void launchKernel(MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream);
 
+    /**
+     * Launches {@code function} as {@link #launchKernel} does, but allowed to start before the work ahead of it on
+     * {@code stream} has finished (programmatic dependent launch; the kernel waits inside itself). Only kernels whose
+     * {@link DriverKernel#programmatic()} is set come here. The default is the ordinary launch: a driver without the
+     * feature runs an opted-in kernel as any other.
+     */
+    default void launchDependentKernel(
+            MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) {
+        launchKernel(function, dims, params, stream);
+    }
+
     /** Stream-ordered host-to-device copy; {@code src} must stay valid until the copy ran (pinned memory). */
     void copyHostToDevice(long dst, MemorySegment src, long bytes, MemorySegment stream);
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelSource;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,14 @@ class DriverKernelCompilerTest {
 
     /** A toolchain that compiles nothing and whose driver reports {@code driverCount} (-1: cannot tell). */
     private static DriverKernelCompiler compilerWhoseDriverReports(int driverCount) {
+        return compiler(driverCount, new ArrayList<>(), false);
+    }
+
+    /**
+     * As above, adding every text it compiles to {@code compiled}; it launches opted-in kernels as programmatic
+     * dependents when {@code dependents}, with a prelude of its own.
+     */
+    private static DriverKernelCompiler compiler(int driverCount, List<String> compiled, boolean dependents) {
         DriverContext context = new DriverContext() {
             @Override
             public DriverNames names() {
@@ -47,7 +57,18 @@ class DriverKernelCompilerTest {
 
             @Override
             public byte[] compile(String entryPoint, String text) {
+                compiled.add(text);
                 return new byte[0];
+            }
+
+            @Override
+            public boolean launchesAsDependent(KernelSource source) {
+                return dependents && source.isProgrammaticDependent();
+            }
+
+            @Override
+            public String dependentLaunchPrelude() {
+                return dependents ? "// the device's prelude\n" : KernelToolchain.super.dependentLaunchPrelude();
             }
 
             @Override
@@ -69,6 +90,40 @@ class DriverKernelCompilerTest {
             public void unloadModule(MemorySegment module) {}
         };
         return new DriverKernelCompiler(context, toolchain);
+    }
+
+    @Test
+    void an_opted_in_kernel_is_compiled_after_the_toolchains_prelude_and_numbered_from_its_own_first_line() {
+        List<String> compiled = new ArrayList<>();
+        DriverKernel kernel = (DriverKernel) compiler(2, compiled, true).compile(SRC_DST_INFO.programmaticDependent());
+
+        assertThat(kernel.programmatic())
+                .as("launched as a programmatic dependent")
+                .isTrue();
+        assertThat(compiled)
+                .containsExactly("// the device's prelude\n#line 1\n"
+                        + SRC_DST_INFO.text(Dialect.CUDA_C).orElseThrow());
+    }
+
+    @Test
+    void a_kernel_that_did_not_opt_in_is_compiled_as_written_and_launched_plainly() {
+        List<String> compiled = new ArrayList<>();
+        DriverKernel kernel = (DriverKernel) compiler(2, compiled, true).compile(SRC_DST_INFO);
+
+        assertThat(kernel.programmatic()).isFalse();
+        assertThat(compiled).containsExactly(SRC_DST_INFO.text(Dialect.CUDA_C).orElseThrow());
+    }
+
+    @Test
+    void where_the_driver_has_no_dependent_launch_an_opted_in_kernel_gets_functions_that_do_nothing() {
+        List<String> compiled = new ArrayList<>();
+        DriverKernel kernel = (DriverKernel) compiler(2, compiled, false).compile(SRC_DST_INFO.programmaticDependent());
+
+        assertThat(kernel.programmatic()).as("an ordinary launch").isFalse();
+        assertThat(compiled.getFirst())
+                .startsWith(DependentLaunchPrelude.NO_OP)
+                .contains("void graphrt_wait_for_predecessors() {}")
+                .contains("void graphrt_launch_dependents() {}");
     }
 
     @Test

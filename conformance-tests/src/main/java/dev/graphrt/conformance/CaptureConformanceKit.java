@@ -336,6 +336,15 @@ public abstract class CaptureConformanceKit {
         }
     }
 
+    @Nested
+    @DisplayName("31. Programmatic dependent launch")
+    class ProgrammaticDependentLaunch extends ProgrammaticDependentLaunchGroup {
+        @Override
+        protected CaptureConformanceKit kit() {
+            return CaptureConformanceKit.this;
+        }
+    }
+
     /**
      * The model-based group (DESIGN.md section 12): random sequences of public calls against a plain-Java model of
      * every buffer, refusal and statistic; a failure prints its seed and the shrunk sequence as Java calls.

@@ -104,6 +104,78 @@ public final class KitKernels {
                     },
                     SRC_DST_INFO);
 
+    /**
+     * The CUDA C text of an opted-in kernel ({@code KernelSource.programmaticDependent()}): it waits for its
+     * predecessors before it reads anything (its info words too), runs {@code body} for {@code i < info[0]}, and
+     * lets its own dependents start {@code triggerFirst}: before its work (so they start at once) or after it.
+     */
+    private static String dependentCuda(String name, String body, boolean triggerFirst) {
+        return "extern \"C\" __global__ void " + name + "(const unsigned int* src, unsigned int* dst, "
+                + "const unsigned int* info) {\n"
+                + (triggerFirst ? "    graphrt_launch_dependents();\n" : "")
+                + "    graphrt_wait_for_predecessors();\n"
+                + "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                + "    if (i < info[0]) { " + body + " }\n"
+                + (triggerFirst ? "" : "    graphrt_launch_dependents();\n")
+                + "}\n";
+    }
+
+    /**
+     * {@link #PING_PONG}, opted into programmatic dependent launch: it waits for its predecessors first and lets its
+     * dependents start once its work is done. A long chain of it must give exactly the chain of PING_PONG.
+     */
+    public static final KernelSource DEPENDENT_PING_PONG = KernelSource.named("dependent_ping_pong")
+            .cuda(dependentCuda("dependent_ping_pong", "dst[i] = src[i] * 3u + i + info[1];", false))
+            .wgsl(wgsl("dependent_ping_pong", "dst[i] = src[i] * 3u + i + info[1];"))
+            .java(java((v, i, s) -> v * 3 + i + s), SRC_DST_INFO)
+            .programmaticDependent();
+
+    /** {@link #ADD_ONE}, opted in: the seams model's third kernel. */
+    public static final KernelSource DEPENDENT_ADD_ONE = KernelSource.named("dependent_add_one")
+            .cuda(dependentCuda("dependent_add_one", "dst[i] = src[i] + 1u;", false))
+            .wgsl(wgsl("dependent_add_one", "dst[i] = src[i] + 1u;"))
+            .java(java((v, i, s) -> v + 1), SRC_DST_INFO)
+            .programmaticDependent();
+
+    /** Rounds of {@link #SLOW_PRODUCER}'s loop in the kit: tens of microseconds on a GPU, far longer than a launch. */
+    public static final int SLOW_ROUNDS = 20_000;
+
+    /**
+     * A slow opted-in producer that lets its dependents start at once: {@code dst[i]} is {@code src[i]} put through
+     * {@code info[1]} rounds of a 32-bit LCG. A kernel after it that did <em>not</em> opt in must still see its
+     * output: a backend that launched every kernel as a programmatic dependent would start that one while this
+     * one still runs.
+     */
+    public static final KernelSource SLOW_PRODUCER = KernelSource.named("slow_producer")
+            .cuda(dependentCuda(
+                    "slow_producer",
+                    "unsigned int x = src[i]; for (unsigned int k = 0u; k < info[1]; k++) { x = x * 1664525u + "
+                            + "1013904223u; } dst[i] = x;",
+                    true))
+            .wgsl(wgsl(
+                    "slow_producer",
+                    "var x = src[i]; for (var k = 0u; k < info[1]; k++) { x = x * 1664525u + 1013904223u; } "
+                            + "dst[i] = x;"))
+            .java(java((v, i, s) -> slow(v, s)), SRC_DST_INFO)
+            .programmaticDependent();
+
+    private static int slow(int value, int rounds) {
+        int x = value;
+        for (int k = 0; k < rounds; k++) {
+            x = x * 1664525 + 1013904223;
+        }
+        return x;
+    }
+
+    /** Host-side model of {@link #SLOW_PRODUCER} with {@code rounds} rounds. */
+    public static int[] slowProducer(int[] x, int rounds) {
+        int[] y = new int[x.length];
+        for (int i = 0; i < y.length; i++) {
+            y[i] = slow(x[i], rounds);
+        }
+        return y;
+    }
+
     /** Host-side model of {@link #ADD_ONE}. */
     public static int[] addOne(int[] x) {
         int[] y = x.clone();

@@ -41,5 +41,14 @@ public enum Capability {
      * leaves the instance usable). Not declared by cuda or hip: on the NVIDIA driver a trap poisons the whole
      * process (measured; see docs/decisions.md).
      */
-    DEVICE_LOSS_RECOVERY
+    DEVICE_LOSS_RECOVERY,
+    /**
+     * Kernels that opt in ({@link KernelSource#programmaticDependent()}) are launched so that each may start before
+     * the work ahead of it on its stream has finished, and waits inside the kernel before it touches memory
+     * (Hopper's programmatic dependent launch: {@code cuLaunchKernelEx} with programmatic stream serialization,
+     * programmatic edges in a captured graph). Declared by cuda on devices of compute capability 9.0 or more.
+     * Where it is not declared, an opted-in launch is an ordinary launch and its wait does nothing, so results are
+     * the same everywhere: only the time between dependent kernels changes.
+     */
+    PROGRAMMATIC_DEPENDENT_LAUNCH
 }

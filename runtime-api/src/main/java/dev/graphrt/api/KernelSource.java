@@ -17,16 +17,19 @@ public final class KernelSource {
     private final Map<Dialect, String> texts;
     private final @Nullable JavaKernel javaKernel;
     private final @Nullable JavaParameters javaParameters;
+    private final boolean programmaticDependent;
 
     private KernelSource(
             String entryPoint,
             Map<Dialect, String> texts,
             @Nullable JavaKernel javaKernel,
-            @Nullable JavaParameters javaParameters) {
+            @Nullable JavaParameters javaParameters,
+            boolean programmaticDependent) {
         this.entryPoint = entryPoint;
         this.texts = texts;
         this.javaKernel = javaKernel;
         this.javaParameters = javaParameters;
+        this.programmaticDependent = programmaticDependent;
     }
 
     /** Starts a kernel whose entry point (function name in every text dialect) is {@code entryPoint}. */
@@ -35,7 +38,7 @@ public final class KernelSource {
         if (!entryPoint.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new IllegalArgumentException("entryPoint must be a C identifier, was '" + entryPoint + "'");
         }
-        return new KernelSource(entryPoint, Map.of(), null, null);
+        return new KernelSource(entryPoint, Map.of(), null, null, false);
     }
 
     public KernelSource cuda(String text) {
@@ -56,7 +59,8 @@ public final class KernelSource {
      * stream next synchronises, too many are ignored). Prefer {@link #java(JavaKernel, JavaParameters)}.
      */
     public KernelSource java(JavaKernel kernel) {
-        return new KernelSource(entryPoint, texts, Objects.requireNonNull(kernel, "kernel"), null);
+        return new KernelSource(
+                entryPoint, texts, Objects.requireNonNull(kernel, "kernel"), null, programmaticDependent);
     }
 
     /**
@@ -69,7 +73,29 @@ public final class KernelSource {
                 entryPoint,
                 texts,
                 Objects.requireNonNull(kernel, "kernel"),
-                Objects.requireNonNull(parameters, "parameters"));
+                Objects.requireNonNull(parameters, "parameters"),
+                programmaticDependent);
+    }
+
+    /**
+     * Opts this kernel into programmatic dependent launch (capability {@link Capability#PROGRAMMATIC_DEPENDENT_LAUNCH}):
+     * where the backend declares it, each launch of the kernel may start while the work ahead of it on the stream is
+     * still running, so the kernel's CUDA C text must call {@code graphrt_wait_for_predecessors()} before it reads or
+     * writes any memory that earlier work uses. It may call {@code graphrt_launch_dependents()} once its own
+     * successors may start (their wait still holds them until this kernel has finished). Both functions are defined
+     * for the CUDA C and HIP C texts of an opted-in kernel only (docs/kernels.md); where the capability is not
+     * declared they do nothing and the launch is an ordinary one. WGSL and Java texts need no change.
+     *
+     * <p>The opt-in belongs to the kernel, not to a launch: only the kernel's author knows where it first touches
+     * its predecessors' memory. A kernel that opts in without waiting reads stale data on a declaring backend.
+     */
+    public KernelSource programmaticDependent() {
+        return new KernelSource(entryPoint, texts, javaKernel, javaParameters, true);
+    }
+
+    /** Whether the kernel opted into programmatic dependent launch ({@link #programmaticDependent()}). */
+    public boolean isProgrammaticDependent() {
+        return programmaticDependent;
     }
 
     private KernelSource withText(Dialect dialect, String text) {
@@ -80,7 +106,7 @@ public final class KernelSource {
         Map<Dialect, String> copy = new EnumMap<>(Dialect.class);
         copy.putAll(texts);
         copy.put(dialect, text);
-        return new KernelSource(entryPoint, Map.copyOf(copy), javaKernel, javaParameters);
+        return new KernelSource(entryPoint, Map.copyOf(copy), javaKernel, javaParameters, programmaticDependent);
     }
 
     public String entryPoint() {
@@ -111,8 +137,8 @@ public final class KernelSource {
     }
 
     /**
-     * Equal when the entry point, every text, the Java kernel (by identity) and its declared parameters are equal:
-     * the compile-cache key.
+     * Equal when the entry point, every text, the Java kernel (by identity), its declared parameters and the
+     * programmatic opt-in are equal: the compile-cache key.
      */
     @Override
     public boolean equals(Object other) {
@@ -120,17 +146,19 @@ public final class KernelSource {
                 && k.entryPoint.equals(entryPoint)
                 && k.texts.equals(texts)
                 && k.javaKernel == javaKernel
-                && Objects.equals(k.javaParameters, javaParameters);
+                && Objects.equals(k.javaParameters, javaParameters)
+                && k.programmaticDependent == programmaticDependent;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(entryPoint, texts, System.identityHashCode(javaKernel), javaParameters);
+        return Objects.hash(
+                entryPoint, texts, System.identityHashCode(javaKernel), javaParameters, programmaticDependent);
     }
 
     @Override
     public String toString() {
         return "KernelSource[" + entryPoint + ", dialects=" + texts.keySet() + (javaKernel != null ? "+JAVA" : "")
-                + "]";
+                + (programmaticDependent ? ", programmatic dependent" : "") + "]";
     }
 }

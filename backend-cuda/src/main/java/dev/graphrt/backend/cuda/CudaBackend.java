@@ -7,11 +7,13 @@ import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
 import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.driver.KernelImageCache;
+import dev.graphrt.driver.KernelToolchain;
 import dev.graphrt.spi.BackendConfig;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,10 @@ import org.slf4j.LoggerFactory;
  *       ({@code cuStreamGetCaptureInfo_v3}, {@code cuGraphAddChildGraphNode},
  *       {@code cuStreamUpdateCaptureDependencies_v2}; CUDA 12.3+), since {@code cuGraphLaunch} into a capture
  *       is refused (900);</li>
+ *   <li>{@link Capability#PROGRAMMATIC_DEPENDENT_LAUNCH}: on compute capability 9.0 and up, an opted-in kernel is
+ *       launched with {@code cuLaunchKernelEx} and programmatic stream serialization, and its text gets
+ *       {@code griddepcontrol.wait} and {@code griddepcontrol.launch_dependents}; in a capture the driver records
+ *       programmatic edges;</li>
  *   <li>{@link Capability#RECORDS_WRITES}: a write while capturing is recorded as a memcpy node from a pinned
  *       copy that the graph owns and frees when it is destroyed (or at once when the capture aborts);</li>
  * </ul>
@@ -48,7 +54,7 @@ import org.slf4j.LoggerFactory;
 final class CudaBackend {
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
     /** What this backend declares, given whether the driver has the graph update and the nesting calls. */
-    static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs) {
+    static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs, boolean dependentLaunches) {
         EnumSet<Capability> set = EnumSet.of(
                 Capability.RECORDS_WRITES,
                 Capability.CAPTURE_MODE_RELAXED,
@@ -60,13 +66,33 @@ final class CudaBackend {
         if (nestedGraphs) {
             set.add(Capability.NESTED_GRAPHS);
         }
+        if (dependentLaunches) {
+            set.add(Capability.PROGRAMMATIC_DEPENDENT_LAUNCH);
+        }
         return Collections.unmodifiableSet(set);
     }
 
     private CudaBackend() {}
 
+    /**
+     * Whether opted-in kernels are launched as programmatic dependents on {@code device}: compute capability 9.0 or
+     * more (Hopper's {@code griddepcontrol}) and a driver with {@code cuLaunchKernelEx}.
+     */
+    static boolean launchesDependents(CudaDeviceDescription device) {
+        return device.computeCapability() >= CudaNative.PROGRAMMATIC_LAUNCH_COMPUTE_CAPABILITY
+                && CudaStream.launchesDependents();
+    }
+
     /** Initialises the driver and retains the primary context of {@code config.deviceIndex()}. */
     static DriverBackend open(BackendConfig config) {
+        return open(config, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #open(BackendConfig)}, with the kernel toolchain passed through {@code toolchain} first: the seam
+     * through which the teeth tests build a cuda backend with one deliberate defect.
+     */
+    static DriverBackend open(BackendConfig config, UnaryOperator<KernelToolchain> toolchain) {
         String failure = CudaLibrary.failure().orElse(null);
         if (failure != null) {
             throw new BackendUnavailableException(
@@ -87,12 +113,14 @@ final class CudaBackend {
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(
                 config.deviceIndex(),
                 description.toDeviceInfo(),
-                capabilities(streams.graphs().updates(), streams.graphs().nestsGraphs()),
+                capabilities(
+                        streams.graphs().updates(), streams.graphs().nestsGraphs(), launchesDependents(description)),
                 streams,
                 new DriverDeviceMemory(streams, new CudaDeviceMemory()),
                 new DriverKernelCompiler(
                         streams,
-                        new CudaKernelCompiler(description, new NvrtcLocator(config)),
+                        toolchain.apply(new CudaKernelCompiler(
+                                description, new NvrtcLocator(config), launchesDependents(description))),
                         KernelImageCache.configured(config, "cuda")),
                 context::release));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());

@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelCompilationException;
+import dev.graphrt.api.KernelSource;
 import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.driver.KernelToolchain;
 import java.lang.foreign.Arena;
@@ -30,14 +31,46 @@ final class CudaKernelCompiler implements KernelToolchain {
     private static final Logger LOG = LoggerFactory.getLogger(CudaKernelCompiler.class);
     private static final int JIT_LOG_BYTES = 16 << 10;
 
+    /**
+     * The two functions of an opted-in kernel: {@code griddepcontrol.wait} (wait until every grid ahead of it has
+     * finished and its writes are visible) and {@code griddepcontrol.launch_dependents} (let the next grid start),
+     * on compute capability 9.0 and up; nothing below it, where the PTX instructions do not exist.
+     */
+    static final String PRELUDE = "static __device__ __forceinline__ void graphrt_wait_for_predecessors() {\n"
+            + "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
+            + "    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
+            + "#endif\n"
+            + "}\n"
+            + "static __device__ __forceinline__ void graphrt_launch_dependents() {\n"
+            + "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
+            + "    asm volatile(\"griddepcontrol.launch_dependents;\" ::: \"memory\");\n"
+            + "#endif\n"
+            + "}\n";
+
     private final CudaDeviceDescription device;
     private final NvrtcLocator locator;
+    private final boolean dependentLaunches;
     private NvrtcLocator.Located nvrtc;
     private String architecture;
 
-    CudaKernelCompiler(CudaDeviceDescription device, NvrtcLocator locator) {
+    /**
+     * The compiler for {@code device}, finding NVRTC through {@code locator}; opted-in kernels are launched as
+     * programmatic dependents when {@code dependentLaunches} (the backend declares the capability).
+     */
+    CudaKernelCompiler(CudaDeviceDescription device, NvrtcLocator locator, boolean dependentLaunches) {
         this.device = device;
         this.locator = locator;
+        this.dependentLaunches = dependentLaunches;
+    }
+
+    @Override
+    public boolean launchesAsDependent(KernelSource source) {
+        return dependentLaunches && source.isProgrammaticDependent();
+    }
+
+    @Override
+    public String dependentLaunchPrelude() {
+        return PRELUDE;
     }
 
     @Override

@@ -37,6 +37,33 @@ final class CudaNative {
     /** {@code CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X..Z} (5-7), {@code MAX_BLOCK_DIM_X..Z} (2-4), {@code MAX_THREADS_PER_BLOCK}. */
     static final DeviceQueries.LimitAttributes CU_LAUNCH_LIMIT_ATTRIBUTES =
             new DeviceQueries.LimitAttributes(5, 6, 7, 2, 3, 4, 1);
+    /** The compute capability (as {@code major * 10 + minor}) from which the device has programmatic dependent launch. */
+    static final int PROGRAMMATIC_LAUNCH_COMPUTE_CAPABILITY = 90;
+    /** {@code CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION} of {@code CUlaunchAttributeID}. */
+    static final int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+    /**
+     * {@code CUlaunchAttribute}: the id, padding to 8 bytes, then the 64-byte {@code CUlaunchAttributeValue} union,
+     * whose {@code programmaticStreamSerializationAllowed} is its first {@code int}.
+     */
+    static final StructLayout LAUNCH_ATTRIBUTE = MemoryLayout.structLayout(
+            JAVA_INT.withName("id"),
+            MemoryLayout.paddingLayout(4),
+            JAVA_INT.withName("value"),
+            MemoryLayout.paddingLayout(60));
+    /** {@code CUlaunchConfig} of {@code cuLaunchKernelEx}. */
+    static final StructLayout LAUNCH_CONFIG = MemoryLayout.structLayout(
+            JAVA_INT.withName("gridDimX"),
+            JAVA_INT.withName("gridDimY"),
+            JAVA_INT.withName("gridDimZ"),
+            JAVA_INT.withName("blockDimX"),
+            JAVA_INT.withName("blockDimY"),
+            JAVA_INT.withName("blockDimZ"),
+            JAVA_INT.withName("sharedMemBytes"),
+            MemoryLayout.paddingLayout(4),
+            ADDRESS.withName("hStream"),
+            ADDRESS.withName("attrs"),
+            JAVA_INT.withName("numAttrs"),
+            MemoryLayout.paddingLayout(4));
     /** {@code CUjit_option}: error log buffer (char*) and its size (unsigned int, in: capacity, out: used). */
     static final int CU_JIT_ERROR_LOG_BUFFER = 5;
 
@@ -110,6 +137,8 @@ final class CudaNative {
                 true, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, // (CUfunction, grid x y z,
                 JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, //  block x y z, sharedMemBytes,
                 ADDRESS, ADDRESS, ADDRESS), //  CUstream, void** params, void** extra)
+        cuLaunchKernelEx(false, ADDRESS, ADDRESS, ADDRESS, ADDRESS), // (const CUlaunchConfig*, CUfunction,
+        //  void** params, void** extra); CUDA 11.8+
         cuEventCreate(true, ADDRESS, JAVA_INT), // (CUevent*, unsigned int Flags)
         cuEventRecord(true, ADDRESS, ADDRESS), // (CUevent, CUstream)
         cuEventQuery(true, ADDRESS), // (CUevent)

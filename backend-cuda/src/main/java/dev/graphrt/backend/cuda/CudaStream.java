@@ -1,5 +1,8 @@
 package dev.graphrt.backend.cuda;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.BoundStreamDriver;
@@ -7,6 +10,8 @@ import dev.graphrt.driver.PeerAccess;
 import dev.graphrt.driver.PhaseMarkers;
 import dev.graphrt.driver.StreamDriver;
 import dev.graphrt.driver.StreamSymbols;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Objects;
@@ -25,6 +30,10 @@ final class CudaStream extends BoundStreamDriver {
     // the raw handles of the calls made here; static final, so the JIT inlines each downcall
     private static final MethodHandle cuStreamSynchronize = CudaHandles.BINDER.bind(Symbol.cuStreamSynchronize);
     private static final MethodHandle cuLaunchKernel = CudaHandles.BINDER.bind(Symbol.cuLaunchKernel);
+    // optional (CUDA 11.8+): null where the driver lacks it
+    private static final MethodHandle cuLaunchKernelEx = CudaHandles.BINDER.bind(Symbol.cuLaunchKernelEx);
+    private static final long GRID_X = CudaNative.LAUNCH_CONFIG.byteOffset(PathElement.groupElement("gridDimX"));
+    private static final long STREAM = CudaNative.LAUNCH_CONFIG.byteOffset(PathElement.groupElement("hStream"));
     private static final MethodHandle cuMemcpyHtoDAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyHtoDAsync_v2);
     private static final MethodHandle cuMemcpyDtoHAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyDtoHAsync_v2);
     private static final MethodHandle cuMemcpyAsync = CudaHandles.BINDER.bind(Symbol.cuMemcpyAsync);
@@ -45,6 +54,12 @@ final class CudaStream extends BoundStreamDriver {
             Symbol.cuEventDestroy_v2,
             Symbol.cuStreamWaitEvent,
             Symbol.cuMemcpyAsync);
+
+    /**
+     * Each launching thread's {@code CUlaunchConfig} with its one attribute (programmatic stream serialization
+     * allowed) right after it: filled per launch, so a dependent launch allocates nothing after a thread's first.
+     */
+    private final ThreadLocal<MemorySegment> launchConfigs = ThreadLocal.withInitial(CudaStream::newLaunchConfig);
 
     private final CudaContext context;
     private final PhaseMarkers markers;
@@ -88,6 +103,47 @@ final class CudaStream extends BoundStreamDriver {
                 stream,
                 params,
                 MemorySegment.NULL);
+    }
+
+    /** Whether the driver has {@code cuLaunchKernelEx} (CUDA 11.8+), which programmatic dependent launch needs. */
+    static boolean launchesDependents() {
+        return cuLaunchKernelEx != null;
+    }
+
+    /**
+     * {@code cuLaunchKernelEx} with {@code CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION}: the kernel may
+     * start before the work ahead of it on the stream has finished; inside a capture the driver records a
+     * programmatic edge. Only kernels that opted in come here, and only where the backend declared the capability.
+     */
+    @Override
+    protected int rawLaunchDependent(MemorySegment function, LaunchDims d, MemorySegment params, MemorySegment stream)
+            throws Throwable {
+        MemorySegment config = launchConfigs.get();
+        config.set(JAVA_INT, GRID_X, d.gridX());
+        config.set(JAVA_INT, GRID_X + 4, d.gridY());
+        config.set(JAVA_INT, GRID_X + 8, d.gridZ());
+        config.set(JAVA_INT, GRID_X + 12, d.blockX());
+        config.set(JAVA_INT, GRID_X + 16, d.blockY());
+        config.set(JAVA_INT, GRID_X + 20, d.blockZ());
+        config.set(ADDRESS, STREAM, stream);
+        return (int) cuLaunchKernelEx.invokeExact(config, function, params, MemorySegment.NULL);
+    }
+
+    @Override
+    protected String dependentLaunchName() {
+        return Symbol.cuLaunchKernelEx.name();
+    }
+
+    /** A config with no shared memory and one attribute, programmatic stream serialization allowed. */
+    private static MemorySegment newLaunchConfig() {
+        long configBytes = CudaNative.LAUNCH_CONFIG.byteSize();
+        MemorySegment block = Arena.ofAuto().allocate(configBytes + CudaNative.LAUNCH_ATTRIBUTE.byteSize(), Long.BYTES);
+        MemorySegment attribute = block.asSlice(configBytes);
+        attribute.set(JAVA_INT, 0, CudaNative.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION);
+        attribute.set(JAVA_INT, CudaNative.LAUNCH_ATTRIBUTE.byteOffset(PathElement.groupElement("value")), 1);
+        block.set(ADDRESS, CudaNative.LAUNCH_CONFIG.byteOffset(PathElement.groupElement("attrs")), attribute);
+        block.set(JAVA_INT, CudaNative.LAUNCH_CONFIG.byteOffset(PathElement.groupElement("numAttrs")), 1);
+        return block;
     }
 
     @Override

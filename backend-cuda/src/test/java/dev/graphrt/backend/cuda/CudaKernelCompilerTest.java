@@ -33,7 +33,7 @@ class CudaKernelCompilerTest {
 
     /** No device is touched before the source is checked, so no context is needed here. */
     private final DriverKernelCompiler compiler =
-            new DriverKernelCompiler(NAMES_ONLY, new CudaKernelCompiler(null, null));
+            new DriverKernelCompiler(NAMES_ONLY, new CudaKernelCompiler(null, null, false));
 
     @Test
     void it_compiles_CUDA_C_only() {

@@ -39,6 +39,9 @@ record Sequence(long seed, boolean checked, boolean lean, boolean twoStreams, Li
                 .append("every open buffer is read back and compared with the model, and memoryStats() checked.\n")
                 .append("// A refused capture leaves what its recorded pass allocated and kept open to the user, who ")
                 .append("writes each (KitKernels.pattern(words, " + StepRun.LEFTOVER_SEED + ")).\n");
+        out.append(
+                        "Kernel addOne = runtime.compile(KitKernels.ADD_ONE), mulTwo = runtime.compile(KitKernels.MUL_TWO), ")
+                .append("dependentAddOne = runtime.compile(KitKernels.DEPENDENT_ADD_ONE);\n");
         out.append("GpuStream s0 = runtime.openStream();\n");
         if (twoStreams) {
             out.append("GpuStream s1 = runtime.openStream();\n");

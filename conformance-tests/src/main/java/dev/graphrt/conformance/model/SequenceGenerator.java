@@ -392,8 +392,10 @@ final class SequenceGenerator {
         return WORDS[random.nextInt(WORDS.length)];
     }
 
+    private static final Kern[] KERNS = Kern.values();
+
     private Kern kern() {
-        return random.nextBoolean() ? Kern.ADD_ONE : Kern.MUL_TWO;
+        return KERNS[random.nextInt(KERNS.length)];
     }
 
     /** 0, 1 or 2 warm-ups: 0 a quarter of the time. */

@@ -13,10 +13,15 @@ sealed interface StepOp {
     /** The call as Java, on {@code stream} (the capture's {@code s}, or the other stream inside a fork). */
     String toJava(String stream);
 
-    /** The kit kernels a model applies: {@code KitKernels.ADD_ONE} and {@code MUL_TWO}. */
+    /**
+     * The kit kernels a model applies: {@code KitKernels.ADD_ONE}, {@code MUL_TWO} and {@code DEPENDENT_ADD_ONE}
+     * (add one, opted into programmatic dependent launch: on a backend that declares it, it may start before the
+     * work ahead of it has finished and must still see all of it).
+     */
     enum Kern {
         ADD_ONE("addOne", dev.graphrt.conformance.KitKernels::addOne),
-        MUL_TWO("mulTwo", dev.graphrt.conformance.KitKernels::mulTwo);
+        MUL_TWO("mulTwo", dev.graphrt.conformance.KitKernels::mulTwo),
+        DEPENDENT_ADD_ONE("dependentAddOne", dev.graphrt.conformance.KitKernels::addOne);
 
         final String javaName;
         private final java.util.function.UnaryOperator<int[]> reference;

@@ -198,6 +198,7 @@ final class World {
 
     final Kernel addOne;
     final Kernel mulTwo;
+    final Kernel dependentAddOne;
     final Map<String, GpuStream> streams = new LinkedHashMap<>();
     /** Name to the latest buffer of that name (an output slot names the last pass's). */
     final Map<String, Buf> buffers = new HashMap<>();
@@ -228,6 +229,7 @@ final class World {
         this.injected = injected;
         this.addOne = runtime.compile(KitKernels.ADD_ONE);
         this.mulTwo = runtime.compile(KitKernels.MUL_TWO);
+        this.dependentAddOne = runtime.compile(KitKernels.DEPENDENT_ADD_ONE);
         long pooled = RuntimeOptions.defaults().maxPooledBytes();
         runtime.observe(new RuntimeObserver() {
             @Override
@@ -270,7 +272,11 @@ final class World {
     }
 
     Kernel kernel(Kern kern) {
-        return kern == Kern.ADD_ONE ? addOne : mulTwo;
+        return switch (kern) {
+            case ADD_ONE -> addOne;
+            case MUL_TWO -> mulTwo;
+            case DEPENDENT_ADD_ONE -> dependentAddOne;
+        };
     }
 
     /** The open stream of that name, or null. */

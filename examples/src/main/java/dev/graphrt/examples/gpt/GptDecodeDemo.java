@@ -71,7 +71,10 @@ public final class GptDecodeDemo {
         };
         System.out.println("model: " + config + "; weights from seed " + GptWeights.SEED);
         GptWeights weights = new GptWeights(config);
-        Result result = run(options, weights, tokens, rounds);
+        boolean dependent = Boolean.getBoolean("gpt.dependent");
+        System.out.println("kernels: "
+                + (dependent ? "opted into programmatic dependent launch (-Dgpt.dependent=true)" : "plain"));
+        Result result = run(options, weights, tokens, rounds, dependent);
         System.out.println("device: " + result.device());
         System.out.printf(
                 "logits of the first %d tokens against plain Java: max error %.2e eager, %.2e replayed "
@@ -99,10 +102,16 @@ public final class GptDecodeDemo {
 
     /** Opens a runtime with {@code options}, checks the first tokens and times eager against replay. */
     public static Result run(RuntimeOptions options, GptWeights weights, int tokens, int rounds) {
+        return run(options, weights, tokens, rounds, false);
+    }
+
+    /** As above, with every kernel opted into programmatic dependent launch when {@code programmaticDependent}. */
+    public static Result run(
+            RuntimeOptions options, GptWeights weights, int tokens, int rounds, boolean programmaticDependent) {
         GptConfig c = weights.config;
         try (GraphRuntime runtime = GraphRT.open(options);
                 GpuStream stream = runtime.openStream();
-                GptDecoder decoder = new GptDecoder(runtime, stream, weights)) {
+                GptDecoder decoder = new GptDecoder(runtime, stream, weights, programmaticDependent)) {
             GptReference eagerReference = new GptReference(weights);
             double eagerError = 0;
             for (int k = 0; k < CHECKED && k < c.ctx(); k++) {

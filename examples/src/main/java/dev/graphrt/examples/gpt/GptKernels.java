@@ -3,6 +3,7 @@ package dev.graphrt.examples.gpt;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
+import dev.graphrt.api.Dialect;
 import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.KernelSource;
 import java.lang.foreign.MemorySegment;
@@ -338,6 +339,29 @@ public final class GptKernels {
                 out[h * hd + j] = acc / l;
             }
             """;
+
+    /**
+     * {@code plain} opted into programmatic dependent launch: its CUDA C text waits for its predecessors as the first
+     * statement of the kernel (every kernel of the step reads what the one before it wrote), its other texts are
+     * unchanged. On cuda on an H200 each launch then starts while the one before it drains; elsewhere it is the same
+     * kernel.
+     */
+    static KernelSource programmaticDependent(KernelSource plain) {
+        String entry = plain.entryPoint();
+        String cuda = plain.text(Dialect.CUDA_C).orElseThrow();
+        int signature = cuda.indexOf("__global__ void " + entry + "(");
+        int body = cuda.indexOf('{', signature);
+        if (signature < 0 || body < 0) {
+            throw new IllegalArgumentException("kernel '" + entry + "' has no body to wait in");
+        }
+        KernelSource opted = KernelSource.named(entry)
+                .cuda(cuda.substring(0, body + 1) + "\n    graphrt_wait_for_predecessors();"
+                        + cuda.substring(body + 1));
+        opted = plain.text(Dialect.WGSL).map(opted::wgsl).orElse(opted);
+        opted = opted.java(
+                plain.javaKernel().orElseThrow(), plain.javaParameters().orElseThrow());
+        return opted.programmaticDependent();
+    }
 
     private static float f(MemorySegment m, long i) {
         return m.getAtIndex(JAVA_FLOAT, i);

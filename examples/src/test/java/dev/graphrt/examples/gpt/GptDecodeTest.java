@@ -3,11 +3,14 @@ package dev.graphrt.examples.gpt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.graphrt.api.Dialect;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.GraphRT;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,6 +32,32 @@ class GptDecodeTest {
         assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
         assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
         assertThat(result.launches()).isEqualTo(9 * 2 + 1 + 1);
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"cpu", "wgpu"})
+    void kernels_opted_into_programmatic_dependent_launch_give_the_same_logits(String backend) {
+        assumeAvailable(backend);
+
+        GptDecodeDemo.Result result =
+                GptDecodeDemo.run(RuntimeOptions.defaults().backend(backend), TINY, 4, 1, true);
+
+        assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+        assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+    }
+
+    @Test
+    void an_opted_in_kernel_waits_first_in_its_cuda_text_and_keeps_its_other_texts() {
+        KernelSource opted = GptKernels.programmaticDependent(GptKernels.GEMV);
+
+        assertThat(opted.isProgrammaticDependent()).isTrue();
+        String cuda = opted.text(Dialect.CUDA_C).orElseThrow();
+        assertThat(cuda.indexOf("graphrt_wait_for_predecessors();"))
+                .as("the wait is the body's first statement")
+                .isGreaterThan(cuda.indexOf("__global__ void gemv("))
+                .isLessThan(cuda.indexOf("int rows"));
+        assertThat(opted.text(Dialect.WGSL)).isEqualTo(GptKernels.GEMV.text(Dialect.WGSL));
+        assertThat(opted.javaKernel()).isEqualTo(GptKernels.GEMV.javaKernel());
     }
 
     @ParameterizedTest(name = "on {0}")

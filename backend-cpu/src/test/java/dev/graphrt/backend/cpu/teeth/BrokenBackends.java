@@ -3,6 +3,7 @@ package dev.graphrt.backend.cpu.teeth;
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.Dialect;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
@@ -20,6 +21,7 @@ import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.DriverCapture;
 import dev.graphrt.spi.Fence;
+import dev.graphrt.spi.KernelCompiler;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.Arena;
@@ -381,6 +383,60 @@ enum BrokenBackends {
                                 "cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "grid " + dims.gridY() + " in Y");
                     }
                     delegate.launch(kernel, dims, bindings);
+                }
+            };
+        }
+    }),
+
+    /**
+     * Declares PROGRAMMATIC_DEPENDENT_LAUNCH and lets kernels that did not opt in start early too: in a replay, such
+     * a kernel recorded right after an opted-in one runs before it, as a hardware backend that put the programmatic
+     * attribute on every launch would start it as soon as an opted-in predecessor let its dependents start.
+     */
+    LETS_KERNELS_THAT_DID_NOT_OPT_IN_START_EARLY(cpu -> new ForwardingBackend(cpu) {
+        private final Set<CompiledKernel> optedIn = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public Set<Capability> capabilities() {
+            Set<Capability> declared = EnumSet.of(Capability.PROGRAMMATIC_DEPENDENT_LAUNCH);
+            declared.addAll(delegate.capabilities());
+            return Set.copyOf(declared);
+        }
+
+        @Override
+        public KernelCompiler compiler() {
+            KernelCompiler real = delegate.compiler();
+            return new KernelCompiler() {
+                @Override
+                public List<Dialect> dialects() {
+                    return real.dialects();
+                }
+
+                @Override
+                public CompiledKernel compile(KernelSource source) {
+                    CompiledKernel kernel = real.compile(source);
+                    if (source.isProgrammaticDependent()) {
+                        optedIn.add(kernel);
+                    }
+                    return kernel;
+                }
+            };
+        }
+
+        @Override
+        BackendStream wrap(BackendStream stream) {
+            return new ForwardingStream(stream) {
+                @Override
+                public BackendGraph seal(RecordedLaunches recording) {
+                    List<RecordedLaunch> launches = new ArrayList<>(recording.launches());
+                    for (int i = 1; i < launches.size(); i++) {
+                        if (optedIn.contains(launches.get(i - 1).kernel())
+                                && !optedIn.contains(launches.get(i).kernel())) {
+                            Collections.swap(launches, i - 1, i);
+                            i++;
+                        }
+                    }
+                    return graphs.seal(new RecordedLaunches(launches));
                 }
             };
         }

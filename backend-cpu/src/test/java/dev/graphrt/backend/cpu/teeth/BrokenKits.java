@@ -155,4 +155,11 @@ final class BrokenKits {
             return open(BrokenBackends.OVERSTATES_ITS_GRID_LIMIT);
         }
     }
+
+    static class LetsKernelsThatDidNotOptInStartEarly extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.LETS_KERNELS_THAT_DID_NOT_OPT_IN_START_EARLY);
+        }
+    }
 }

@@ -44,6 +44,7 @@ class KitHasTeethTest {
             case RUNS_A_RECORDING_OUT_OF_ORDER -> BrokenKits.RunsARecordingOutOfOrder.class;
             case COPIES_ONE_WORD_SHORT -> BrokenKits.CopiesOneWordShort.class;
             case OVERSTATES_ITS_GRID_LIMIT -> BrokenKits.OverstatesItsGridLimit.class;
+            case LETS_KERNELS_THAT_DID_NOT_OPT_IN_START_EARLY -> BrokenKits.LetsKernelsThatDidNotOptInStartEarly.class;
         };
     }
 

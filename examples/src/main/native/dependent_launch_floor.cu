@@ -1,0 +1,116 @@
+// The C floor for DependentLaunchBench, in plain CUDA C (runtime API): a chain of K dependent saxpy launches over
+// N floats captured twice into a graph, once as plain launches and once with programmatic dependent launch (a kernel
+// that waits with griddepcontrol.wait before it touches memory and lets its successor start with
+// griddepcontrol.launch_dependents, each launched with cudaLaunchKernelEx and programmatic stream serialization).
+// Eager chains of both kinds too. Rounds interleaved, medians of wall time per kernel (submit + synchronize), every
+// result checked exactly. Built and run by scripts/gpu-run.sh (step pdl) on the GPU machine:
+//   nvcc -O2 -arch=sm_90 -o dependent_launch_floor dependent_launch_floor.cu && ./dependent_launch_floor ROUNDS NxK...
+// Prints a table, then one line per row: "c: row=NxK eager=E eager_pdl=P graph=G pdl_graph=Q".
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+__device__ __forceinline__ void axpy(const float* x, float* y, const int* info) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < info[0]) y[i] = __fadd_rn(__fmul_rn(__int_as_float(info[1]), x[i]), y[i]);
+}
+
+__global__ void saxpy(const float* x, float* y, const int* info) { axpy(x, y, info); }
+
+__global__ void saxpy_dependent(const float* x, float* y, const int* info) {
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    axpy(x, y, info);
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+#define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) { \
+    std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e)); std::exit(1); } } while (0)
+
+static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
+
+struct Chain {
+    dim3 grid, block;
+    const float* x; float* y; const int* info;
+    cudaStream_t s;
+    void plain(int k) const { for (int j = 0; j < k; j++) saxpy<<<grid, block, 0, s>>>(x, y, info); }
+    void dependent(int k) const {
+        cudaLaunchAttribute attribute[1] = {};
+        attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attribute[0].val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = grid; config.blockDim = block; config.stream = s;
+        config.attrs = attribute; config.numAttrs = 1;
+        for (int j = 0; j < k; j++) CHECK(cudaLaunchKernelEx(&config, saxpy_dependent, x, y, info));
+    }
+    template <typename F> cudaGraphExec_t capture(F record) const {
+        cudaGraph_t g; cudaGraphExec_t e;
+        CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        record();
+        CHECK(cudaStreamEndCapture(s, &g));
+        CHECK(cudaGraphInstantiate(&e, g, 0));
+        CHECK(cudaGraphUpload(e, s));
+        CHECK(cudaGraphDestroy(g));
+        return e;
+    }
+};
+
+template <typename F> static double timed(cudaStream_t s, F work) {
+    auto t0 = std::chrono::steady_clock::now();
+    work();
+    CHECK(cudaStreamSynchronize(s));
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int main(int argc, char** argv) {
+    int rounds = argc > 1 ? std::atoi(argv[1]) : 15;
+    std::vector<std::pair<int, int>> rows;
+    for (int a = 2; a < argc; a++) { int n, k; if (std::sscanf(argv[a], "%dx%d", &n, &k) == 2) rows.push_back({n, k}); }
+    if (rows.empty()) rows = {{1024, 1000}, {1024, 100}, {65536, 1000}};
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    std::printf("| elements x launches | C eager | C eager, PDL | C graph | C graph, PDL | PDL graph / graph | check |\n"
+                "|---|---|---|---|---|---|---|\n");
+    std::vector<char> lines(1 << 16);
+    int used = 0;
+    for (auto [n, k] : rows) {
+        std::vector<float> x(n), y0(n);
+        for (int i = 0; i < n; i++) { x[i] = i % 7; y0[i] = i % 3; }
+        float two = 2.0f; int info[2] = {n, *reinterpret_cast<int*>(&two)};
+        float *dx, *dy; int* dinfo;
+        CHECK(cudaMalloc(&dx, n * 4)); CHECK(cudaMalloc(&dy, n * 4)); CHECK(cudaMalloc(&dinfo, 8));
+        CHECK(cudaMemcpy(dx, x.data(), n * 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dy, y0.data(), n * 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dinfo, info, 8, cudaMemcpyHostToDevice));
+        Chain chain{dim3((n + 255) / 256), dim3(256), dx, dy, dinfo, s};
+        cudaGraphExec_t plain = chain.capture([&] { chain.plain(k); });
+        cudaGraphExec_t dependent = chain.capture([&] { chain.dependent(k); });
+        long long kernels = 0;
+        std::vector<double> eager, eagerPdl, graph, graphPdl;
+        for (int r = -3; r < rounds; r++) {
+            double e = timed(s, [&] { chain.plain(k); });
+            double ep = timed(s, [&] { chain.dependent(k); });
+            double g = timed(s, [&] { CHECK(cudaGraphLaunch(plain, s)); });
+            double gp = timed(s, [&] { CHECK(cudaGraphLaunch(dependent, s)); });
+            kernels += 4LL * k;
+            if (r >= 0) {
+                eager.push_back(e / k); eagerPdl.push_back(ep / k); graph.push_back(g / k); graphPdl.push_back(gp / k);
+            }
+        }
+        std::vector<float> y(n);
+        CHECK(cudaMemcpy(y.data(), dy, n * 4, cudaMemcpyDeviceToHost));
+        bool exact = true;
+        for (int i = 0; i < n && exact; i++) exact = y[i] == y0[i] + 2.0f * kernels * x[i];
+        double e = median(eager), ep = median(eagerPdl), g = median(graph), gp = median(graphPdl);
+        std::printf("| %d x %d | %.3f | %.3f | %.3f | %.3f | %.2fx | %s (%lld kernels) |\n", n, k, e, ep, g, gp,
+                    gp / g, exact ? "exact" : "FAILED", kernels);
+        used += std::snprintf(lines.data() + used, lines.size() - used,
+                              "c: row=%dx%d eager=%.3f eager_pdl=%.3f graph=%.3f pdl_graph=%.3f exact=%d\n", n, k, e,
+                              ep, g, gp, exact ? 1 : 0);
+        CHECK(cudaGraphExecDestroy(plain)); CHECK(cudaGraphExecDestroy(dependent));
+        CHECK(cudaFree(dx)); CHECK(cudaFree(dy)); CHECK(cudaFree(dinfo));
+    }
+    std::printf("\n%s", lines.data());
+    return 0;
+}
