@@ -10,5 +10,6 @@ int failures = (text =~ /<failure/).size() + (text =~ /<error/).size()
 println "external kit: ${tests} run, ${failures} failed, ${skipped} skipped"
 assert tests >= 60 : "the whole kit has at least 60 tests, ran ${tests}"
 assert failures == 0
-assert skipped <= 5 : "only the fork/join tests (groups 25 and 28; MULTI_STREAM_CAPTURE undeclared) and group 30's " +
-        "fixed-block test (the template's kernels let the launch choose its block) may skip, skipped ${skipped}"
+assert skipped <= 9 : "only the fork/join tests (groups 25, 28 and 31; MULTI_STREAM_CAPTURE undeclared), group 30's " +
+        "fixed-block test (the template's kernels let the launch choose its block) and group 31's tests of update, " +
+        "rebind and nesting (GRAPH_UPDATE and NESTED_GRAPHS undeclared) may skip, skipped ${skipped}"
