@@ -25,8 +25,8 @@ __global__ void saxpy_dependent(const float* x, float* y, const int* info) {
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
-#define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) { \
-    std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e)); std::exit(1); } } while (0)
+#define CHECK(call) do { cudaError_t rc_ = (call); if (rc_ != cudaSuccess) { \
+    std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(rc_)); std::exit(1); } } while (0)
 
 static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
 
@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
                 "|---|---|---|---|---|---|---|\n");
     std::vector<char> lines(1 << 16);
     int used = 0;
-    for (auto [n, k] : rows) {
+    for (auto row : rows) {
+        int n = row.first, k = row.second;
         std::vector<float> x(n), y0(n);
         for (int i = 0; i < n; i++) { x[i] = i % 7; y0[i] = i % 3; }
         float two = 2.0f; int info[2] = {n, *reinterpret_cast<int*>(&two)};

@@ -18,7 +18,11 @@ import dev.graphrt.spi.Availability;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -119,6 +123,21 @@ class CudaKitHasTeethTest {
         }
     }
 
+    /** {@code cuda-teeth.md} in the conformance directory: which tests of group 31 caught the broken backend. */
+    private static void writeReport(List<String> caught, List<String> passed) {
+        Path dir = Path.of(System.getProperty("graphrt.conformance.dir", "target/conformance"));
+        String md = "# Group 31 against a cuda backend that launches every kernel as a programmatic dependent\n\n"
+                + "- commit: " + System.getProperty("graphrt.commit", "unknown") + "\n"
+                + "- caught it (" + caught.size() + "): " + String.join(", ", caught) + "\n"
+                + "- passed anyway (" + passed.size() + "): " + String.join(", ", passed) + "\n";
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("cuda-teeth.md"), md);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Test
     void group_31_catches_a_cuda_backend_that_lets_kernels_that_did_not_opt_in_start_early() {
         Assumptions.assumeTrue(CudaLibrary.failure().isEmpty(), () -> "no libcuda here: " + CudaLibrary.failure());
@@ -151,6 +170,7 @@ class CudaKitHasTeethTest {
                                 }
                             }
                         });
+        writeReport(caught, passed);
         assertThat(passed.size() + caught.size()).as("the group ran").isGreaterThanOrEqualTo(8);
         assertThat(caught)
                 .as(
