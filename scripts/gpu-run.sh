@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [pdlprofile]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -178,6 +178,22 @@ for step in $steps; do
           done
         done
       done ;;
+    pdlprofile) # issues 29 and 31: the device timeline of the chains of DependentLaunchBench and of its C floor (nsys
+      # GPU trace): kernel durations, gaps between kernels and span per kernel, plain and opted in, GraphRT beside C
+      NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems*/bin/nsys 2>/dev/null | head -1)
+      if [ -z "$NSYS" ]; then echo "pdlprofile: no nsys on this machine"; else
+        /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/dependent_launch_floor" examples/src/main/native/dependent_launch_floor.cu
+        "$NSYS" profile -q -t cuda -o "$OUT/pdlprof-c" -f true "$OUT/dependent_launch_floor" 5 1024x1000 65536x1000 > "$OUT/pdlprof-c.md" 2>&1
+        "$NSYS" profile -q -t cuda -o "$OUT/pdlprof-graphrt" -f true "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" \
+          dev.graphrt.examples.bench.DependentLaunchBench cuda 5 1024x1000 65536x1000 > "$OUT/pdlprof-graphrt.md" 2>&1
+        for p in c graphrt; do
+          "$NSYS" stats -q -r cuda_gpu_trace -f csv -o "$OUT/pdlprof-$p" "$OUT/pdlprof-$p.nsys-rep" > /dev/null 2>&1
+          python3 scripts/kernel_gaps.py "$p" "$OUT"/pdlprof-$p*cuda_gpu_trace*.csv
+          "$NSYS" stats -q -r cuda_api_sum -f csv "$OUT/pdlprof-$p.nsys-rep" 2>/dev/null | cut -d, -f1-4,9 | head -16 > "$OUT/pdlprof-$p-api.csv"
+          echo "== $p API calls"; cat "$OUT/pdlprof-$p-api.csv"
+        done
+        rm -f "$OUT/dependent_launch_floor" "$OUT"/*.sqlite "$OUT"/*.nsys-rep
+      fi ;;
     floor)
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
         && "$OUT/decode_floor" "${ROUNDS:-15}" > "$OUT/bench-c-floor.md"; echo "C floor: exit $?"; cat "$OUT/bench-c-floor.md"
