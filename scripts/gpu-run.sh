@@ -158,9 +158,10 @@ for step in $steps; do
           awk -v pass=$pass -v b=$b '
             FNR == NR && /^c: / { for (i = 2; i <= NF; i++) { split($i, kv, "="); c[$2, kv[1]] = kv[2] } next }
             /^summary: / { for (i = 2; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] }; r = "row=" g["row"]
-              printf "summary: pdl backend=%s pass=%s %s declared=%s replay_pdl_over_c_graph=%.2f replay_pdl_over_c_pdl_graph=%.2f replay_over_c_graph=%.2f eager_pdl_over_c_eager_pdl=%.2f\n",
+              printf "summary: pdl backend=%s pass=%s %s declared=%s replay_pdl_over_c_graph=%.2f replay_pdl_over_c_pdl_graph=%.2f replay_over_c_graph=%.2f eager_pdl_over_c_eager_pdl=%.2f device_replay_over_c=%.3f device_replay_pdl_over_c=%.3f\n",
                 b, pass, r, g["declared"], g["replay_pdl"] / c[r, "graph"], g["replay_pdl"] / c[r, "pdl_graph"],
-                g["replay"] / c[r, "graph"], g["eager_pdl"] / c[r, "eager_pdl"] }' \
+                g["replay"] / c[r, "graph"], g["eager_pdl"] / c[r, "eager_pdl"],
+                g["device_replay"] / c[r, "device_graph"], g["device_replay_pdl"] / c[r, "device_pdl_graph"] }' \
             "$OUT/pdl-c-$pass.md" "$OUT/pdl-$b-$pass.md" | tee -a "$OUT/pdl-summary.txt"
         done
       done

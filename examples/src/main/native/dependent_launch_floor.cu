@@ -5,7 +5,8 @@
 // Eager chains of both kinds too. Rounds interleaved, medians of wall time per kernel (submit + synchronize), every
 // result checked exactly. Built and run by scripts/gpu-run.sh (step pdl) on the GPU machine:
 //   nvcc -O2 -arch=sm_90 -o dependent_launch_floor dependent_launch_floor.cu && ./dependent_launch_floor ROUNDS NxK...
-// Prints a table, then one line per row: "c: row=NxK eager=E eager_pdl=P graph=G pdl_graph=Q".
+// Then each graph's time on the device alone, between two globaltimer stamps (see stamp()). Prints a table, then one
+// line per row: "c: row=NxK eager=E eager_pdl=P graph=G pdl_graph=Q device_graph=D device_pdl_graph=R".
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +24,16 @@ __global__ void saxpy_dependent(const float* x, float* y, const int* info) {
     asm volatile("griddepcontrol.wait;" ::: "memory");
     axpy(x, y, info);
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+// The device's clock into out[slot] after spinning `spin` ns: before a graph launch (a spin long enough that the graph
+// is queued before it ends) and after it (no spin), two stamps bound the graph's time on the device alone.
+__global__ void stamp(unsigned long long* out, int slot, int spin) {
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    t = t0;
+    while (t - t0 < (unsigned long long)spin) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (threadIdx.x == 0) out[slot] = t;
 }
 
 #define CHECK(call) do { cudaError_t rc_ = (call); if (rc_ != cudaSuccess) { \
@@ -63,6 +74,21 @@ template <typename F> static double timed(cudaStream_t s, F work) {
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The median device time per kernel of `rounds` launches of `graph` (k kernels), between two stamps.
+static double device_per_kernel(cudaStream_t s, cudaGraphExec_t graph, int k, int rounds, unsigned long long* stamps) {
+    std::vector<double> spans;
+    for (int r = 0; r < rounds; r++) {
+        stamp<<<1, 32, 0, s>>>(stamps, 0, 300000);
+        CHECK(cudaGraphLaunch(graph, s));
+        stamp<<<1, 32, 0, s>>>(stamps, 1, 0);
+        unsigned long long t[2];
+        CHECK(cudaMemcpyAsync(t, stamps, sizeof t, cudaMemcpyDeviceToHost, s));
+        CHECK(cudaStreamSynchronize(s));
+        spans.push_back((t[1] - t[0]) / 1e3 / k);
+    }
+    return median(spans);
+}
+
 int main(int argc, char** argv) {
     int rounds = argc > 1 ? std::atoi(argv[1]) : 15;
     std::vector<std::pair<int, int>> rows;
@@ -70,8 +96,10 @@ int main(int argc, char** argv) {
     if (rows.empty()) rows = {{1024, 1000}, {1024, 100}, {65536, 1000}};
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    std::printf("| elements x launches | C eager | C eager, PDL | C graph | C graph, PDL | PDL graph / graph | check |\n"
-                "|---|---|---|---|---|---|---|\n");
+    std::printf("| elements x launches | C eager | C eager, PDL | C graph | C graph, PDL | PDL graph / graph "
+                "| C graph on the device | C graph, PDL, on the device | check |\n|---|---|---|---|---|---|---|---|---|\n");
+    unsigned long long* stamps;
+    CHECK(cudaMalloc(&stamps, 16));
     std::vector<char> lines(1 << 16);
     int used = 0;
     for (auto row : rows) {
@@ -99,16 +127,19 @@ int main(int argc, char** argv) {
                 eager.push_back(e / k); eagerPdl.push_back(ep / k); graph.push_back(g / k); graphPdl.push_back(gp / k);
             }
         }
+        double dg = device_per_kernel(s, plain, k, rounds, stamps);
+        double dp = device_per_kernel(s, dependent, k, rounds, stamps);
+        kernels += 2LL * k * rounds;
         std::vector<float> y(n);
         CHECK(cudaMemcpy(y.data(), dy, n * 4, cudaMemcpyDeviceToHost));
         bool exact = true;
         for (int i = 0; i < n && exact; i++) exact = y[i] == y0[i] + 2.0f * kernels * x[i];
         double e = median(eager), ep = median(eagerPdl), g = median(graph), gp = median(graphPdl);
-        std::printf("| %d x %d | %.3f | %.3f | %.3f | %.3f | %.2fx | %s (%lld kernels) |\n", n, k, e, ep, g, gp,
-                    gp / g, exact ? "exact" : "FAILED", kernels);
+        std::printf("| %d x %d | %.3f | %.3f | %.3f | %.3f | %.2fx | %.3f | %.3f | %s (%lld kernels) |\n", n, k, e, ep, g,
+                    gp, gp / g, dg, dp, exact ? "exact" : "FAILED", kernels);
         used += std::snprintf(lines.data() + used, lines.size() - used,
-                              "c: row=%dx%d eager=%.3f eager_pdl=%.3f graph=%.3f pdl_graph=%.3f exact=%d\n", n, k, e,
-                              ep, g, gp, exact ? 1 : 0);
+                              "c: row=%dx%d eager=%.3f eager_pdl=%.3f graph=%.3f pdl_graph=%.3f device_graph=%.3f "
+                              "device_pdl_graph=%.3f exact=%d\n", n, k, e, ep, g, gp, dg, dp, exact ? 1 : 0);
         CHECK(cudaGraphExecDestroy(plain)); CHECK(cudaGraphExecDestroy(dependent));
         CHECK(cudaFree(dx)); CHECK(cudaFree(dy)); CHECK(cudaFree(dinfo));
     }

@@ -24,7 +24,9 @@ import java.util.List;
  * <p>Where the backend does not declare {@code PROGRAMMATIC_DEPENDENT_LAUNCH} the opted-in kernel runs as an
  * ordinary launch, so its column is a control: it should equal the plain one. Arguments:
  * {@code [backend] [rounds] [rows...]}, rows {@code NxK} (default {@code 1024x1000 1024x100 65536x1000}). Ends with
- * one line per row: {@code summary: backend=B row=NxK declared=D eager=E eager_pdl=P replay=G replay_pdl=Q}.
+ * one line per row: {@code summary: backend=B row=NxK declared=D eager=E eager_pdl=P replay=G replay_pdl=Q
+ * device_replay=R device_replay_pdl=S}, the last two the replays' time on the device alone (cuda only; see
+ * {@link #STAMP}).
  */
 public final class DependentLaunchBench {
     /** The saxpy of DecodeBench, waiting for its predecessors first and letting its successor start last. */
@@ -45,12 +47,61 @@ public final class DependentLaunchBench {
                     DecodeBench.SAXPY.javaParameters().orElseThrow())
             .programmaticDependent();
 
+    /**
+     * Reads the device's clock ({@code %globaltimer}, ns) into {@code out[info[0]]}, after spinning {@code info[1]}
+     * ns: launched before a replay with a spin long enough that the graph is queued before it ends, and after it with
+     * none, the two stamps bound the replay's time on the device alone, whatever the host did around it. CUDA only.
+     */
+    static final KernelSource STAMP = KernelSource.named("stamp").cuda("""
+                    extern "C" __global__ void stamp(unsigned long long* out, const int* info) {
+                        unsigned long long t0, t;
+                        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+                        t = t0;
+                        while (t - t0 < (unsigned long long) info[1]) {
+                            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+                        }
+                        if (threadIdx.x == 0) out[info[0]] = t;
+                    }
+                    """);
+
+    /** Spin of the stamp before a replay: longer than the host needs to enqueue the replay. */
+    private static final int STAMP_SPIN_NS = 300_000;
+
+    /**
+     * The median time on the device per kernel of {@code graph}'s replays, in microseconds: from the end of a stamp
+     * launched before the replay to the start of one launched after it, over {@code rounds} replays.
+     */
+    static double deviceMicrosPerKernel(
+            GraphRuntime runtime, GpuStream stream, Graph graph, int k, int rounds, Buffer stamps) {
+        Kernel stamp = runtime.compile(STAMP);
+        LaunchDims one = LaunchDims.linear(1, 32);
+        double[] spans = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            stream.launch(stamp, one, KernelArgs.of(stamps).info(0, STAMP_SPIN_NS));
+            graph.replay();
+            stream.launch(stamp, one, KernelArgs.of(stamps).info(1, 0));
+            int[] words = stream.readInts(stamps);
+            long before = (words[0] & 0xFFFF_FFFFL) | ((long) words[1] << 32);
+            long after = (words[2] & 0xFFFF_FFFFL) | ((long) words[3] << 32);
+            spans[r] = (after - before) / 1e3 / k;
+        }
+        return DecodeBench.median(spans);
+    }
+
     /** One row's medians, microseconds per kernel. */
     record Row(
-            int elements, int launches, double eager, double eagerPdl, double replay, double replayPdl, boolean exact) {
+            int elements,
+            int launches,
+            double eager,
+            double eagerPdl,
+            double replay,
+            double replayPdl,
+            double deviceReplay,
+            double deviceReplayPdl,
+            boolean exact) {
         String markdown() {
             return String.format(
-                    "| %s x %d | %.3f | %.3f | %.3f | %.3f | %.2fx | %s |",
+                    "| %s x %d | %.3f | %.3f | %.3f | %.3f | %.2fx | %.3f | %.3f | %s |",
                     DecodeBench.size(elements),
                     launches,
                     eager,
@@ -58,13 +109,25 @@ public final class DependentLaunchBench {
                     replay,
                     replayPdl,
                     replayPdl / replay,
+                    deviceReplay,
+                    deviceReplayPdl,
                     exact ? "exact" : "FAILED");
         }
 
         String summary(String backend, boolean declared) {
             return String.format(
-                    "summary: backend=%s row=%dx%d declared=%b eager=%.3f eager_pdl=%.3f replay=%.3f replay_pdl=%.3f",
-                    backend, elements, launches, declared, eager, eagerPdl, replay, replayPdl);
+                    "summary: backend=%s row=%dx%d declared=%b eager=%.3f eager_pdl=%.3f replay=%.3f replay_pdl=%.3f"
+                            + " device_replay=%.3f device_replay_pdl=%.3f",
+                    backend,
+                    elements,
+                    launches,
+                    declared,
+                    eager,
+                    eagerPdl,
+                    replay,
+                    replayPdl,
+                    deviceReplay,
+                    deviceReplayPdl);
         }
     }
 
@@ -100,6 +163,8 @@ public final class DependentLaunchBench {
             double[] eagerPdl = new double[rounds];
             double[] replay = new double[rounds];
             double[] replayPdl = new double[rounds];
+            double deviceReplay = Double.NaN;
+            double deviceReplayPdl = Double.NaN;
             try (Graph plainGraph = chain(stream, plain, dims, args, k);
                     Graph dependentGraph = chain(stream, dependent, dims, args, k)) {
                 kernels += 2L * k; // each capture's warm-up pass ran the chain once
@@ -116,6 +181,13 @@ public final class DependentLaunchBench {
                         replayPdl[r] = gp / k;
                     }
                 }
+                if (runtime.backendName().equals("cuda")) {
+                    try (Buffer stamps = stream.allocate(16)) {
+                        deviceReplay = deviceMicrosPerKernel(runtime, stream, plainGraph, k, rounds, stamps);
+                        deviceReplayPdl = deviceMicrosPerKernel(runtime, stream, dependentGraph, k, rounds, stamps);
+                    }
+                    kernels += 2L * k * rounds;
+                }
             }
             boolean exact = DecodeBench.exact(stream.readFloats(ys), inputs.x(), inputs.y0(), kernels);
             return new Row(
@@ -125,6 +197,8 @@ public final class DependentLaunchBench {
                     DecodeBench.median(eagerPdl),
                     DecodeBench.median(replay),
                     DecodeBench.median(replayPdl),
+                    deviceReplay,
+                    deviceReplayPdl,
                     exact);
         }
     }
@@ -154,8 +228,8 @@ public final class DependentLaunchBench {
                     + "opted-in), medians, us per kernel, wall time of submit + synchronize, after an untimed warm-up");
             System.out.println();
             System.out.println("| elements x launches | eager | eager, opted in | replay | replay, opted in "
-                    + "| opted-in replay / replay | check |");
-            System.out.println("|---|---|---|---|---|---|---|");
+                    + "| opted-in replay / replay | replay on the device | opted in, on the device | check |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|");
             allExact &= measure(runtime, stream, 256, 1000, 12).exact(); // untimed: the JIT's warm-up
             for (int[] row : rows) {
                 Row result = measure(runtime, stream, row[0], row[1], rounds);
