@@ -67,10 +67,12 @@ struct Chain {
     }
 };
 
-template <typename F> static double timed(cudaStream_t s, F work) {
+template <typename F> static double timed(cudaStream_t s, F work, double* submit = nullptr) {
     auto t0 = std::chrono::steady_clock::now();
     work();
+    auto submitted = std::chrono::steady_clock::now();
     CHECK(cudaStreamSynchronize(s));
+    if (submit) *submit = std::chrono::duration<double, std::micro>(submitted - t0).count();
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -116,15 +118,17 @@ int main(int argc, char** argv) {
         cudaGraphExec_t plain = chain.capture([&] { chain.plain(k); });
         cudaGraphExec_t dependent = chain.capture([&] { chain.dependent(k); });
         long long kernels = 0;
-        std::vector<double> eager, eagerPdl, graph, graphPdl;
+        std::vector<double> eager, eagerPdl, graph, graphPdl, graphSubmit, graphPdlSubmit;
         for (int r = -3; r < rounds; r++) {
             double e = timed(s, [&] { chain.plain(k); });
             double ep = timed(s, [&] { chain.dependent(k); });
-            double g = timed(s, [&] { CHECK(cudaGraphLaunch(plain, s)); });
-            double gp = timed(s, [&] { CHECK(cudaGraphLaunch(dependent, s)); });
+            double gs, gps;
+            double g = timed(s, [&] { CHECK(cudaGraphLaunch(plain, s)); }, &gs);
+            double gp = timed(s, [&] { CHECK(cudaGraphLaunch(dependent, s)); }, &gps);
             kernels += 4LL * k;
             if (r >= 0) {
                 eager.push_back(e / k); eagerPdl.push_back(ep / k); graph.push_back(g / k); graphPdl.push_back(gp / k);
+                graphSubmit.push_back(gs); graphPdlSubmit.push_back(gps);
             }
         }
         double dg = device_per_kernel(s, plain, k, rounds, stamps);
@@ -140,6 +144,10 @@ int main(int argc, char** argv) {
         used += std::snprintf(lines.data() + used, lines.size() - used,
                               "c: row=%dx%d eager=%.3f eager_pdl=%.3f graph=%.3f pdl_graph=%.3f device_graph=%.3f "
                               "device_pdl_graph=%.3f exact=%d\n", n, k, e, ep, g, gp, dg, dp, exact ? 1 : 0);
+        used += std::snprintf(lines.data() + used, lines.size() - used,
+                              "host: row=%dx%d graph_submit_us=%.2f graph_total_us=%.2f pdl_submit_us=%.2f "
+                              "pdl_total_us=%.2f device_graph_us=%.2f device_pdl_graph_us=%.2f\n", n, k,
+                              median(graphSubmit), g * k, median(graphPdlSubmit), gp * k, dg * k, dp * k);
         CHECK(cudaGraphExecDestroy(plain)); CHECK(cudaGraphExecDestroy(dependent));
         CHECK(cudaFree(dx)); CHECK(cudaFree(dy)); CHECK(cudaFree(dinfo));
     }

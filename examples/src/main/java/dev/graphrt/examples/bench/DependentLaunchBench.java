@@ -138,10 +138,20 @@ public final class DependentLaunchBench {
     }
 
     private static double timed(GpuStream stream, Runnable work) {
+        return timed(stream, work, null, 0);
+    }
+
+    /** As above; also puts the time until {@code work} returned (the submit) into {@code submits[at]} when given. */
+    private static double timed(GpuStream stream, Runnable work, double[] submits, int at) {
         long t0 = System.nanoTime();
         work.run();
+        long submitted = System.nanoTime();
         stream.synchronize();
-        return (System.nanoTime() - t0) / 1e3;
+        long t1 = System.nanoTime();
+        if (submits != null && at >= 0) {
+            submits[at] = (submitted - t0) / 1e3;
+        }
+        return (t1 - t0) / 1e3;
     }
 
     private static void eager(GpuStream stream, Kernel kernel, LaunchDims dims, KernelArgs args, int k) {
@@ -163,6 +173,8 @@ public final class DependentLaunchBench {
             double[] eagerPdl = new double[rounds];
             double[] replay = new double[rounds];
             double[] replayPdl = new double[rounds];
+            double[] replaySubmit = new double[rounds];
+            double[] replayPdlSubmit = new double[rounds];
             double deviceReplay = Double.NaN;
             double deviceReplayPdl = Double.NaN;
             try (Graph plainGraph = chain(stream, plain, dims, args, k);
@@ -171,8 +183,8 @@ public final class DependentLaunchBench {
                 for (int r = -3; r < rounds; r++) {
                     double e = timed(stream, () -> eager(stream, plain, dims, args, k));
                     double ep = timed(stream, () -> eager(stream, dependent, dims, args, k));
-                    double g = timed(stream, plainGraph::replay);
-                    double gp = timed(stream, dependentGraph::replay);
+                    double g = timed(stream, plainGraph::replay, replaySubmit, r);
+                    double gp = timed(stream, dependentGraph::replay, replayPdlSubmit, r);
                     kernels += 4L * k;
                     if (r >= 0) {
                         eager[r] = e / k;
@@ -189,6 +201,17 @@ public final class DependentLaunchBench {
                     kernels += 2L * k * rounds;
                 }
             }
+            System.out.printf(
+                    "host: row=%dx%d replay_submit_us=%.2f replay_total_us=%.2f replay_pdl_submit_us=%.2f "
+                            + "replay_pdl_total_us=%.2f device_replay_us=%.2f device_replay_pdl_us=%.2f%n",
+                    n,
+                    k,
+                    DecodeBench.median(replaySubmit),
+                    DecodeBench.median(replay) * k,
+                    DecodeBench.median(replayPdlSubmit),
+                    DecodeBench.median(replayPdl) * k,
+                    deviceReplay * k,
+                    deviceReplayPdl * k);
             boolean exact = DecodeBench.exact(stream.readFloats(ys), inputs.x(), inputs.y0(), kernels);
             return new Row(
                     n,
