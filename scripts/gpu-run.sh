@@ -147,7 +147,7 @@ for step in $steps; do
     pdl) # issue 31: the saxpy chain opted into programmatic dependent launch beside plain launches, GraphRT (cuda,
       # then hip over cuda as the undeclared control) after the C program of the same job (plain and PDL graph), twice
       hip_env
-      /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/dependent_launch_floor" examples/src/main/native/dependent_launch_floor.cu
+      /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/dependent_launch_floor" examples/src/main/native/dependent_launch_floor.cu -lcuda
       for pass in 1 2; do
         "$OUT/dependent_launch_floor" "${ROUNDS:-15}" ${PDL_ROWS:-1024x1000 1024x100 65536x1000} > "$OUT/pdl-c-$pass.md"
         echo "PDL C floor, pass $pass: exit $?"; cat "$OUT/pdl-c-$pass.md"
@@ -183,7 +183,7 @@ for step in $steps; do
       # GPU trace): kernel durations, gaps between kernels and span per kernel, plain and opted in, GraphRT beside C
       NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems*/bin/nsys 2>/dev/null | head -1)
       if [ -z "$NSYS" ]; then echo "pdlprofile: no nsys on this machine"; else
-        /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/dependent_launch_floor" examples/src/main/native/dependent_launch_floor.cu
+        /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/dependent_launch_floor" examples/src/main/native/dependent_launch_floor.cu -lcuda
         "$NSYS" profile -q -t cuda -o "$OUT/pdlprof-c" -f true "$OUT/dependent_launch_floor" 5 1024x1000 65536x1000 > "$OUT/pdlprof-c.md" 2>&1
         "$NSYS" profile -q -t cuda -o "$OUT/pdlprof-graphrt" -f true "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" \
           dev.graphrt.examples.bench.DependentLaunchBench cuda 5 1024x1000 65536x1000 > "$OUT/pdlprof-graphrt.md" 2>&1

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+#include <cuda.h>
 
 __device__ __forceinline__ void axpy(const float* x, float* y, const int* info) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -91,6 +92,50 @@ static double device_per_kernel(cudaStream_t s, cudaGraphExec_t graph, int k, in
     return median(spans);
 }
 
+// What GraphRT's host path does around a graph launch, added one at a time to the plain one: cuCtxSetCurrent before
+// the launch (GraphRT's cuda backend makes its context current on every call), and a wait that records an event
+// and polls it (GraphRT's bounded wait) instead of cudaStreamSynchronize, with cuCtxSetCurrent before each poll.
+// Prints "ablation: row=NxK <variant>_submit=S <variant>_total=T ..." in microseconds per graph launch.
+static void ablation(cudaStream_t s, cudaGraphExec_t graph, int n, int k, int rounds, char* out, size_t room) {
+    CUcontext ctx;
+    cuCtxGetCurrent(&ctx);
+    cudaEvent_t event;
+    CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    const char* names[4] = {"plain", "set_current", "polled", "polled_set_current"};
+    std::vector<double> submit[4], total[4];
+    for (int r = -3; r < rounds; r++) {
+        for (int v = 0; v < 4; v++) {
+            bool set = v == 1 || v == 3, polled = v >= 2;
+            auto t0 = std::chrono::steady_clock::now();
+            if (set) cuCtxSetCurrent(ctx);
+            CHECK(cudaGraphLaunch(graph, s));
+            auto t1 = std::chrono::steady_clock::now();
+            if (polled) {
+                if (set) cuCtxSetCurrent(ctx);
+                CHECK(cudaEventRecord(event, s));
+                while (true) {
+                    if (set) cuCtxSetCurrent(ctx);
+                    cudaError_t q = cudaEventQuery(event);
+                    if (q == cudaSuccess) break;
+                    if (q != cudaErrorNotReady) CHECK(q);
+                }
+            }
+            CHECK(cudaStreamSynchronize(s));
+            auto t2 = std::chrono::steady_clock::now();
+            if (r >= 0) {
+                submit[v].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+                total[v].push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
+            }
+        }
+    }
+    int used = std::snprintf(out, room, "ablation: row=%dx%d", n, k);
+    for (int v = 0; v < 4; v++)
+        used += std::snprintf(out + used, room - used, " %s_submit=%.2f %s_total=%.2f", names[v], median(submit[v]),
+                              names[v], median(total[v]));
+    std::snprintf(out + used, room - used, "\n");
+    CHECK(cudaEventDestroy(event));
+}
+
 int main(int argc, char** argv) {
     int rounds = argc > 1 ? std::atoi(argv[1]) : 15;
     std::vector<std::pair<int, int>> rows;
@@ -131,6 +176,10 @@ int main(int argc, char** argv) {
                 graphSubmit.push_back(gs); graphPdlSubmit.push_back(gps);
             }
         }
+        char ablated[512];
+        ablation(s, plain, n, k, rounds, ablated, sizeof ablated);
+        kernels += 4LL * k * (rounds + 3);
+        used += std::snprintf(lines.data() + used, lines.size() - used, "%s", ablated);
         double dg = device_per_kernel(s, plain, k, rounds, stamps);
         double dp = device_per_kernel(s, dependent, k, rounds, stamps);
         kernels += 2LL * k * rounds;
