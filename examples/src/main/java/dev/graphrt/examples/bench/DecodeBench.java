@@ -440,6 +440,7 @@ public final class DecodeBench {
             }
             // Untimed: let the JIT compile the launch and replay paths (C2 needs ~10k calls) before any row.
             allExact &= measure(runtime, stream, 256, 1000, 12, floor).verified();
+            HostPathWarmup.warm(runtime, stream); // replay and synchronize too: the rows call each a few dozen times
             for (int[] row : rows) {
                 try {
                     Row result = measure(runtime, stream, row[0], row[1], rounds, floor);

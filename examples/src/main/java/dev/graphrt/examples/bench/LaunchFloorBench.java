@@ -122,6 +122,23 @@ public final class LaunchFloorBench {
         return DecodeBench.SAXPY.text(Dialect.CUDA_C).orElseThrow();
     }
 
+    /**
+     * Both sides' launch, replay and wait paths called {@link HostPathWarmup#CALLS} times, so the rows time compiled
+     * code: the rounds below call replay and the waits only a few dozen times (GraphRT on the row's own stream: the
+     * eager launches of another stream would slow its replays, docs/benchmarks/cuda-h200.md).
+     */
+    private static void warmHostPaths(GraphRuntime runtime, GpuStream stream, CudaFloor floor) throws Throwable {
+        HostPathWarmup.warm(runtime, stream);
+        DecodeBench.Inputs small = DecodeBench.Inputs.of(256);
+        try (CudaFloor.Problem warm = floor.new Problem(small.x(), small.y0(), 0f)) {
+            for (int i = 0; i < HostPathWarmup.CALLS; i++) {
+                warm.eager(1);
+                warm.replay(1);
+                warm.eagerPolledWait(1);
+            }
+        }
+    }
+
     static Row measure(GraphRuntime runtime, CudaFloor floor, int n, int k, int rounds) throws Throwable {
         DecodeBench.Inputs inputs = DecodeBench.Inputs.of(n);
         float[] x = inputs.x();
@@ -133,6 +150,7 @@ public final class LaunchFloorBench {
                 Buffer ys = stream.upload(y0);
                 CudaFloor.Problem problem = floor.new Problem(x, y0, A)) {
             KernelArgs args = KernelArgs.of(xs, ys).info(n).infoFloat(A);
+            warmHostPaths(runtime, stream, floor);
             long kernels = k; // the capture's warm-up ran the chain once
             long floorKernels = 0;
             double[] eager = new double[rounds];
