@@ -41,13 +41,22 @@ CUresult cuDeviceGet(int *d, int o) { if (o != 0) return 101; *d = 0; return OK;
 CUresult cuDeviceGetName(char *n, int len, int d) { (void) d; snprintf(n, len, "Fake GPU"); return OK; }
 CUresult cuDeviceTotalMem_v2(size_t *b, int d) { (void) d; *b = 1ull << 30; return OK; }
 CUresult cuDeviceGetAttribute(int *v, int a, int d) {
-    (void) d; *v = a == 75 ? 9 : a == 76 ? 0 : a == 16 ? 1 : 0; return OK;
+    (void) d;
+    switch (a) { /* capability 9.0, one unit, an H200's launch limits */
+        case 75: *v = 9; break; case 76: *v = 0; break; case 16: *v = 1; break;
+        case 5: *v = 2147483647; break; case 6: case 7: *v = 65535; break;
+        case 2: case 3: *v = 1024; break; case 4: *v = 64; break; case 1: *v = 1024; break;
+        default: *v = 0;
+    }
+    return OK;
 }
 CUresult cuDevicePrimaryCtxRetain(void **c, int d) { (void) d; static int ctx; *c = &ctx; return OK; }
 CUresult cuDevicePrimaryCtxRelease_v2(int d) { (void) d; return OK; }
 CUresult cuDevicePrimaryCtxReset_v2(int d) { (void) d; return OK; }
 CUresult cuCtxSynchronize(void) { return OK; }
-CUresult cuCtxSetCurrent(void *c) { return c ? OK : INVALID_VALUE; }
+static __thread void *current_context = NULL;
+CUresult cuCtxSetCurrent(void *c) { if (!c) return INVALID_VALUE; current_context = c; return OK; }
+CUresult cuCtxGetCurrent(void **c) { *c = current_context; return OK; }
 CUresult cuThreadExchangeStreamCaptureMode(int *m) { int old = thread_mode; thread_mode = *m; *m = old; return OK; }
 CUresult cuStreamCreate(void **s, unsigned f) { if (f != 1) return INVALID_VALUE; *s = calloc(1, sizeof(Stream)); return OK; }
 CUresult cuStreamDestroy_v2(void *s) { free(s); return OK; }
@@ -90,6 +99,13 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, uint64_t s, size_t n, void *st) {
     if (((Stream *) st)->capturing) return 900;
     memcpy(d, (void *) s, n); return OK;
 }
+CUresult cuMemcpyAsync(uint64_t d, uint64_t s, size_t n, void *st) {
+    if (((Stream *) st)->capturing) return 900; /* the fake records launches and uploads only */
+    memcpy((void *) d, (void *) s, n); return OK;
+}
+CUresult cuDeviceCanAccessPeer(int *can, int d, int peer) { (void) d; (void) peer; *can = 0; return OK; }
+CUresult cuCtxEnablePeerAccess(void *peer, unsigned f) { (void) peer; (void) f; return INVALID_VALUE; }
+CUresult cuStreamWaitEvent(void *s, void *e, unsigned f) { (void) s; (void) e; (void) f; return OK; } /* in order */
 CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, void **vals) {
     if (n != 2 || opts[0] != 5 || opts[1] != 6 || (uintptr_t) vals[1] != 16384) return INVALID_VALUE;
     *m = strdup(image); return OK;

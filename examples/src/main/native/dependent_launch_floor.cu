@@ -94,20 +94,25 @@ static double device_per_kernel(cudaStream_t s, cudaGraphExec_t graph, int k, in
 
 // What GraphRT's host path does around a graph launch, added one at a time to the plain one: cuCtxSetCurrent before
 // the launch (GraphRT's cuda backend makes its context current on every call), and a wait that records an event
-// and polls it (GraphRT's bounded wait) instead of cudaStreamSynchronize, with cuCtxSetCurrent before each poll.
+// and polls it (GraphRT's bounded wait) instead of cudaStreamSynchronize, with cuCtxSetCurrent before each poll; and
+// cuCtxGetCurrent with a cuCtxSetCurrent only when another context is current (what the backend does since).
 // Prints "ablation: row=NxK <variant>_submit=S <variant>_total=T ..." in microseconds per graph launch.
 static void ablation(cudaStream_t s, cudaGraphExec_t graph, int n, int k, int rounds, char* out, size_t room) {
     CUcontext ctx;
     cuCtxGetCurrent(&ctx);
     cudaEvent_t event;
     CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
-    const char* names[4] = {"plain", "set_current", "polled", "polled_set_current"};
-    std::vector<double> submit[4], total[4];
+    const char* names[5] = {"plain", "set_current", "polled", "polled_set_current", "get_current"};
+    std::vector<double> submit[5], total[5];
     for (int r = -3; r < rounds; r++) {
-        for (int v = 0; v < 4; v++) {
-            bool set = v == 1 || v == 3, polled = v >= 2;
+        for (int v = 0; v < 5; v++) {
+            bool set = v == 1 || v == 3, polled = v == 2 || v == 3;
             auto t0 = std::chrono::steady_clock::now();
             if (set) cuCtxSetCurrent(ctx);
+            if (v == 4) { // what GraphRT's cuda backend does now: ask, and set only when another context is current
+                CUcontext current;
+                if (cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != ctx) cuCtxSetCurrent(ctx);
+            }
             CHECK(cudaGraphLaunch(graph, s));
             auto t1 = std::chrono::steady_clock::now();
             if (polled) {
@@ -129,7 +134,7 @@ static void ablation(cudaStream_t s, cudaGraphExec_t graph, int n, int k, int ro
         }
     }
     int used = std::snprintf(out, room, "ablation: row=%dx%d", n, k);
-    for (int v = 0; v < 4; v++)
+    for (int v = 0; v < 5; v++)
         used += std::snprintf(out + used, room - used, " %s_submit=%.2f %s_total=%.2f", names[v], median(submit[v]),
                               names[v], median(total[v]));
     std::snprintf(out + used, room - used, "\n");
@@ -178,7 +183,7 @@ int main(int argc, char** argv) {
         }
         char ablated[512];
         ablation(s, plain, n, k, rounds, ablated, sizeof ablated);
-        kernels += 4LL * k * (rounds + 3);
+        kernels += 5LL * k * (rounds + 3);
         used += std::snprintf(lines.data() + used, lines.size() - used, "%s", ablated);
         double dg = device_per_kernel(s, plain, k, rounds, stamps);
         double dp = device_per_kernel(s, dependent, k, rounds, stamps);

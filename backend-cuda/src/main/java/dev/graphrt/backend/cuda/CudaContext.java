@@ -1,19 +1,26 @@
 package dev.graphrt.backend.cuda;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.graphrt.backend.cuda.CudaNative.Symbol;
 import dev.graphrt.driver.DriverCalls;
 import dev.graphrt.driver.HardwareGraphErrors;
 import dev.graphrt.driver.PeerAccess;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
  * The retained primary context of one device, made current on whichever thread calls into the backend.
  *
- * <p>Why {@code cuCtxSetCurrent} on every entry rather than a per-thread "already current" flag: a flag
- * goes stale when another backend instance (another device) or other CUDA code on the same thread sets
- * its own context, and then work silently lands on the wrong device. The driver returns at once when the
- * context is already current, so the call costs about as much as one downcall (~10-20 ns).
+ * <p>Why the driver is asked on every entry ({@code cuCtxGetCurrent}) rather than a per-thread "already current"
+ * flag kept here: a flag goes stale when another backend instance (another device) or other CUDA code on the same
+ * thread sets its own context, and then work silently lands on the wrong device. And why it is asked first rather
+ * than told ({@code cuCtxSetCurrent} every time, as before): setting the context that is already current is not
+ * free. On the H200 (driver 580) it added 0.2-0.4 µs to each call it preceded, measured in a plain C program
+ * ({@code dependent_launch_floor.cu}, its {@code set_current} ablation), which was most of an eager launch's cost
+ * above a bare {@code cuLaunchKernel}; reading the current context is a read of the driver's thread state.
  */
 final class CudaContext {
     // the raw handles of the context calls, made only here; bound on first use (after the probe found a driver)
@@ -25,11 +32,15 @@ final class CudaContext {
             CudaHandles.BINDER.bind(Symbol.cuDevicePrimaryCtxReset_v2);
     private static final MethodHandle cuCtxSynchronize = CudaHandles.BINDER.bind(Symbol.cuCtxSynchronize);
     private static final MethodHandle cuCtxSetCurrent = CudaHandles.BINDER.bind(Symbol.cuCtxSetCurrent);
+    private static final MethodHandle cuCtxGetCurrent = CudaHandles.BINDER.bind(Symbol.cuCtxGetCurrent);
     private static final MethodHandle cuDeviceCanAccessPeer = CudaHandles.BINDER.bind(Symbol.cuDeviceCanAccessPeer);
     private static final MethodHandle cuCtxEnablePeerAccess = CudaHandles.BINDER.bind(Symbol.cuCtxEnablePeerAccess);
 
     private final int device;
     private final MemorySegment context;
+    /** Each calling thread's out-parameter of {@code cuCtxGetCurrent}: the check allocates nothing after the first. */
+    private final ThreadLocal<MemorySegment> currentOut =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(ADDRESS));
 
     private CudaContext(int device, MemorySegment context) {
         this.device = device;
@@ -54,9 +65,18 @@ final class CudaContext {
         return retained;
     }
 
-    /** Binds the context to the calling thread. */
+    /** Binds the context to the calling thread, unless the driver says it is bound already. */
     void makeCurrent() {
-        contextSetCurrent(context);
+        MemorySegment current = currentOut.get();
+        int rc;
+        try { // hot: no lambda
+            rc = (int) cuCtxGetCurrent.invokeExact(current);
+        } catch (Throwable t) {
+            throw DriverCalls.unexpected("cuCtxGetCurrent", t);
+        }
+        if (rc != HardwareGraphErrors.SUCCESS || current.get(JAVA_LONG, 0) != context.address()) {
+            contextSetCurrent(context);
+        }
     }
 
     /** Whether this context reaches {@code peer}'s memory directly, enabling it the first time (see {@link PeerAccess}). */

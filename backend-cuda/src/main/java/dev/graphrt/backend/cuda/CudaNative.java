@@ -109,6 +109,7 @@ final class CudaNative {
         cuDevicePrimaryCtxReset_v2(true, JAVA_INT), // (CUdevice)
         cuCtxSynchronize(true), // (void)
         cuCtxSetCurrent(true, ADDRESS), // (CUcontext)
+        cuCtxGetCurrent(true, ADDRESS), // (CUcontext*)
         cuThreadExchangeStreamCaptureMode(true, ADDRESS), // (CUstreamCaptureMode*)
         cuStreamCreate(true, ADDRESS, JAVA_INT), // (CUstream*, unsigned int Flags)
         cuStreamDestroy_v2(true, ADDRESS), // (CUstream)
