@@ -17,10 +17,11 @@ import java.lang.invoke.MethodHandle;
  * <p>Why the driver is asked on every entry ({@code cuCtxGetCurrent}) rather than a per-thread "already current"
  * flag kept here: a flag goes stale when another backend instance (another device) or other CUDA code on the same
  * thread sets its own context, and then work silently lands on the wrong device. And why it is asked first rather
- * than told ({@code cuCtxSetCurrent} every time, as before): setting the context that is already current is not
- * free. On the H200 (driver 580) it added 0.2-0.4 µs to each call it preceded, measured in a plain C program
- * ({@code dependent_launch_floor.cu}, its {@code set_current} ablation), which was most of an eager launch's cost
- * above a bare {@code cuLaunchKernel}; reading the current context is a read of the driver's thread state.
+ * than told ({@code cuCtxSetCurrent} every time, as before): reading the current context is a read of the driver's
+ * thread state, while setting it, even to the context already current, is a call that may do more. Measured on the
+ * H200 (driver 580) in a plain C program ({@code dependent_launch_floor.cu}, its {@code set_current} and
+ * {@code get_current} ablations), setting it before a graph launch added 0.1-0.4 µs in one job and nothing beyond
+ * the noise in another; GraphRT's eager launch measured the same either way (docs/benchmarks/launch-floor-h200.md).
  */
 final class CudaContext {
     // the raw handles of the context calls, made only here; bound on first use (after the probe found a driver)
