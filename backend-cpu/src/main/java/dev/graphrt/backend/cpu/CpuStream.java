@@ -2,6 +2,7 @@ package dev.graphrt.backend.cpu;
 
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.WaitTimeoutException;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
@@ -18,10 +19,11 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,41 +43,104 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
     static final Duration CROSS_STREAM_WAIT = Duration.ofSeconds(60);
 
     private final ForkJoinPool pool;
-    private final ExecutorService worker;
+    private final ThreadPoolExecutor worker;
     private final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
     private final Object progress = new Object();
-    private List<Runnable> open = new ArrayList<>();
+    /** Batches handed to the worker and not yet taken, at most; the stream waits for room beyond it. */
+    private static final int QUEUED_BATCHES = 1024;
+
+    private Batch open = new Batch();
+    /** Batches the worker ran and emptied, handed back for the next ones: handing a batch over allocates nothing. */
+    private final ArrayBlockingQueue<Batch> spareBatches = new ArrayBlockingQueue<>(64);
+    /**
+     * The last launch, prepared, reused while the core passes the same kernel, dims and bindings (the core hands
+     * the same immutable bindings to a launch with the arguments of the one before): such a launch allocates nothing.
+     */
+    private LastLaunch lastLaunch; // null before the first launch
+
+    private record LastLaunch(CompiledKernel kernel, LaunchDims dims, Bindings bindings, Runnable task) {}
+
     private long enqueued;
     private volatile long completed;
 
     CpuStream(int id, ForkJoinPool pool) {
         this.pool = pool;
-        this.worker = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "graphrt-cpu-stream-" + id);
-            thread.setDaemon(true);
-            return thread;
-        });
+        // one thread, and an array queue: handing a batch over allocates no queue node
+        this.worker = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(QUEUED_BATCHES),
+                task -> {
+                    Thread thread = new Thread(task, "graphrt-cpu-stream-" + id);
+                    thread.setDaemon(true);
+                    return thread;
+                },
+                CpuStream::waitForRoom);
+    }
+
+    /** The operations the worker runs next, in order; recycled once run. */
+    private final class Batch implements Runnable {
+        final List<Runnable> operations = new ArrayList<>(BATCH_LIMIT);
+
+        @Override
+        public void run() {
+            runBatch(this);
+        }
     }
 
     private void enqueue(Runnable operation) {
-        open.add(operation);
+        open.operations.add(operation);
         enqueued++;
-        if (open.size() >= BATCH_LIMIT) {
+        if (open.operations.size() >= BATCH_LIMIT) {
             submitOpenBatch();
         }
     }
 
     private void submitOpenBatch() {
-        if (open.isEmpty()) {
+        if (open.operations.isEmpty()) {
             return;
         }
-        List<Runnable> batch = open;
-        open = new ArrayList<>();
-        worker.execute(() -> runBatch(batch));
+        Batch batch = open;
+        Batch spare = spareBatches.poll();
+        open = spare != null ? spare : new Batch();
+        worker.execute(batch);
     }
 
-    private void runBatch(List<Runnable> batch) {
-        for (Runnable operation : batch) {
+    /**
+     * With {@value #QUEUED_BATCHES} batches queued, the stream waits for the worker to take one, as a device's queue
+     * holds its submitter back; bounded by {@link #CROSS_STREAM_WAIT}. A closed worker refuses the batch.
+     */
+    private static void waitForRoom(Runnable batch, ThreadPoolExecutor executor) {
+        long deadline = System.nanoTime() + CROSS_STREAM_WAIT.toNanos();
+        boolean interrupted = false;
+        try {
+            while (!executor.isShutdown()) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new WaitTimeoutException(
+                            "the cpu stream's worker took no batch for " + CROSS_STREAM_WAIT.toSeconds() + " s, with "
+                                    + QUEUED_BATCHES + " batches queued",
+                            CROSS_STREAM_WAIT);
+                }
+                try {
+                    if (executor.getQueue().offer(batch, 10, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            throw new RejectedExecutionException("the cpu stream is closed");
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void runBatch(Batch batch) {
+        for (Runnable operation : batch.operations) {
             try {
                 operation.run();
             } catch (RuntimeException | Error failure) {
@@ -83,6 +148,8 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
             }
             completed++;
         }
+        batch.operations.clear();
+        spareBatches.offer(batch); // dropped when enough are spare
         synchronized (progress) {
             progress.notifyAll();
         }
@@ -90,8 +157,16 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
 
     @Override
     public void launch(CompiledKernel kernel, LaunchDims dims, Bindings bindings) {
-        PreparedLaunch launch = new PreparedLaunch((CpuCompiler.CpuKernel) kernel, dims, bindings);
-        enqueue(() -> launch.run(pool));
+        LastLaunch previous = lastLaunch;
+        if (previous == null
+                || previous.kernel() != kernel
+                || previous.bindings() != bindings
+                || !previous.dims().equals(dims)) {
+            PreparedLaunch launch = new PreparedLaunch((CpuCompiler.CpuKernel) kernel, dims, bindings);
+            previous = new LastLaunch(kernel, dims, bindings, () -> launch.run(pool));
+            lastLaunch = previous;
+        }
+        enqueue(previous.task());
     }
 
     @Override

@@ -276,6 +276,7 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
     @Override
     public void close() {
         closing.close();
+        work.forgetLastLaunch();
     }
 
     @Override

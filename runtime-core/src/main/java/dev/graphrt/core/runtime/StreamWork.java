@@ -19,6 +19,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A stream's work: allocate, write, read, launch, replay, flush and synchronize. Each checks its input, asks
@@ -30,6 +31,10 @@ final class StreamWork {
     private final ReplayClock replayClock = new ReplayClock();
     /** The info words of the launch being enqueued, reused (under the stream's lock) from launch to launch. */
     private int[] infoWords = new int[16];
+    /** The last launch's arguments and the bindings made for them ({@link #bindings}); one field, one write. */
+    private @Nullable LastLaunch last;
+
+    private record LastLaunch(KernelArgs args, Bindings bindings) {}
     /** The device's launch limits and its label, read once: every launch is checked against them. */
     private final LaunchLimits limits;
 
@@ -219,7 +224,7 @@ final class StreamWork {
             if (c.checked().on()) {
                 c.checked().launched(compiled.compiled().entryPoint() + " " + dims, buffers.toArray(CoreBuffer[]::new));
             }
-            Bindings bindings = new Bindings(slices(buffers), info, words);
+            Bindings bindings = bindings(args, buffers, info, words);
             switch (c.policy().launch(recording.current())) {
                 case RUN -> c.backend().launch(compiled.compiled(), dims, bindings);
                 case RECORD_IN_DRIVER -> {
@@ -230,6 +235,38 @@ final class StreamWork {
             }
             c.membership().countOperation();
         });
+    }
+
+    /**
+     * The launch's bindings: the last launch's again when it passed the same {@code KernelArgs} (immutable), got the
+     * same info slice and its buffers still have the slices they had, else new ones, kept for the next launch. A
+     * decode loop that launches with arguments it built once then allocates nothing per launch here; bindings are
+     * immutable, so a backend or a recording that keeps the shared object sees the same values. Under the stream's
+     * lock.
+     */
+    private Bindings bindings(KernelArgs args, List<Buffer> buffers, @Nullable DeviceSlice info, int words) {
+        LastLaunch previous = last;
+        if (previous != null
+                && args == previous.args()
+                && previous.bindings().info() == info
+                && previous.bindings().infoWords() == words) {
+            List<DeviceSlice> slices = previous.bindings().buffers();
+            boolean same = slices.size() == buffers.size();
+            for (int i = 0; same && i < slices.size(); i++) {
+                same = slices.get(i) == used(buffers, i).storage();
+            }
+            if (same) {
+                return previous.bindings();
+            }
+        }
+        Bindings fresh = new Bindings(slices(buffers), info, words);
+        last = new LastLaunch(args, fresh);
+        return fresh;
+    }
+
+    /** Forgets the last launch's arguments (the stream closes): its buffers are not kept reachable from here. */
+    void forgetLastLaunch() {
+        last = null;
     }
 
     /** Launch argument {@code i}, checked before the launch took the lock: this runtime's, open then. */
@@ -318,11 +355,16 @@ final class StreamWork {
     }
 
     void flush() {
-        c.guard().run("flush", null, () -> {
-            c.policy().checkHostSync(c.membership().state(), "flush", c.id());
-            c.backend().flush();
-            c.memory().flushPoint();
-        });
+        c.guard().run("flush", null, flushBody);
+    }
+
+    /** The body of {@link #flush}, made once: a flush allocates nothing. */
+    private final Runnable flushBody = this::flushLocked;
+
+    private void flushLocked() {
+        c.policy().checkHostSync(c.membership().state(), "flush", c.id());
+        c.backend().flush();
+        c.memory().flushPoint();
     }
 
     void synchronize() {

@@ -33,6 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FakeBackend implements Backend {
     final CountingDeviceMemory memory = new CountingDeviceMemory();
     final AtomicInteger launches = new AtomicInteger();
+    /** The bindings of every eager launch, in order. */
+    final java.util.List<Bindings> eagerBindings = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     final AtomicInteger replays = new AtomicInteger();
     final AtomicInteger destroyed = new AtomicInteger();
     final AtomicInteger openStreams = new AtomicInteger();
@@ -210,6 +213,7 @@ final class FakeBackend implements Backend {
                     captured++;
                 } else {
                     launches.incrementAndGet();
+                    eagerBindings.add(bindings);
                 }
             }
 
