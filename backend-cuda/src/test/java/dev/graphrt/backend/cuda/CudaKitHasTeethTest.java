@@ -140,7 +140,9 @@ class CudaKitHasTeethTest {
 
     @Test
     void group_31_catches_a_cuda_backend_that_lets_kernels_that_did_not_opt_in_start_early() {
-        Assumptions.assumeTrue(CudaLibrary.failure().isEmpty(), () -> "no libcuda here: " + CudaLibrary.failure());
+        Assumptions.assumeTrue(
+                CudaLibrary.failure().isEmpty(),
+                () -> "no libcuda here: " + CudaLibrary.failure().orElse(""));
         try (GraphRuntime real = GraphRT.open(RuntimeOptions.defaults().backend("cuda"))) {
             Assumptions.assumeTrue(
                     real.capabilities().contains(Capability.PROGRAMMATIC_DEPENDENT_LAUNCH),

@@ -382,22 +382,30 @@ public final class DecodeBench {
     /** Replays timed one by one for the latency table (the 1000-launch row gets a fifth of them). */
     private static final int LATENCY_REPLAYS = Integer.getInteger("graphrt.latencyReplays", 10_000);
 
-    public static void main(String[] args) {
-        String backend = args.length > 0 ? args[0] : "";
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+    /**
+     * The rows {@code NxK} of a bench's arguments from index 2 on ({@code [backend] [rounds] [rows...]}), or
+     * {@code defaults} when none are given.
+     */
+    static List<int[]> rows(String[] args, List<int[]> defaults) {
         List<int[]> rows = new ArrayList<>();
         for (int i = 2; i < args.length; i++) {
             String[] parts = args[i].split("x");
             rows.add(new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])});
         }
-        if (rows.isEmpty()) {
-            rows = List.of(
-                    new int[] {1024, 150},
-                    new int[] {1024, 1000},
-                    new int[] {65536, 1000},
-                    new int[] {1 << 20, 500},
-                    new int[] {1 << 24, 100});
-        }
+        return rows.isEmpty() ? defaults : rows;
+    }
+
+    public static void main(String[] args) {
+        String backend = args.length > 0 ? args[0] : "";
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+        List<int[]> rows = rows(
+                args,
+                List.of(
+                        new int[] {1024, 150},
+                        new int[] {1024, 1000},
+                        new int[] {65536, 1000},
+                        new int[] {1 << 20, 500},
+                        new int[] {1 << 24, 100}));
         RuntimeOptions options = backend.isEmpty()
                 ? RuntimeOptions.defaults()
                 : RuntimeOptions.defaults().backend(backend);

@@ -229,14 +229,8 @@ public final class DependentLaunchBench {
     public static void main(String[] args) {
         String backend = args.length > 0 ? args[0] : "";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
-        List<int[]> rows = new ArrayList<>();
-        for (int i = 2; i < args.length; i++) {
-            String[] parts = args[i].split("x");
-            rows.add(new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])});
-        }
-        if (rows.isEmpty()) {
-            rows = List.of(new int[] {1024, 1000}, new int[] {1024, 100}, new int[] {65536, 1000});
-        }
+        List<int[]> rows =
+                DecodeBench.rows(args, List.of(new int[] {1024, 1000}, new int[] {1024, 100}, new int[] {65536, 1000}));
         RuntimeOptions options = backend.isEmpty()
                 ? RuntimeOptions.defaults()
                 : RuntimeOptions.defaults().backend(backend);

@@ -3,7 +3,6 @@ package dev.graphrt.backend.cpu.teeth;
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureMode;
 import dev.graphrt.api.DeviceInfo;
-import dev.graphrt.api.Dialect;
 import dev.graphrt.api.DriverException;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
@@ -405,22 +404,12 @@ enum BrokenBackends {
 
         @Override
         public KernelCompiler compiler() {
-            KernelCompiler real = delegate.compiler();
-            return new KernelCompiler() {
-                @Override
-                public List<Dialect> dialects() {
-                    return real.dialects();
+            return compilingThen(delegate.compiler(), (source, kernel) -> {
+                if (source.isProgrammaticDependent()) {
+                    optedIn.add(kernel);
                 }
-
-                @Override
-                public CompiledKernel compile(KernelSource source) {
-                    CompiledKernel kernel = real.compile(source);
-                    if (source.isProgrammaticDependent()) {
-                        optedIn.add(kernel);
-                    }
-                    return kernel;
-                }
-            };
+                return kernel;
+            });
         }
 
         @Override

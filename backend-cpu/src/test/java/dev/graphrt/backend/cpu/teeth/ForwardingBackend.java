@@ -2,6 +2,8 @@ package dev.graphrt.backend.cpu.teeth;
 
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
+import dev.graphrt.api.Dialect;
+import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendGraph;
@@ -54,6 +56,22 @@ class ForwardingBackend implements Backend {
     @Override
     public KernelCompiler compiler() {
         return delegate.compiler();
+    }
+
+    /** {@code real}, with each compiled kernel passed through {@code after} (given its source) before it is returned. */
+    static KernelCompiler compilingThen(
+            KernelCompiler real, java.util.function.BiFunction<KernelSource, CompiledKernel, CompiledKernel> after) {
+        return new KernelCompiler() {
+            @Override
+            public List<Dialect> dialects() {
+                return real.dialects();
+            }
+
+            @Override
+            public CompiledKernel compile(KernelSource source) {
+                return after.apply(source, real.compile(source));
+            }
+        };
     }
 
     @Override

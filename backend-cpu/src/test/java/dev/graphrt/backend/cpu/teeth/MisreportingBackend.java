@@ -1,7 +1,6 @@
 package dev.graphrt.backend.cpu.teeth;
 
 import dev.graphrt.api.Dialect;
-import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.Backend;
 import dev.graphrt.spi.BackendGraph;
@@ -11,7 +10,6 @@ import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.KernelCompiler;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
-import java.util.List;
 import java.util.OptionalInt;
 import java.util.function.UnaryOperator;
 
@@ -46,19 +44,9 @@ final class MisreportingBackend extends ForwardingBackend {
 
     @Override
     public KernelCompiler compiler() {
-        KernelCompiler real = delegate.compiler();
-        return new KernelCompiler() {
-            @Override
-            public List<Dialect> dialects() {
-                return real.dialects();
-            }
-
-            @Override
-            public CompiledKernel compile(KernelSource source) {
-                CompiledKernel kernel = real.compile(source);
-                return new Misreported(kernel, misreport.apply(kernel.declaredParameters()));
-            }
-        };
+        return compilingThen(
+                delegate.compiler(),
+                (source, kernel) -> new Misreported(kernel, misreport.apply(kernel.declaredParameters())));
     }
 
     @Override
