@@ -104,17 +104,45 @@ final class StreamGuard {
      * stream's capture: {@code body} gets that origin, or null when the stream is on its own.
      */
     <T> T callJoined(String operation, @Nullable Object subject, Function<@Nullable StreamPeer, T> body) {
+        @Nullable StreamPeer origin = enterJoined(operation, subject);
+        try {
+            return body.apply(origin);
+        } catch (RuntimeException raised) {
+            throw failed(operation, subject, raised);
+        } finally {
+            exitJoined(origin);
+        }
+    }
+
+    /**
+     * The first half of {@link #callJoined}, for the launch path, which must not allocate a body: takes both locks
+     * and checks the stream is usable (on failure it lets go of both and throws as {@code callJoined} does), and
+     * returns the origin. The caller runs its work, passes a failure through {@link #failed}, and calls
+     * {@link #exitJoined} in a {@code finally}.
+     */
+    @Nullable
+    StreamPeer enterJoined(String operation, @Nullable Object subject) {
         lock.lock();
         @Nullable StreamPeer origin = membership.lockOrigin();
         try {
             checkUsable(operation);
-            return body.apply(origin);
+            return origin;
         } catch (RuntimeException raised) {
-            throw host.failed(describe(operation, subject), raised);
-        } finally {
-            membership.unlockOrigin(origin);
-            lock.unlock();
+            RuntimeException failure = failed(operation, subject, raised);
+            exitJoined(origin);
+            throw failure;
         }
+    }
+
+    /** Lets go of what {@link #enterJoined} took. */
+    void exitJoined(@Nullable StreamPeer origin) {
+        membership.unlockOrigin(origin);
+        lock.unlock();
+    }
+
+    /** What a failure of {@code operation} on this stream is rethrown as (the host's reaction included). */
+    RuntimeException failed(String operation, @Nullable Object subject, RuntimeException raised) {
+        return host.failed(describe(operation, subject), raised);
     }
 
     /** As {@link #callJoined}, for a body that returns nothing. */

@@ -207,34 +207,47 @@ final class StreamWork {
         }
         LaunchArguments.check(compiled.compiled(), args); // before the info lookup, any hold or any enqueueing
         LaunchArguments.checkDims(compiled.compiled(), dims, limits, deviceLabel);
-        c.guard().runJoined("launch", compiled, origin -> {
-            StreamMemory target = c.membership().recordingMemory();
-            CaptureLifecycle recording = c.membership().recording();
-            // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
-            // are taken after it, so no fence can fall between them and the launch they protect.
-            int words = args.infoWordCount();
-            if (infoWords.length < words) {
-                infoWords = new int[Math.max(words, 2 * infoWords.length)];
+        // the guard's skeleton written out, not a lambda: a launch allocates nothing (a capturing body would be an
+        // object per launch, which the JIT does not always remove)
+        StreamGuard guard = c.guard();
+        @Nullable StreamPeer origin = guard.enterJoined("launch", compiled);
+        try {
+            launchLocked(compiled, dims, args, buffers, count);
+        } catch (RuntimeException raised) {
+            throw guard.failed("launch", compiled, raised);
+        } finally {
+            guard.exitJoined(origin);
+        }
+    }
+
+    /** The launch under the stream's lock (and its origin's), checked: holds, bindings, the policy's action. */
+    private void launchLocked(CoreKernel compiled, LaunchDims dims, KernelArgs args, List<Buffer> buffers, int count) {
+        StreamMemory target = c.membership().recordingMemory();
+        CaptureLifecycle recording = c.membership().recording();
+        // The info lookup may allocate, and an allocation is a flush point that fences the epoch: the holds
+        // are taken after it, so no fence can fall between them and the launch they protect.
+        int words = args.infoWordCount();
+        if (infoWords.length < words) {
+            infoWords = new int[Math.max(words, 2 * infoWords.length)];
+        }
+        args.copyInfoWords(infoWords); // into this stream's own array: a launch allocates no copy
+        DeviceSlice info = target.info(infoWords, words);
+        for (int i = 0; i < count; i++) {
+            target.hold(used(buffers, i), LaunchArguments.bufferArgument(i));
+        }
+        if (c.checked().on()) {
+            c.checked().launched(compiled.compiled().entryPoint() + " " + dims, buffers.toArray(CoreBuffer[]::new));
+        }
+        Bindings bindings = bindings(args, buffers, info, words);
+        switch (c.policy().launch(recording.current())) {
+            case RUN -> c.backend().launch(compiled.compiled(), dims, bindings);
+            case RECORD_IN_DRIVER -> {
+                c.backend().launch(compiled.compiled(), dims, bindings);
+                recording.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
             }
-            args.copyInfoWords(infoWords); // into this stream's own array: a launch allocates no copy
-            DeviceSlice info = target.info(infoWords, words);
-            for (int i = 0; i < count; i++) {
-                target.hold(used(buffers, i), LaunchArguments.bufferArgument(i));
-            }
-            if (c.checked().on()) {
-                c.checked().launched(compiled.compiled().entryPoint() + " " + dims, buffers.toArray(CoreBuffer[]::new));
-            }
-            Bindings bindings = bindings(args, buffers, info, words);
-            switch (c.policy().launch(recording.current())) {
-                case RUN -> c.backend().launch(compiled.compiled(), dims, bindings);
-                case RECORD_IN_DRIVER -> {
-                    c.backend().launch(compiled.compiled(), dims, bindings);
-                    recording.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
-                }
-                case RECORD_IN_CORE -> recording.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
-            }
-            c.membership().countOperation();
-        });
+            case RECORD_IN_CORE -> recording.recordLaunch(new RecordedLaunch(compiled.compiled(), dims, bindings));
+        }
+        c.membership().countOperation();
     }
 
     /**
