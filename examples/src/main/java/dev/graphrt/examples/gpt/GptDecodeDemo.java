@@ -20,9 +20,11 @@ import java.nio.file.Path;
  * {@value #CHECKED} tokens, eager and replayed, against the plain-Java reference ({@link GptReference}), then times
  * tokens at the last position of the context (attention over all of it), eager against replay, in interleaved rounds.
  *
- * <p>Arguments: {@code [backend|best] [gpt2|tiny|auto] [tokens per round] [rounds]}; default {@code best auto 64 5},
- * where {@code auto} is GPT-2 small on a GPU backend and the tiny model on the pure-Java backends (cpu, template),
- * whose Java kernels would take minutes over GPT-2's 124M weights. Exits 1 when a check fails.
+ * <p>Arguments: {@code [backend|best] [gpt2|tiny|auto] [tokens per round] [rounds] [--weights model.safetensors]};
+ * default {@code best auto 64 5}, where {@code auto} is GPT-2 small on a GPU backend and the tiny model on the
+ * pure-Java backends (cpu, template), whose Java kernels would take minutes over GPT-2's 124M weights. With
+ * {@code --weights} the model is the file's (a Hugging Face GPT-2 safetensors file, {@link GptWeights#fromSafetensors})
+ * and the model argument is ignored; without it, seeded random weights. Exits 1 when a check fails.
  */
 public final class GptDecodeDemo {
     /** Tokens whose logits are checked against the reference. */
@@ -45,7 +47,18 @@ public final class GptDecodeDemo {
         }
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] given) throws IOException {
+        java.util.List<String> list = new java.util.ArrayList<>(java.util.Arrays.asList(given));
+        Path weightsFile = null;
+        int option = list.indexOf("--weights");
+        if (option >= 0) {
+            if (option + 1 >= list.size()) {
+                throw new IllegalArgumentException("--weights needs a file: --weights model.safetensors");
+            }
+            weightsFile = Path.of(list.get(option + 1));
+            list.subList(option, option + 2).clear();
+        }
+        String[] args = list.toArray(String[]::new);
         String backend = args.length > 0 ? args[0] : "best";
         String model = args.length > 1 ? args[1] : "auto";
         int tokens = args.length > 2 ? Integer.parseInt(args[2]) : 64;
@@ -69,8 +82,14 @@ public final class GptDecodeDemo {
             }
             default -> throw new IllegalArgumentException("model must be gpt2, tiny or auto, was " + model);
         };
-        System.out.println("model: " + config + "; weights from seed " + GptWeights.SEED);
-        GptWeights weights = new GptWeights(config);
+        GptWeights weights;
+        if (weightsFile != null) {
+            weights = GptWeights.fromSafetensors(weightsFile);
+            System.out.println("model: " + weights.config + "; weights from " + weightsFile);
+        } else {
+            System.out.println("model: " + config + "; weights from seed " + GptWeights.SEED);
+            weights = new GptWeights(config);
+        }
         boolean dependent = Boolean.getBoolean("gpt.dependent");
         System.out.println("kernels: "
                 + (dependent ? "opted into programmatic dependent launch (-Dgpt.dependent=true)" : "plain"));
