@@ -116,7 +116,16 @@ public final class GptDecodeDemo {
                 1e6 / result.eagerMicros(),
                 1e6 / result.replayMicros(),
                 result.eagerMicros() / result.replayMicros());
-        System.exit(result.exactEnough() ? 0 : 1);
+        Generation generation = generate(options, weights, Math.min(tokens, weights.config.ctx()), dependent);
+        System.out.printf(
+                "%ngreedy generation on the device: %d tokens from position 0, one replay each with no host access "
+                        + "between them: %.1f µs/token; the first %d tokens %s plain Java's (%s)%n",
+                generation.tokens().length,
+                generation.micros(),
+                generation.checked(),
+                generation.matches() ? "equal" : "DIFFER FROM",
+                java.util.Arrays.toString(java.util.Arrays.copyOf(generation.tokens(), generation.checked())));
+        System.exit(result.exactEnough() && generation.matches() ? 0 : 1);
     }
 
     /** Opens a runtime with {@code options}, checks the first tokens and times eager against replay. */
@@ -181,6 +190,54 @@ public final class GptDecodeDemo {
                         DecodeBench.median(replay));
             }
         }
+    }
+
+    /** What greedy generation on the device chose, how long a token took, and whether the first ones match Java's. */
+    public record Generation(int[] tokens, double micros, int checked, boolean matches) {}
+
+    /**
+     * Greedy generation on the device ({@link GptDecoder#generatingStep}): the step captured once, then replayed
+     * {@code count} times from position 0 with nothing read or written by the host between the replays; the tokens
+     * read at the end, the first {@value #CHECKED} compared with {@link #javaGreedy}.
+     */
+    public static Generation generate(
+            RuntimeOptions options, GptWeights weights, int count, boolean programmaticDependent) {
+        int first = weights.config.token(0);
+        try (GraphRuntime runtime = GraphRT.open(options);
+                GpuStream stream = runtime.openStream();
+                GptDecoder decoder = new GptDecoder(runtime, stream, weights, programmaticDependent)) {
+            decoder.startGeneration(stream, first, 0);
+            try (Graph graph = stream.capture(CaptureOptions.defaults(), decoder::generatingStep)) {
+                decoder.startGeneration(stream, first, 0);
+                stream.synchronize();
+                long t0 = System.nanoTime();
+                for (int k = 0; k < count; k++) {
+                    graph.replay();
+                }
+                stream.synchronize();
+                double micros = (System.nanoTime() - t0) / 1e3 / count;
+                int[] tokens = decoder.generated(stream, 0, count);
+                int checked = Math.min(CHECKED, count);
+                boolean matches = java.util.Arrays.equals(
+                        java.util.Arrays.copyOf(tokens, checked), javaGreedy(weights, first, checked));
+                return new Generation(tokens, micros, checked, matches);
+            }
+        }
+    }
+
+    /**
+     * Greedy generation in plain Java ({@link GptReference}): from {@code first} at position 0, each step's largest
+     * logit is the next step's token; the {@code count} tokens chosen.
+     */
+    public static int[] javaGreedy(GptWeights weights, int first, int count) {
+        GptReference reference = new GptReference(weights);
+        int[] chosen = new int[count];
+        int token = first;
+        for (int k = 0; k < count; k++) {
+            token = GptKernels.argmax(reference.step(token, k));
+            chosen[k] = token;
+        }
+        return chosen;
     }
 
     /**

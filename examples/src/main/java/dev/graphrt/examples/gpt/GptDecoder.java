@@ -44,6 +44,11 @@ public final class GptDecoder implements AutoCloseable {
     private final Kernel storeKv;
     private final Kernel attention;
     private final Kernel merge;
+    private final Kernel embed;
+    private final Kernel argmax;
+    private final Buffer wpe;
+    private final Buffer token;
+    private final Buffer generated;
     private final List<LayerBuffers> layers = new ArrayList<>();
     private final List<Buffer> wteChunks = new ArrayList<>();
     private final List<Buffer> logitChunks = new ArrayList<>();
@@ -81,6 +86,8 @@ public final class GptDecoder implements AutoCloseable {
         storeKv = runtime.compile(opt.apply(GptKernels.STORE_KV));
         attention = runtime.compile(opt.apply(GptKernels.ATTENTION));
         merge = runtime.compile(opt.apply(GptKernels.MERGE));
+        embed = runtime.compile(opt.apply(GptKernels.EMBED));
+        argmax = runtime.compile(opt.apply(GptKernels.ARGMAX));
         int d = c.d();
         for (GptWeights.Layer l : weights.layers) {
             layers.add(new LayerBuffers(
@@ -108,6 +115,9 @@ public final class GptDecoder implements AutoCloseable {
         lnfB = up(stream, weights.lnfB);
         input = own(stream.allocate(d * 4L));
         position = own(stream.upload(new int[] {0}));
+        wpe = up(stream, weights.wpe);
+        token = own(stream.upload(new int[] {0}));
+        generated = own(stream.upload(new int[c.ctx()]));
         xm = own(stream.allocate(d * 4L));
         xb = own(stream.allocate(d * 4L));
         xc = own(stream.allocate(d * 4L));
@@ -179,6 +189,49 @@ public final class GptDecoder implements AutoCloseable {
     /** The launches of one step. */
     public int launchesPerStep() {
         return 9 * c.layers() + 1 + wteChunks.size();
+    }
+
+    /**
+     * Starts greedy generation on the device: the next {@link #generatingStep} decodes {@code first} at position
+     * {@code p}.
+     */
+    public void startGeneration(GpuStream stream, int first, int p) {
+        if (wteChunks.size() > 2) {
+            throw new IllegalStateException("greedy generation on the device reads the embedding in at most two chunks"
+                    + " of " + GptConfig.VOCAB_CHUNK + " rows; this vocabulary has " + c.vocab());
+        }
+        if (first < 0 || first >= c.vocab() || p < 0 || p >= c.ctx()) {
+            throw new IllegalArgumentException(
+                    "first token " + first + " and position " + p + " must be below " + c.vocab() + " and " + c.ctx());
+        }
+        stream.write(token, new int[] {first});
+        stream.write(position, new int[] {p});
+    }
+
+    /**
+     * One step of greedy generation, all on the device: the input from the token and position buffers, the step, and
+     * the largest logit as the next token, kept in {@link #generated} at its position, the position moved on. Replayed
+     * from a graph, token after token, it needs nothing from the host (at most up to the context's end).
+     */
+    public void generatingStep(GpuStream s) {
+        Buffer secondChunk = wteChunks.size() > 1 ? wteChunks.get(1) : zeros;
+        s.launch(
+                embed,
+                LaunchDims.linear(c.d(), 256),
+                KernelArgs.of(wteChunks.get(0), secondChunk, wpe, token, position, input)
+                        .info(c.d(), GptConfig.VOCAB_CHUNK));
+        step(s);
+        Buffer secondLogits = logitChunks.size() > 1 ? logitChunks.get(1) : zeros;
+        s.launch(
+                argmax,
+                single(),
+                KernelArgs.of(logitChunks.get(0), secondLogits, token, position, generated)
+                        .info(c.vocab(), GptConfig.VOCAB_CHUNK, c.ctx()));
+    }
+
+    /** The tokens greedy generation chose at positions {@code from} to {@code from + count - 1} (waits for them). */
+    public int[] generated(GpuStream stream, int from, int count) {
+        return Arrays.copyOfRange(stream.readInts(generated), from, from + count);
     }
 
     /** Attention blocks per head: the context in chunks of {@link GptKernels#ATTENTION_CHUNK} positions. */

@@ -3,12 +3,15 @@ package dev.graphrt.examples.gpt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.graphrt.api.CaptureOptions;
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.GpuStream;
+import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.core.GraphRT;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,6 +47,40 @@ class GptDecodeTest {
 
         assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
         assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"cpu", "wgpu"})
+    void greedy_generation_replayed_on_the_device_chooses_the_tokens_plain_java_chooses(String backend) {
+        assumeAvailable(backend);
+        GptConfig c = TINY.config;
+        int count = 12;
+        int first =
+                c.token(9); // from it the chosen tokens change (201 five times, then 94), and depend on the feedback
+        int[] expected = GptDecodeDemo.javaGreedy(TINY, first, count);
+        GptReference ignoringFeedback = new GptReference(TINY);
+        int[] withoutFeedback = new int[count];
+        for (int k = 0; k < count; k++) {
+            withoutFeedback[k] = GptKernels.argmax(ignoringFeedback.step(first, k));
+        }
+        assertThat(withoutFeedback)
+                .as("a device that ignored the token it chose would be caught")
+                .isNotEqualTo(expected);
+        try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend(backend));
+                GpuStream stream = runtime.openStream();
+                GptDecoder decoder = new GptDecoder(runtime, stream, TINY)) {
+            decoder.startGeneration(stream, first, 0);
+            try (Graph graph = stream.capture(CaptureOptions.defaults(), decoder::generatingStep)) {
+                decoder.startGeneration(stream, first, 0); // the warm-up pass generated one token already
+                for (int k = 0; k < count; k++) {
+                    graph.replay(); // no host read or write between the tokens
+                }
+                assertThat(decoder.generated(stream, 0, count)).isEqualTo(expected);
+            }
+        }
+        assertThat(Arrays.stream(expected).distinct().count())
+                .as("the tokens are not one repeated choice")
+                .isGreaterThan(1);
     }
 
     @Test
