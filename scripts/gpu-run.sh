@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [pdlprofile]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [pdlprofile]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -166,6 +166,16 @@ for step in $steps; do
         done
       done
       rm -f "$OUT/dependent_launch_floor" ;;
+    gptbf16) # issue 32: the GPT-2-small decode step with bf16 matrices (fp32 arithmetic) beside fp32, cuda and hip
+      mkdir -p "$OUT/gpt"
+      hip_env
+      for b in ${GPTBF16_BACKENDS:-cuda hip}; do
+        for bf in false true; do
+          "$JAVA" "${JOPTS[@]}" -Dgpt.bf16=$bf -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo \
+            "$b" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/bf16-$b-$bf.md" 2>"$OUT/gpt/bf16-$b-$bf.err"
+          echo "gpt $b bf16=$bf: exit $?"; grep -E "^weights:|logits of|^\| $b|greedy generation" "$OUT/gpt/bf16-$b-$bf.md"
+        done
+      done ;;
     gptpdl) # issue 31: the GPT-2-small decode step with its kernels plain, then opted into programmatic dependent
       # launch, on cuda (declared) and hip over cuda (not), alternating, twice
       mkdir -p "$OUT/gpt"

@@ -91,9 +91,18 @@ public final class GptDecodeDemo {
             weights = new GptWeights(config);
         }
         boolean dependent = Boolean.getBoolean("gpt.dependent");
+        boolean bf16 = Boolean.getBoolean("gpt.bf16");
+        GptWeights fp32 = weights;
+        if (bf16) { // the device holds bf16 matrices; the reference checks it against the same weights rounded
+            weights = weights.roundedToBf16();
+            System.out.printf(
+                    "weights: bf16 matrices with fp32 arithmetic (-Dgpt.bf16=true); the rounded model's first logits "
+                            + "are within %.2e of the fp32 model's (relative to the largest logit; target 1e-2)%n",
+                    bf16Distance(fp32, weights));
+        }
         System.out.println("kernels: "
                 + (dependent ? "opted into programmatic dependent launch (-Dgpt.dependent=true)" : "plain"));
-        Result result = run(options, weights, tokens, rounds, dependent);
+        Result result = run(options, weights, tokens, rounds, dependent, bf16);
         System.out.println("device: " + result.device());
         System.out.printf(
                 "logits of the first %d tokens against plain Java: max error %.2e eager, %.2e replayed "
@@ -116,7 +125,7 @@ public final class GptDecodeDemo {
                 1e6 / result.eagerMicros(),
                 1e6 / result.replayMicros(),
                 result.eagerMicros() / result.replayMicros());
-        Generation generation = generate(options, weights, Math.min(tokens, weights.config.ctx()), dependent);
+        Generation generation = generate(options, weights, Math.min(tokens, weights.config.ctx()), dependent, bf16);
         System.out.printf(
                 "%ngreedy generation on the device: %d tokens from position 0, one replay each with no host access "
                         + "between them: %.1f µs/token; the first %d tokens %s plain Java's (%s)%n",
@@ -136,10 +145,24 @@ public final class GptDecodeDemo {
     /** As above, with every kernel opted into programmatic dependent launch when {@code programmaticDependent}. */
     public static Result run(
             RuntimeOptions options, GptWeights weights, int tokens, int rounds, boolean programmaticDependent) {
+        return run(options, weights, tokens, rounds, programmaticDependent, false);
+    }
+
+    /**
+     * As above, the decoder holding its matrices as bf16 when {@code bf16} ({@link GptDecoder}); pass weights already
+     * {@link GptWeights#roundedToBf16 rounded}, so the reference checks the bf16 decode exactly.
+     */
+    public static Result run(
+            RuntimeOptions options,
+            GptWeights weights,
+            int tokens,
+            int rounds,
+            boolean programmaticDependent,
+            boolean bf16) {
         GptConfig c = weights.config;
         try (GraphRuntime runtime = GraphRT.open(options);
                 GpuStream stream = runtime.openStream();
-                GptDecoder decoder = new GptDecoder(runtime, stream, weights, programmaticDependent)) {
+                GptDecoder decoder = new GptDecoder(runtime, stream, weights, programmaticDependent, bf16)) {
             if (rounds > 1) { // timed rounds: the replay and synchronize paths compiled before any token is timed,
                 // since the rounds call each a few hundred times only (a one-round run checks the logits alone)
                 dev.graphrt.examples.bench.HostPathWarmup.warm(runtime, stream);
@@ -192,6 +215,18 @@ public final class GptDecodeDemo {
         }
     }
 
+    /** The largest logit difference of the first {@value #CHECKED} tokens between two models, relative to the largest. */
+    static double bf16Distance(GptWeights fp32, GptWeights rounded) {
+        GptReference a = new GptReference(fp32);
+        GptReference b = new GptReference(rounded);
+        double worst = 0;
+        for (int k = 0; k < CHECKED && k < fp32.config.ctx(); k++) {
+            int token = fp32.config.token(k);
+            worst = Math.max(worst, error(b.step(token, k), a.step(token, k)));
+        }
+        return worst;
+    }
+
     /** What greedy generation on the device chose, how long a token took, and whether the first ones match Java's. */
     public record Generation(int[] tokens, double micros, int checked, boolean matches) {}
 
@@ -201,11 +236,11 @@ public final class GptDecodeDemo {
      * read at the end, the first {@value #CHECKED} compared with {@link #javaGreedy}.
      */
     public static Generation generate(
-            RuntimeOptions options, GptWeights weights, int count, boolean programmaticDependent) {
+            RuntimeOptions options, GptWeights weights, int count, boolean programmaticDependent, boolean bf16) {
         int first = weights.config.token(0);
         try (GraphRuntime runtime = GraphRT.open(options);
                 GpuStream stream = runtime.openStream();
-                GptDecoder decoder = new GptDecoder(runtime, stream, weights, programmaticDependent)) {
+                GptDecoder decoder = new GptDecoder(runtime, stream, weights, programmaticDependent, bf16)) {
             decoder.startGeneration(stream, first, 0);
             try (Graph graph = stream.capture(CaptureOptions.defaults(), decoder::generatingStep)) {
                 decoder.startGeneration(stream, first, 0);

@@ -39,6 +39,7 @@ public final class GptDecoder implements AutoCloseable {
 
     private final GptConfig c;
     private final boolean workgroupPerRow;
+    private final boolean bf16;
     private final Kernel layerNorm;
     private final Kernel gemv;
     private final Kernel storeKv;
@@ -77,38 +78,50 @@ public final class GptDecoder implements AutoCloseable {
      * ({@link GptKernels#programmaticDependent}): the same results, and on cuda on an H200 less time between kernels.
      */
     public GptDecoder(GraphRuntime runtime, GpuStream stream, GptWeights weights, boolean programmaticDependent) {
+        this(runtime, stream, weights, programmaticDependent, false);
+    }
+
+    /**
+     * As above, with the weight matrices (the four per layer and the tied embedding) held as bf16 when {@code bf16}:
+     * each rounded to nearest and packed two to a word ({@link GptKernels#packBf16}), read by the bf16 kernels
+     * with fp32 arithmetic; half the bytes a token streams. Biases, norms and the position embedding stay fp32. The
+     * step then computes exactly what {@link GptWeights#roundedToBf16} computes in fp32.
+     */
+    public GptDecoder(
+            GraphRuntime runtime, GpuStream stream, GptWeights weights, boolean programmaticDependent, boolean bf16) {
         this.c = weights.config;
+        this.bf16 = bf16;
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
         java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> opt =
                 programmaticDependent ? GptKernels::programmaticDependent : k -> k;
         layerNorm = runtime.compile(opt.apply(GptKernels.LAYERNORM));
-        gemv = runtime.compile(opt.apply(GptKernels.GEMV));
+        gemv = runtime.compile(opt.apply(bf16 ? GptKernels.GEMV_BF16 : GptKernels.GEMV));
         storeKv = runtime.compile(opt.apply(GptKernels.STORE_KV));
         attention = runtime.compile(opt.apply(GptKernels.ATTENTION));
         merge = runtime.compile(opt.apply(GptKernels.MERGE));
-        embed = runtime.compile(opt.apply(GptKernels.EMBED));
+        embed = runtime.compile(opt.apply(bf16 ? GptKernels.EMBED_BF16 : GptKernels.EMBED));
         argmax = runtime.compile(opt.apply(GptKernels.ARGMAX));
         int d = c.d();
         for (GptWeights.Layer l : weights.layers) {
             layers.add(new LayerBuffers(
                     up(stream, l.ln1g()),
                     up(stream, l.ln1b()),
-                    up(stream, l.wQkv()),
+                    matrix(stream, l.wQkv()),
                     up(stream, l.bQkv()),
-                    up(stream, l.wProj()),
+                    matrix(stream, l.wProj()),
                     up(stream, l.bProj()),
                     up(stream, l.ln2g()),
                     up(stream, l.ln2b()),
-                    up(stream, l.wUp()),
+                    matrix(stream, l.wUp()),
                     up(stream, l.bUp()),
-                    up(stream, l.wDown()),
+                    matrix(stream, l.wDown()),
                     up(stream, l.bDown()),
                     own(stream.upload(new float[c.ctx() * d])),
                     own(stream.upload(new float[c.ctx() * d]))));
         }
         for (int row = 0; row < c.vocab(); row += GptConfig.VOCAB_CHUNK) {
             int rows = Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - row);
-            wteChunks.add(up(stream, Arrays.copyOfRange(weights.wte, row * d, (row + rows) * d)));
+            wteChunks.add(matrix(stream, Arrays.copyOfRange(weights.wte, row * d, (row + rows) * d)));
             logitChunks.add(own(stream.allocate(rows * 4L)));
         }
         lnfG = up(stream, weights.lnfG);
@@ -137,6 +150,11 @@ public final class GptDecoder implements AutoCloseable {
 
     private Buffer up(GpuStream stream, float[] data) {
         return own(stream.upload(data));
+    }
+
+    /** A weight matrix: as it is, or packed as bf16 when this decoder holds its matrices so. */
+    private Buffer matrix(GpuStream stream, float[] data) {
+        return bf16 ? own(stream.upload(GptKernels.packBf16(data))) : up(stream, data);
     }
 
     /** Writes the input of {@code token} at position {@code p} into the step's two input buffers. */

@@ -141,6 +141,38 @@ public final class GptWeights {
         }
     }
 
+    /**
+     * These weights with every matrix the bf16 decoder packs (the four per layer and the tied embedding) rounded to
+     * bf16, kept as floats: the fp32 model of the bf16 decode, which the plain-Java reference then checks exactly.
+     */
+    public GptWeights roundedToBf16() {
+        List<Layer> rounded = new ArrayList<>();
+        for (Layer l : layers) {
+            rounded.add(new Layer(
+                    l.ln1g(),
+                    l.ln1b(),
+                    bf16(l.wQkv()),
+                    l.bQkv(),
+                    bf16(l.wProj()),
+                    l.bProj(),
+                    l.ln2g(),
+                    l.ln2b(),
+                    bf16(l.wUp()),
+                    l.bUp(),
+                    bf16(l.wDown()),
+                    l.bDown()));
+        }
+        return new GptWeights(config, bf16(wte), wpe, lnfG, lnfB, rounded);
+    }
+
+    private static float[] bf16(float[] values) {
+        float[] out = new float[values.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = GptKernels.roundToBf16(values[i]);
+        }
+        return out;
+    }
+
     public GptWeights(GptConfig c) {
         this.config = c;
         int d = c.d();

@@ -83,6 +83,51 @@ class GptDecodeTest {
                 .isGreaterThan(1);
     }
 
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"cpu", "wgpu"})
+    void greedy_generation_over_bf16_matrices_chooses_the_tokens_of_their_rounded_model(String backend) {
+        assumeAvailable(backend);
+        GptWeights rounded = TINY.roundedToBf16();
+        int first = TINY.config.token(9);
+        int[] expected = GptDecodeDemo.javaGreedy(rounded, first, 12);
+        GptDecodeDemo.Generation generation =
+                GptDecodeDemo.generate(RuntimeOptions.defaults().backend(backend), rounded, 12, false, true);
+
+        assertThat(generation.matches())
+                .as("the first %d of %s", generation.checked(), generation.tokens())
+                .isTrue();
+        assertThat(GptDecodeDemo.javaGreedy(rounded, rounded.config.token(0), generation.checked()))
+                .isEqualTo(Arrays.copyOf(generation.tokens(), generation.checked()));
+        assertThat(expected).hasSize(12);
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"cpu", "wgpu"})
+    void bf16_matrices_decode_exactly_as_their_rounded_model_and_within_1e_2_of_fp32(String backend) {
+        assumeAvailable(backend);
+        GptWeights rounded = TINY.roundedToBf16();
+
+        GptDecodeDemo.Result result =
+                GptDecodeDemo.run(RuntimeOptions.defaults().backend(backend), rounded, 4, 1, false, true);
+
+        assertThat(result.eagerError())
+                .as("eager, against the rounded model")
+                .isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+        assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+        double distance = GptDecodeDemo.bf16Distance(TINY, rounded);
+        assertThat(distance)
+                .as("bf16 changes the logits, within the target")
+                .isGreaterThan(0)
+                .isLessThanOrEqualTo(1e-2);
+        assertThat(GptKernels.packBf16(new float[] {1.0f, -2.5f}))
+                .as("element 0 in the low half, rounded to nearest")
+                .containsExactly(0x3F80 | 0xC020 << 16);
+        assertThat(GptKernels.roundToBf16(1.00390625f)).as("a tie goes to even").isEqualTo(1.0f);
+        assertThat(GptKernels.roundToBf16(1.01171875f))
+                .as("a tie goes to even, upwards")
+                .isEqualTo(1.015625f);
+    }
+
     @Test
     void an_opted_in_kernel_waits_first_in_its_cuda_text_and_keeps_its_other_texts() {
         KernelSource opted = GptKernels.programmaticDependent(GptKernels.GEMV);
