@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.graphrt.api.Dialect;
+import dev.graphrt.api.JavaKernelArgs;
 import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.KernelSource;
 import java.lang.foreign.MemorySegment;
@@ -401,36 +402,44 @@ public final class GptKernels {
             .cuda(CUDA_GEMV)
             .wgsl(WGSL_GEMV)
             .java(
-                    (args, from, to) -> {
-                        MemorySegment w = args.buffer(0);
-                        MemorySegment x = args.buffer(1);
-                        MemorySegment bias = args.buffer(2);
-                        MemorySegment r = args.buffer(3);
-                        MemorySegment y = args.buffer(4);
-                        int rows = args.info(0);
-                        int cols = args.info(1);
-                        int flags = args.info(2);
-                        for (int id = (from + 31) / 32 * 32; id < to; id += 32) { // lane 0 of each warp does its row
-                            int row = id / 32;
-                            if (row >= rows) {
-                                break;
-                            }
-                            float acc = 0;
-                            long base = (long) row * cols;
-                            for (int j = 0; j < cols; j++) {
-                                acc += f(w, base + j) * f(x, j);
-                            }
-                            float value = acc + f(bias, row);
-                            if ((flags & 1) != 0) {
-                                value = GptReference.gelu(value);
-                            }
-                            if ((flags & 2) != 0) {
-                                value += f(r, row);
-                            }
-                            y.setAtIndex(JAVA_FLOAT, row, value);
+                    (args, from, to) -> gemvRows(args, from, to, (w, x, row, cols) -> {
+                        float acc = 0;
+                        long base = (long) row * cols;
+                        for (int j = 0; j < cols; j++) {
+                            acc += f(w, base + j) * f(x, j);
                         }
-                    },
+                        return acc;
+                    }),
                     JavaParameters.buffersAndInfo(5));
+
+    /** One row's dot product of a gemv: the weights as they are stored (fp32, or bf16 two to a word). */
+    private interface RowDot {
+        float dot(MemorySegment w, MemorySegment x, int row, int cols);
+    }
+
+    /**
+     * The Java body of both gemv kernels: lane 0 of each warp-sized slice of the range does its row, adds the bias,
+     * then applies GELU ({@code flags & 1}) and the residual ({@code flags & 2}). Buffers: w, x, bias, r, y.
+     */
+    private static void gemvRows(JavaKernelArgs args, int from, int to, RowDot dot) {
+        int rows = args.info(0);
+        int cols = args.info(1);
+        int flags = args.info(2);
+        for (int id = (from + 31) / 32 * 32; id < to; id += 32) {
+            int row = id / 32;
+            if (row >= rows) {
+                break;
+            }
+            float value = dot.dot(args.buffer(0), args.buffer(1), row, cols) + f(args.buffer(2), row);
+            if ((flags & 1) != 0) {
+                value = GptReference.gelu(value);
+            }
+            if ((flags & 2) != 0) {
+                value += f(args.buffer(3), row);
+            }
+            args.buffer(4).setAtIndex(JAVA_FLOAT, row, value);
+        }
+    }
 
     public static final KernelSource STORE_KV = KernelSource.named("store_kv")
             .cuda(CUDA_STORE_KV)
@@ -858,34 +867,16 @@ public final class GptKernels {
             .cuda(CUDA_GEMV_BF16)
             .wgsl(WGSL_GEMV_BF16)
             .java(
-                    (args, from, to) -> {
-                        MemorySegment w = args.buffer(0);
-                        MemorySegment x = args.buffer(1);
-                        int rows = args.info(0);
-                        int cols = args.info(1);
-                        int flags = args.info(2);
-                        for (int id = (from + 31) / 32 * 32; id < to; id += 32) { // lane 0 of each warp does its row
-                            int row = id / 32;
-                            if (row >= rows) {
-                                break;
-                            }
-                            float acc = 0;
-                            long base = (long) row * (cols / 2);
-                            for (int j = 0; j < cols / 2; j++) {
-                                int p = w.getAtIndex(JAVA_INT, base + j);
-                                acc += Float.intBitsToFloat(p << 16) * f(x, 2L * j)
-                                        + Float.intBitsToFloat(p & 0xFFFF0000) * f(x, 2L * j + 1);
-                            }
-                            float value = acc + f(args.buffer(2), row);
-                            if ((flags & 1) != 0) {
-                                value = GptReference.gelu(value);
-                            }
-                            if ((flags & 2) != 0) {
-                                value += f(args.buffer(3), row);
-                            }
-                            args.buffer(4).setAtIndex(JAVA_FLOAT, row, value);
+                    (args, from, to) -> gemvRows(args, from, to, (w, x, row, cols) -> {
+                        float acc = 0;
+                        long base = (long) row * (cols / 2);
+                        for (int j = 0; j < cols / 2; j++) {
+                            int p = w.getAtIndex(JAVA_INT, base + j);
+                            acc += Float.intBitsToFloat(p << 16) * f(x, 2L * j)
+                                    + Float.intBitsToFloat(p & 0xFFFF0000) * f(x, 2L * j + 1);
                         }
-                    },
+                        return acc;
+                    }),
                     JavaParameters.buffersAndInfo(5));
 
     static final String CUDA_EMBED_BF16 = """
