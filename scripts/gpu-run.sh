@@ -68,6 +68,13 @@ hip_env() { # the HIP-on-CUDA test library, built once per job: GraphRT's hip ba
   [ -f .gpu/hip-on-cuda/libamdhip64.so ] && export GRAPHRT_HIP_LIB=$PWD/.gpu/hip-on-cuda/libamdhip64.so
 }
 
+gpt_variant() { # backend property value name: GptDecodeDemo on GPT-2 small with -Dproperty=value, into gpt/name.md
+  "$JAVA" "${JOPTS[@]}" -D"$2=$3" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo \
+    "$1" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/$4.md" 2>"$OUT/gpt/$4.err"
+  echo "gpt $1 $2=$3 ($4): exit $?"
+  grep -E "^kernels:|^weights:|logits of|^\| $1|greedy generation" "$OUT/gpt/$4.md"
+}
+
 model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences from $MODEL_SEED, each a seed range;
   # $MODEL_LANES (or $MODEL_LANES_<name>) processes at once, lane k taking chunks k, k + lanes, ...;
   # $MODEL_MAX_CHUNKS in all
@@ -171,9 +178,7 @@ for step in $steps; do
       hip_env
       for b in ${GPTBF16_BACKENDS:-cuda hip}; do
         for bf in false true; do
-          "$JAVA" "${JOPTS[@]}" -Dgpt.bf16=$bf -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo \
-            "$b" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/bf16-$b-$bf.md" 2>"$OUT/gpt/bf16-$b-$bf.err"
-          echo "gpt $b bf16=$bf: exit $?"; grep -E "^weights:|logits of|^\| $b|greedy generation" "$OUT/gpt/bf16-$b-$bf.md"
+          gpt_variant "$b" gpt.bf16 "$bf" "bf16-$b-$bf"
         done
       done ;;
     gptpdl) # issue 31: the GPT-2-small decode step with its kernels plain, then opted into programmatic dependent
@@ -183,9 +188,7 @@ for step in $steps; do
       for pass in 1 2; do
         for b in ${GPTPDL_BACKENDS:-cuda hip}; do
           for dep in false true; do
-            "$JAVA" "${JOPTS[@]}" -Dgpt.dependent=$dep -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo \
-              "$b" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/pdl-$b-$dep-$pass.md" 2>"$OUT/gpt/pdl-$b-$dep-$pass.err"
-            echo "gpt $b dependent=$dep pass $pass: exit $?"; grep -E "^kernels:|logits of|^\| $b" "$OUT/gpt/pdl-$b-$dep-$pass.md"
+            gpt_variant "$b" gpt.dependent "$dep" "pdl-$b-$dep-$pass"
           done
         done
       done ;;

@@ -131,25 +131,28 @@ public abstract class BoundStreamDriver implements StreamDriver {
     @Override
     public final void launchKernel(
             MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) {
-        int rc;
-        try { // hot: no lambda
-            rc = rawLaunch(function, dims, params, stream);
-        } catch (Throwable t) {
-            throw DriverCalls.unexpected(symbols.launch().name(), t);
-        }
-        calls.check(symbols.launch().name(), rc);
+        launch(function, dims, params, stream, false);
     }
 
     @Override
     public final void launchDependentKernel(
             MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream) {
+        launch(function, dims, params, stream, true);
+    }
+
+    /** Either launch, its result checked under the name of the call it made. */
+    private void launch(
+            MemorySegment function, LaunchDims dims, MemorySegment params, MemorySegment stream, boolean dependent) {
         int rc;
         try { // hot: no lambda
-            rc = rawLaunchDependent(function, dims, params, stream);
+            rc = dependent
+                    ? rawLaunchDependent(function, dims, params, stream)
+                    : rawLaunch(function, dims, params, stream);
         } catch (Throwable t) {
-            throw DriverCalls.unexpected(dependentLaunchName(), t);
+            throw DriverCalls.unexpected(
+                    dependent ? dependentLaunchName() : symbols.launch().name(), t);
         }
-        calls.check(dependentLaunchName(), rc);
+        calls.check(dependent ? dependentLaunchName() : symbols.launch().name(), rc);
     }
 
     @Override

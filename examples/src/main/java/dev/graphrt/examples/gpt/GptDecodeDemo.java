@@ -269,7 +269,7 @@ public final class GptDecodeDemo {
         int[] chosen = new int[count];
         int token = first;
         for (int k = 0; k < count; k++) {
-            token = GptKernels.argmax(reference.step(token, k));
+            token = GptGenerationKernels.argmax(reference.step(token, k));
             chosen[k] = token;
         }
         return chosen;

@@ -83,7 +83,7 @@ public final class GptDecoder implements AutoCloseable {
 
     /**
      * As above, with the weight matrices (the four per layer and the tied embedding) held as bf16 when {@code bf16}:
-     * each rounded to nearest and packed two to a word ({@link GptKernels#packBf16}), read by the bf16 kernels
+     * each rounded to nearest and packed two to a word ({@link GptBf16Kernels#packBf16}), read by the bf16 kernels
      * with fp32 arithmetic; half the bytes a token streams. Biases, norms and the position embedding stay fp32. The
      * step then computes exactly what {@link GptWeights#roundedToBf16} computes in fp32.
      */
@@ -95,12 +95,12 @@ public final class GptDecoder implements AutoCloseable {
         java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> opt =
                 programmaticDependent ? GptKernels::programmaticDependent : k -> k;
         layerNorm = runtime.compile(opt.apply(GptKernels.LAYERNORM));
-        gemv = runtime.compile(opt.apply(bf16 ? GptKernels.GEMV_BF16 : GptKernels.GEMV));
+        gemv = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV));
         storeKv = runtime.compile(opt.apply(GptKernels.STORE_KV));
         attention = runtime.compile(opt.apply(GptKernels.ATTENTION));
         merge = runtime.compile(opt.apply(GptKernels.MERGE));
-        embed = runtime.compile(opt.apply(bf16 ? GptKernels.EMBED_BF16 : GptKernels.EMBED));
-        argmax = runtime.compile(opt.apply(GptKernels.ARGMAX));
+        embed = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.EMBED_BF16 : GptGenerationKernels.EMBED));
+        argmax = runtime.compile(opt.apply(GptGenerationKernels.ARGMAX));
         int d = c.d();
         for (GptWeights.Layer l : weights.layers) {
             layers.add(new LayerBuffers(
@@ -154,7 +154,7 @@ public final class GptDecoder implements AutoCloseable {
 
     /** A weight matrix: as it is, or packed as bf16 when this decoder holds its matrices so. */
     private Buffer matrix(GpuStream stream, float[] data) {
-        return bf16 ? own(stream.upload(GptKernels.packBf16(data))) : up(stream, data);
+        return bf16 ? own(stream.upload(GptBf16Kernels.packBf16(data))) : up(stream, data);
     }
 
     /** Writes the input of {@code token} at position {@code p} into the step's two input buffers. */

@@ -168,7 +168,7 @@ public final class GptWeights {
     private static float[] bf16(float[] values) {
         float[] out = new float[values.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = GptKernels.roundToBf16(values[i]);
+            out[i] = GptBf16Kernels.roundToBf16(values[i]);
         }
         return out;
     }

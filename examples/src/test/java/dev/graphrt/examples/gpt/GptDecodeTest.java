@@ -61,7 +61,7 @@ class GptDecodeTest {
         GptReference ignoringFeedback = new GptReference(TINY);
         int[] withoutFeedback = new int[count];
         for (int k = 0; k < count; k++) {
-            withoutFeedback[k] = GptKernels.argmax(ignoringFeedback.step(first, k));
+            withoutFeedback[k] = GptGenerationKernels.argmax(ignoringFeedback.step(first, k));
         }
         assertThat(withoutFeedback)
                 .as("a device that ignored the token it chose would be caught")
@@ -119,11 +119,13 @@ class GptDecodeTest {
                 .as("bf16 changes the logits, within the target")
                 .isGreaterThan(0)
                 .isLessThanOrEqualTo(1e-2);
-        assertThat(GptKernels.packBf16(new float[] {1.0f, -2.5f}))
+        assertThat(GptBf16Kernels.packBf16(new float[] {1.0f, -2.5f}))
                 .as("element 0 in the low half, rounded to nearest")
                 .containsExactly(0x3F80 | 0xC020 << 16);
-        assertThat(GptKernels.roundToBf16(1.00390625f)).as("a tie goes to even").isEqualTo(1.0f);
-        assertThat(GptKernels.roundToBf16(1.01171875f))
+        assertThat(GptBf16Kernels.roundToBf16(1.00390625f))
+                .as("a tie goes to even")
+                .isEqualTo(1.0f);
+        assertThat(GptBf16Kernels.roundToBf16(1.01171875f))
                 .as("a tie goes to even, upwards")
                 .isEqualTo(1.015625f);
     }

@@ -33,8 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FakeBackend implements Backend {
     final CountingDeviceMemory memory = new CountingDeviceMemory();
     final AtomicInteger launches = new AtomicInteger();
-    /** The bindings of every eager launch, in order. */
-    final java.util.List<Bindings> eagerBindings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The bindings of the last eager launch. */
+    final java.util.concurrent.atomic.AtomicReference<Bindings> lastEagerBindings =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     final AtomicInteger replays = new AtomicInteger();
     final AtomicInteger destroyed = new AtomicInteger();
@@ -213,7 +214,7 @@ final class FakeBackend implements Backend {
                     captured++;
                 } else {
                     launches.incrementAndGet();
-                    eagerBindings.add(bindings);
+                    lastEagerBindings.set(bindings);
                 }
             }
 

@@ -52,7 +52,7 @@ class LaunchBindingsTest {
 
     private Bindings launch(KernelArgs args) {
         stream.launch(kernel, DIMS, args);
-        return backend.eagerBindings.getLast();
+        return backend.lastEagerBindings.get();
     }
 
     @Test

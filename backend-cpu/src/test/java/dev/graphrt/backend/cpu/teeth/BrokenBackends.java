@@ -28,7 +28,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -397,9 +396,7 @@ enum BrokenBackends {
 
         @Override
         public Set<Capability> capabilities() {
-            Set<Capability> declared = EnumSet.of(Capability.PROGRAMMATIC_DEPENDENT_LAUNCH);
-            declared.addAll(delegate.capabilities());
-            return Set.copyOf(declared);
+            return declaringAlso(Capability.PROGRAMMATIC_DEPENDENT_LAUNCH);
         }
 
         @Override
@@ -469,9 +466,7 @@ enum BrokenBackends {
 
         @Override
         public Set<Capability> capabilities() {
-            Set<Capability> declared = EnumSet.of(Capability.DEVICE_LOSS_RECOVERY);
-            declared.addAll(delegate.capabilities());
-            return Set.copyOf(declared);
+            return declaringAlso(Capability.DEVICE_LOSS_RECOVERY);
         }
 
         @Override

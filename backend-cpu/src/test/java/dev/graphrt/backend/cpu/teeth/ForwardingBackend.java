@@ -58,6 +58,13 @@ class ForwardingBackend implements Backend {
         return delegate.compiler();
     }
 
+    /** The delegate's capabilities and {@code extra}: what a broken backend that declares one more reports. */
+    Set<Capability> declaringAlso(Capability extra) {
+        java.util.EnumSet<Capability> declared = java.util.EnumSet.of(extra);
+        declared.addAll(delegate.capabilities());
+        return Set.copyOf(declared);
+    }
+
     /** {@code real}, with each compiled kernel passed through {@code after} (given its source) before it is returned. */
     static KernelCompiler compilingThen(
             KernelCompiler real, java.util.function.BiFunction<KernelSource, CompiledKernel, CompiledKernel> after) {
