@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [pdlprofile]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [gpttune] [pdlprofile]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -73,6 +73,21 @@ gpt_variant() { # backend property value name: GptDecodeDemo on GPT-2 small with
     "$1" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" > "$OUT/gpt/$4.md" 2>"$OUT/gpt/$4.err"
   echo "gpt $1 $2=$3 ($4): exit $?"
   grep -E "^kernels:|^weights:|logits of|^\| $1|greedy generation" "$OUT/gpt/$4.md"
+}
+
+compare_logits() { # torch-dir graphrt-dir label: the largest error of tokens 0-7's logits, relative to the largest
+  python3 - "$@" <<'PY'
+import sys, numpy as np, pathlib
+torch, graphrt, label = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
+worst = 0.0
+for k in range(8):
+    t, g = torch / f"torch-logits-{k}.bin", graphrt / f"graphrt-logits-{k}.bin"
+    if not (t.exists() and g.exists()):
+        worst = None; break
+    tv, gv = np.fromfile(t, "<f4").astype(np.float64), np.fromfile(g, "<f4").astype(np.float64)
+    worst = max(worst, float(np.abs(tv - gv).max() / np.abs(tv).max()))
+print(f"logits of tokens 0-7, {label}: max error relative to the largest logit = {worst}")
+PY
 }
 
 model_chunks() { # name class: group 29 in chunks of $MODEL_CHUNK sequences from $MODEL_SEED, each a seed range;
@@ -173,13 +188,30 @@ for step in $steps; do
         done
       done
       rm -f "$OUT/dependent_launch_floor" ;;
-    gptbf16) # issue 32: the GPT-2-small decode step with bf16 matrices (fp32 arithmetic) beside fp32, cuda and hip
+    gptbf16) # issue 32: bf16 matrices with fp32 arithmetic, cuda, hip and wgpu; PyTorch's bf16 model (eager and CUDA
+      # graph) in the same job; logits against PyTorch's bf16 and fp32 ones (the fp32 ones from a gpt step before it)
       mkdir -p "$OUT/gpt"
-      hip_env
-      for b in ${GPTBF16_BACKENDS:-cuda hip}; do
-        for bf in false true; do
-          gpt_variant "$b" gpt.bf16 "$bf" "bf16-$b-$bf"
-        done
+      for b in ${GPTBF16_BACKENDS:-cuda hip wgpu}; do
+        [ "$b" = hip ] && hip_env
+        [ "$b" = wgpu ] && wgpu_env
+        "$JAVA" "${JOPTS[@]}" -Dgpt.bf16=true -Dgpt.logitsDir="$OUT/gpt/bf16-$b" -cp ".gpu/lib/*" \
+          dev.graphrt.examples.gpt.GptDecodeDemo "$b" gpt2 "${GPT_TOKENS:-64}" "${ROUNDS:-5}" \
+          > "$OUT/gpt/bf16-$b.md" 2>"$OUT/gpt/bf16-$b.err"
+        echo "gpt bf16 $b: exit $?"; grep -E "^kernels:|^weights:|logits of|^\| $b|greedy generation" "$OUT/gpt/bf16-$b.md"
+        tail -2 "$OUT/gpt/bf16-$b.err"
+      done
+      if [ "${GPT_TORCH:-1}" = 1 ]; then
+        python3 examples/src/main/python/decode_torch.py --bf16 --out "$OUT/gpt/torch-bf16" --tokens "${GPT_TOKENS:-64}" \
+          > "$OUT/gpt/torch-bf16.log" 2>&1; echo "pytorch bf16: exit $?"; tail -8 "$OUT/gpt/torch-bf16.log"
+      fi
+      for b in ${GPTBF16_BACKENDS:-cuda hip wgpu}; do
+        compare_logits "$OUT/gpt/torch-bf16" "$OUT/gpt/bf16-$b" "GraphRT $b bf16 against PyTorch bf16"
+        compare_logits "$OUT/gpt/torch" "$OUT/gpt/bf16-$b" "GraphRT $b bf16 against PyTorch fp32"
+      done ;;
+    gpttune) # issue 32: the cuda step with more threads per gemv row (-Dgpt.tpr, a minimum) and other attention chunks
+      mkdir -p "$OUT/gpt"
+      for v in ${GPTTUNE:-gpt.tpr=64 gpt.tpr=128 gpt.chunk=16 gpt.chunk=64}; do
+        gpt_variant cuda "${v%%=*}" "${v#*=}" "tune-$v"
       done ;;
     gptpdl) # issue 31: the GPT-2-small decode step with its kernels plain, then opted into programmatic dependent
       # launch, on cuda (declared) and hip over cuda (not), alternating, twice
@@ -360,37 +392,39 @@ for step in $steps; do
         python3 examples/src/main/python/decode_torch.py --out "$OUT/gpt/torch" --tokens "${GPT_TOKENS:-64}" \
           > "$OUT/gpt/torch.log" 2>&1; echo "pytorch: exit $?"; tail -22 "$OUT/gpt/torch.log"
       fi
-      python3 - "$OUT/gpt" <<'PY'
-import sys, numpy as np, pathlib
-root = pathlib.Path(sys.argv[1])
-for b in ("cuda", "hip", "wgpu"):
-    worst = 0.0
-    for k in range(8):
-        t, g = root / "torch" / f"torch-logits-{k}.bin", root / b / f"graphrt-logits-{k}.bin"
-        if not (t.exists() and g.exists()):
-            worst = None; break
-        tv, gv = np.fromfile(t, "<f4").astype(np.float64), np.fromfile(g, "<f4").astype(np.float64)
-        worst = max(worst, float(np.abs(tv - gv).max() / np.abs(tv).max()))
-    print(f"logits of tokens 0-7, GraphRT {b} against PyTorch: max error relative to the largest logit = {worst}")
-PY
+      for b in ${GPT_BACKENDS:-cuda hip wgpu}; do
+        compare_logits "$OUT/gpt/torch" "$OUT/gpt/$b" "GraphRT $b against PyTorch"
+      done
       ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-      skip=$(( ${GPT_LAUNCHES:-111} * 8 ))
-      timeout 400 "$ncu" --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv --nvtx \
-        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-111}" \
+      skip=$(( ${GPT_LAUNCHES:-74} * 8 ))
+      timeout 400 "$ncu" --clock-control none --cache-control none --csv --nvtx \
+        --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-74}" \
         "$JAVA" "${JOPTS[@]}" -Dgpt.chunk="${GPT_CHUNK:-32}" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo cuda gpt2 2 1 \
         > "$OUT/gpt/ncu.csv" 2>"$OUT/gpt/ncu.err"; echo "ncu: exit $?"
       python3 - "$OUT/gpt/ncu.csv" <<'PY'
 import csv, sys, collections
 rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
 head, body = rows[0], rows[1:]
-name, unit, value = head.index("Kernel Name"), head.index("Metric Unit"), head.index("Metric Value")
-scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3}
-total, per = 0.0, collections.Counter()
+name, metric, unit, value = (head.index(k) for k in ("Kernel Name", "Metric Name", "Metric Unit", "Metric Value"))
+launch = head.index("ID")
+time_scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3}
+byte_scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "KB": 1e3, "MB": 1e6, "GB": 1e9}
+us, dram, launches = collections.Counter(), collections.Counter(), collections.defaultdict(set)
 for r in body:
-    us = float(r[value].replace(",", "")) * scale.get(r[unit], float("nan"))
-    total += us; per[r[name]] += us
-print(f"kernels profiled: {len(body)}; summed kernel time of one replayed token at position 1023: {total:.1f} us")
-for k, v in per.most_common(): print(f"  {k}: {v:.1f} us")
+    v = float(r[value].replace(",", ""))
+    launches[r[name]].add(r[launch])
+    if r[metric] == "gpu__time_duration.sum":
+        us[r[name]] += v * time_scale.get(r[unit], float("nan"))
+    else:
+        dram[r[name]] += v * byte_scale.get(r[unit], float("nan"))
+total_us, total_b = sum(us.values()), sum(dram.values())
+print(f"kernels profiled: {sum(len(v) for v in launches.values())}; summed kernel time of one replayed token at "
+      f"position 1023: {total_us:.1f} us; DRAM {total_b / 1e6:.1f} MB, {total_b / total_us / 1e6:.2f} TB/s")
+print("| kernel | launches | µs | DRAM MB | TB/s |")
+print("|---|---|---|---|---|")
+for k, v in us.most_common():
+    print(f"| {k} | {len(launches[k])} | {v:.1f} | {dram[k] / 1e6:.1f} | {dram[k] / v / 1e6:.2f} |")
 PY
       ;;
     doctor) # issue 18: every provider's probe, then each available backend's device, capabilities and self-test

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch comparison for GraphRT's transformer decode example.
 
-GPT-2-small shapes by default, fp32 throughout, random weights generated from a
+GPT-2-small shapes by default, fp32 throughout (bf16 with --bf16), random weights generated from a
 fixed seed with a splitmix64-based generator that matches the Java example bit
 for bit, so logits can be compared across implementations.  Nothing is
 downloaded.
@@ -256,6 +256,8 @@ def main():
     ap.add_argument("--check", type=int, default=8,
                     help="tokens whose logits are written for comparison")
     ap.add_argument("--out", default="torch-decode-out")
+    ap.add_argument("--bf16", action="store_true",
+                    help="run the whole model in bf16 (weights, activations and caches; the usual bf16 inference)")
     ap.add_argument("--selfcheck", action="store_true",
                     help="only check the weight generator (no torch needed)")
     args = ap.parse_args()
@@ -311,13 +313,16 @@ def main():
     dev_name = torch.cuda.get_device_name(dev)
     log(f"torch {torch.__version__} (CUDA {torch.version.cuda}), numpy {np.__version__}, "
         f"device {dev_name}")
-    log(f"model: layers={L} d={d} heads={H} head_dim={hd} ctx={T} vocab={V} fp32, seed={SEED}")
+    log(f"model: layers={L} d={d} heads={H} head_dim={hd} ctx={T} vocab={V} {'bf16' if args.bf16 else 'fp32'}, seed={SEED}")
     os.makedirs(args.out, exist_ok=True)
 
     soft_fail = False
     with torch.no_grad():
         log("[2/7] building weights")
         W = build_weights(np, torch, args, dev)
+        dtype = torch.bfloat16 if args.bf16 else torch.float32
+        if args.bf16:
+            W = {name: t.to(dtype) for name, t in W.items()}  # rounded to nearest, as GraphRT's packing
         wte, wpe, lnf_g, lnf_b = W["wte"], W["wpe"], W["lnf_g"], W["lnf_b"]
         layers = []
         for l in range(L):
@@ -327,8 +332,8 @@ def main():
                 "ln2_g", "ln2_b", "w_up", "b_up", "w_down", "b_down")))
 
         # static state: KV caches, the [token, position] input pair, mask ramp
-        k_cache = torch.zeros(L, T, d, device=dev, dtype=torch.float32)
-        v_cache = torch.zeros(L, T, d, device=dev, dtype=torch.float32)
+        k_cache = torch.zeros(L, T, d, device=dev, dtype=dtype)
+        v_cache = torch.zeros(L, T, d, device=dev, dtype=dtype)
         inp = torch.zeros(2, device=dev, dtype=torch.long)     # [token, pos]
         tok_t = inp[0:1]
         pos_t = inp[1:2]
@@ -502,12 +507,13 @@ def main():
             prof_ok = False
 
         lines = [
-            "| PyTorch | eager µs/token | CUDA graph µs/token |",
+            f"| PyTorch{' bf16' if args.bf16 else ''} | eager µs/token | CUDA graph µs/token |",
             "|---|---:|---:|",
             f"| T = {T:,} (step at p = {T - 1}) | {eager_us:.1f} | {graph_us:.1f} |",
             "",
             f"- torch {torch.__version__} (CUDA {torch.version.cuda}), device: {dev_name}",
-            f"- model: {L} layers, d={d}, {H} heads, vocab {V}, ctx {T}, fp32 (TF32 off), "
+            f"- model: {L} layers, d={d}, {H} heads, vocab {V}, ctx {T}, "
+            f"{'bf16 (weights, activations, caches)' if args.bf16 else 'fp32 (TF32 off)'}, "
             f"median of {args.rounds} rounds x {args.tokens} tokens",
         ]
         if prof_ok:

@@ -43,78 +43,74 @@ public final class GptBf16Kernels {
         return (bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16;
     }
 
-    static final String CUDA_GEMV_BF16 = """
-            __device__ float gelu(float z) {
-                return 0.5f * z * (1.0f + tanhf(0.7978845608028654f * (z + 0.044715f * z * z * z)));
-            }
+    static final String CUDA_GEMV_BF16 = GptKernels.CUDA_GEMV_PARTS + """
             __device__ __forceinline__ float lo(unsigned int p) { return __uint_as_float(p << 16); }
             __device__ __forceinline__ float hi(unsigned int p) { return __uint_as_float(p & 0xffff0000u); }
-            extern "C" __global__ void gemv_bf16(const unsigned int* w, const float* x, const float* bias,
-                                                 const float* r, float* y, const int* info) {
-                int rows = info[0], cols = info[1], flags = info[2];
-                int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
-                if (row >= rows) return;
-                const unsigned int* wr = w + (size_t) row * (cols / 2);
+            __device__ __forceinline__ float dot8(uint4 a, float4 b, float4 c) {
+                return lo(a.x) * b.x + hi(a.x) * b.y + lo(a.y) * b.z + hi(a.y) * b.w
+                     + lo(a.z) * c.x + hi(a.z) * c.y + lo(a.w) * c.z + hi(a.w) * c.w;
+            }
+            // eight loads of a row (eight bf16 each), tpr apart from j, all in flight at once (zero past n)
+            __device__ __forceinline__ void load8(uint4* a, const uint4* __restrict__ w8, int j, int n, int tpr) {
+                #pragma unroll
+                for (int u = 0; u < 8; u++) {
+                    int k = j + u * tpr;
+                    a[u] = k < n ? w8[k] : make_uint4(0u, 0u, 0u, 0u);
+                }
+            }
+            extern "C" __global__ void gemv_bf16(const unsigned int* __restrict__ w, const float* __restrict__ x,
+                                                 const float* __restrict__ g, const float* __restrict__ b,
+                                                 const float* __restrict__ bias, const float* __restrict__ r,
+                                                 float* __restrict__ y, const int* __restrict__ info) {
+                __shared__ __align__(16) float xs[GEMV_MAX_COLS];
+                __shared__ float red[32];
+                int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
+                int row = blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr, t = threadIdx.x % tpr;
+                bool live = row < rows, vec = (cols & 7) == 0;
+                int n = vec && live ? cols / 8 : 0;
+                const unsigned int* wr = w + (size_t) (live ? row : 0) * (cols / 2);
+                const uint4* w8 = reinterpret_cast<const uint4*>(wr);
+                uint4 a[8];
+                load8(a, w8, t, n, tpr);
+                // the first weights are in flight while the block prepares its input
+                gemv_input(x, g, b, cols, flags, xs, red);
                 float acc = 0.0f;
-                if ((cols & 7) == 0) {
-                    const uint4* w8 = reinterpret_cast<const uint4*>(wr);
-                    const float4* x4 = reinterpret_cast<const float4*>(x);
-                    for (int j = lane; j < cols / 8; j += 32) {
-                        uint4 a = w8[j];
-                        float4 b = x4[2 * j], c = x4[2 * j + 1];
-                        acc += lo(a.x) * b.x + hi(a.x) * b.y + lo(a.y) * b.z + hi(a.y) * b.w
-                             + lo(a.z) * c.x + hi(a.z) * c.y + lo(a.w) * c.z + hi(a.w) * c.w;
+                if (vec) {
+                    const float4* x4 = reinterpret_cast<const float4*>(xs);
+                    for (int j = t; j < n; j += 8 * tpr) {
+                        if (j != t) load8(a, w8, j, n, tpr);
+                        #pragma unroll
+                        for (int u = 0; u < 8; u++) {
+                            int k = j + u * tpr;
+                            if (k < n) acc += dot8(a[u], x4[2 * k], x4[2 * k + 1]);
+                        }
                     }
-                } else {
-                    for (int j = lane; j < cols / 2; j += 32) {
-                        unsigned int p = wr[j];
-                        acc += lo(p) * x[2 * j] + hi(p) * x[2 * j + 1];
-                    }
+                } else if (live) {
+                    for (int j = t; j < cols / 2; j += tpr) acc += lo(wr[j]) * xs[2 * j] + hi(wr[j]) * xs[2 * j + 1];
                 }
-                for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
-                if (lane == 0) {
-                    float v = acc + bias[row];
-                    if (flags & 1) v = gelu(v);
-                    if (flags & 2) v += r[row];
-                    y[row] = v;
-                }
+                acc = row_sum(acc, tpr, red);
+                if (live && t == 0) gemv_out(acc, row, bias, r, y, flags);
             }
             """;
 
-    static final String WGSL_GEMV_BF16 = """
-            @group(0) @binding(0) var<storage, read_write> w: array<u32>;
-            @group(0) @binding(1) var<storage, read_write> x: array<f32>;
-            @group(0) @binding(2) var<storage, read_write> bias: array<f32>;
-            @group(0) @binding(3) var<storage, read_write> r: array<f32>;
-            @group(0) @binding(4) var<storage, read_write> y: array<f32>;
-            @group(0) @binding(5) var<storage, read_write> info: array<i32>;
-            var<workgroup> part: array<f32, 64>;
-            fn gelu(z: f32) -> f32 {
-                return 0.5 * z * (1.0 + tanh(0.7978845608028654 * (z + 0.044715 * z * z * z)));
-            }
+    static final String WGSL_GEMV_BF16 = "@group(0) @binding(0) var<storage, read_write> w: array<u32>;\n"
+            + GptKernels.WGSL_GEMV_BINDINGS + GptKernels.WGSL_GEMV_PARTS + """
             @compute @workgroup_size(64)
             fn gemv_bf16(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-                let rows = u32(info[0]);
-                let half = u32(info[1]) / 2u;
-                let flags = info[2];
-                let row = wg.x;
                 let t = lid.x;
+                let u = prepare(t);
+                let rows = u32(u[0]);
+                let half = u32(u[1]) / 2u;
+                let row = wg.x;
                 var acc = 0.0;
                 if (row < rows) {
                     for (var j = t; j < half; j += 64u) {
                         let p = w[row * half + j];
-                        acc += bitcast<f32>(p << 16u) * x[2u * j] + bitcast<f32>(p & 0xffff0000u) * x[2u * j + 1u];
+                        acc += bitcast<f32>(p << 16u) * input(2u * j) + bitcast<f32>(p & 0xffff0000u) * input(2u * j + 1u);
                     }
                 }
-                part[t] = acc;
-                workgroupBarrier();
-                for (var k = 32u; k > 0u; k = k / 2u) { if (t < k) { part[t] += part[t + k]; } workgroupBarrier(); }
-                if (t == 0u && row < rows) {
-                    var v = part[0] + bias[row];
-                    if ((flags & 1) != 0) { v = gelu(v); }
-                    if ((flags & 2) != 0) { v += r[row]; }
-                    y[row] = v;
-                }
+                let total = sum64(acc, t);
+                if (t == 0u && row < rows) { finish(total, row, u[2]); }
             }
             """;
 
@@ -131,12 +127,12 @@ public final class GptBf16Kernels {
                         long base = (long) row * (cols / 2);
                         for (int j = 0; j < cols / 2; j++) {
                             int p = w.getAtIndex(JAVA_INT, base + j);
-                            acc += Float.intBitsToFloat(p << 16) * f(x, 2L * j)
-                                    + Float.intBitsToFloat(p & 0xFFFF0000) * f(x, 2L * j + 1);
+                            acc += Float.intBitsToFloat(p << 16) * x[2 * j]
+                                    + Float.intBitsToFloat(p & 0xFFFF0000) * x[2 * j + 1];
                         }
                         return acc;
                     }),
-                    JavaParameters.buffersAndInfo(5));
+                    JavaParameters.buffersAndInfo(7));
 
     static final String CUDA_EMBED_BF16 = """
             __device__ __forceinline__ float bf16At(const unsigned int* w, long i) {

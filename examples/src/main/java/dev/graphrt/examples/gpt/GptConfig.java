@@ -17,6 +17,10 @@ public record GptConfig(int layers, int d, int heads, int ctx, int vocab) {
             throw new IllegalArgumentException(
                     "d / heads must divide 256 (the attention kernel's block), was " + d + " / " + heads);
         }
+        if (4 * d > GptKernels.MAX_COLS) {
+            throw new IllegalArgumentException("d must be at most " + GptKernels.MAX_COLS / 4
+                    + " (the gemv kernels hold the MLP's input of 4 d floats in shared memory), was " + d);
+        }
         if (ctx > 1024) {
             throw new IllegalArgumentException(
                     "ctx must be at most 1024 (the attention kernel's score buffer), was " + ctx);

@@ -15,10 +15,11 @@ import java.util.List;
  * of launches ({@link #step}) that reads its input vector and its position from two small buffers. A host rewrites
  * those two ({@link #feed}) before every step, so one captured graph of the step serves every position.
  *
- * <p>Per layer: layer norm, QKV projection, KV store, attention, output projection plus residual, layer norm, MLP up
- * with GELU, MLP down plus residual (attention is two launches: per chunk of positions, then the merge); then the final
- * layer norm and the logits against the tied embedding, in chunks of {@link GptConfig#VOCAB_CHUNK} rows. That is
- * {@code 9 L + 1 + ceil(V / chunk)} launches a token.
+ * <p>Per layer: QKV projection of the layer-normalized input, attention (per chunk of positions, storing the new key
+ * and value, then the merge), output projection plus residual, MLP up of the layer-normalized sum with GELU, MLP down
+ * plus residual; then the logits of the normalized output against the tied embedding, in chunks of
+ * {@link GptConfig#VOCAB_CHUNK} rows. Each layer norm is computed by the gemv that reads it ({@link GptKernels}). That
+ * is {@code 6 L + ceil(V / chunk)} launches a token.
  */
 public final class GptDecoder implements AutoCloseable {
     private record LayerBuffers(
@@ -37,12 +38,15 @@ public final class GptDecoder implements AutoCloseable {
             Buffer keys,
             Buffer values) {}
 
+    private static final int GELU = 1;
+    private static final int RESIDUAL = 2;
+    private static final int NORMALIZE = 4;
+
     private final GptConfig c;
     private final boolean workgroupPerRow;
     private final boolean bf16;
-    private final Kernel layerNorm;
+    private final int threadsPerRowAtLeast;
     private final Kernel gemv;
-    private final Kernel storeKv;
     private final Kernel attention;
     private final Kernel merge;
     private final Kernel embed;
@@ -61,7 +65,6 @@ public final class GptDecoder implements AutoCloseable {
     private final Buffer xm;
     private final Buffer xb;
     private final Buffer xc;
-    private final Buffer h;
     private final Buffer qkv;
     private final Buffer att;
     private final Buffer parts;
@@ -91,12 +94,12 @@ public final class GptDecoder implements AutoCloseable {
             GraphRuntime runtime, GpuStream stream, GptWeights weights, boolean programmaticDependent, boolean bf16) {
         this.c = weights.config;
         this.bf16 = bf16;
+        this.threadsPerRowAtLeast = Integer.getInteger("gpt.tpr", 32); // a tuning knob: GptKernels#threadsPerRow
+        GptKernels.threadsPerRow(1, 1, threadsPerRowAtLeast); // refuses a bad value before anything is uploaded
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
         java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> opt =
                 programmaticDependent ? GptKernels::programmaticDependent : k -> k;
-        layerNorm = runtime.compile(opt.apply(GptKernels.LAYERNORM));
         gemv = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV));
-        storeKv = runtime.compile(opt.apply(GptKernels.STORE_KV));
         attention = runtime.compile(opt.apply(GptKernels.ATTENTION));
         merge = runtime.compile(opt.apply(GptKernels.MERGE));
         embed = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.EMBED_BF16 : GptGenerationKernels.EMBED));
@@ -134,7 +137,6 @@ public final class GptDecoder implements AutoCloseable {
         xm = own(stream.allocate(d * 4L));
         xb = own(stream.allocate(d * 4L));
         xc = own(stream.allocate(d * 4L));
-        h = own(stream.allocate(d * 4L));
         qkv = own(stream.allocate(3L * d * 4));
         att = own(stream.allocate(d * 4L));
         parts = own(stream.allocate((long) c.heads() * chunks() * (c.headDim() + 2) * 4));
@@ -170,15 +172,7 @@ public final class GptDecoder implements AutoCloseable {
         for (int l = 0; l < c.layers(); l++) {
             LayerBuffers w = layers.get(l);
             Buffer next = l % 2 == 0 ? xb : xc;
-            s.launch(
-                    layerNorm,
-                    single(),
-                    KernelArgs.of(cur, w.ln1g(), w.ln1b(), h).info(d));
-            gemv(s, w.wQkv(), h, w.bQkv(), zeros, qkv, 3 * d, d, 0);
-            s.launch(
-                    storeKv,
-                    LaunchDims.linear(d, 256),
-                    KernelArgs.of(qkv, position, w.keys(), w.values()).info(d));
+            gemv(s, w.wQkv(), cur, w.ln1g(), w.ln1b(), w.bQkv(), zeros, qkv, 3 * d, d, NORMALIZE);
             s.launch(
                     attention,
                     new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1),
@@ -188,25 +182,20 @@ public final class GptDecoder implements AutoCloseable {
                     merge,
                     new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
                     KernelArgs.of(parts, position, att).info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
-            gemv(s, w.wProj(), att, w.bProj(), cur, xm, d, d, 2);
-            s.launch(
-                    layerNorm,
-                    single(),
-                    KernelArgs.of(xm, w.ln2g(), w.ln2b(), h).info(d));
-            gemv(s, w.wUp(), h, w.bUp(), zeros, up, c.mlp(), d, 1);
-            gemv(s, w.wDown(), up, w.bDown(), xm, next, d, c.mlp(), 2);
+            gemv(s, w.wProj(), att, lnfG, lnfB, w.bProj(), cur, xm, d, d, RESIDUAL);
+            gemv(s, w.wUp(), xm, w.ln2g(), w.ln2b(), w.bUp(), zeros, up, c.mlp(), d, NORMALIZE | GELU);
+            gemv(s, w.wDown(), up, lnfG, lnfB, w.bDown(), xm, next, d, c.mlp(), RESIDUAL);
             cur = next;
         }
-        s.launch(layerNorm, single(), KernelArgs.of(cur, lnfG, lnfB, h).info(d));
         for (int i = 0; i < wteChunks.size(); i++) {
             int rows = Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - i * GptConfig.VOCAB_CHUNK);
-            gemv(s, wteChunks.get(i), h, zeros, xm, logitChunks.get(i), rows, d, 0);
+            gemv(s, wteChunks.get(i), cur, lnfG, lnfB, zeros, xm, logitChunks.get(i), rows, d, NORMALIZE);
         }
     }
 
     /** The launches of one step. */
     public int launchesPerStep() {
-        return 9 * c.layers() + 1 + wteChunks.size();
+        return 6 * c.layers() + wteChunks.size();
     }
 
     /**
@@ -268,11 +257,28 @@ public final class GptDecoder implements AutoCloseable {
         return out;
     }
 
-    private void gemv(GpuStream s, Buffer w, Buffer x, Buffer bias, Buffer r, Buffer y, int rows, int cols, int flags) {
+    /**
+     * {@code y = w x' + bias}, then GELU and the residual {@code r} as {@code flags} ask, {@code x'} being {@code x}
+     * layer-normalized with {@code g} and {@code b} under {@link #NORMALIZE}. Buffers a launch does not read ({@code g}
+     * and {@code b} without NORMALIZE, {@code r} without RESIDUAL) are still distinct ones: no buffer is bound twice.
+     */
+    private void gemv(
+            GpuStream s,
+            Buffer w,
+            Buffer x,
+            Buffer g,
+            Buffer b,
+            Buffer bias,
+            Buffer r,
+            Buffer y,
+            int rows,
+            int cols,
+            int flags) {
+        int tpr = GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast);
         LaunchDims dims = workgroupPerRow
                 ? new LaunchDims(rows, 1, 1, 64, 1, 1)
-                : new LaunchDims((rows + 7) / 8, 1, 1, 256, 1, 1);
-        s.launch(gemv, dims, KernelArgs.of(w, x, bias, r, y).info(rows, cols, flags));
+                : new LaunchDims((rows + 256 / tpr - 1) / (256 / tpr), 1, 1, 256, 1, 1);
+        s.launch(gemv, dims, KernelArgs.of(w, x, g, b, bias, r, y).info(rows, cols, flags, tpr));
     }
 
     private static LaunchDims single() {

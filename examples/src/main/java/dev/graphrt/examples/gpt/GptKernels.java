@@ -10,96 +10,151 @@ import dev.graphrt.api.KernelSource;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The decoder's four kernels in every dialect (CUDA C, also compiled by hip; WGSL; Java), each in the one argument
- * layout of docs/kernels.md: buffers, then the info words.
+ * The decoder's kernels in every dialect (CUDA C, also compiled by hip; WGSL; Java), each in the one argument layout
+ * of docs/kernels.md: buffers, then the info words. Written to stream the weights at the memory's bandwidth: a token
+ * is three launches of gemv and attention per layer's half, with the layer norms and the KV store fused in.
  *
  * <ul>
- *   <li>{@code layernorm(x, g, b, y; d)}: one block of 256 reduces the mean and the variance.</li>
- *   <li>{@code gemv(w, x, bias, r, y; rows, cols, flags)}: {@code y = w x + bias}, then GELU (flag 1) and the
- *       residual {@code r} (flag 2). CUDA and Java give each row one 32-lane warp (8 rows per 256-thread block);
- *       WGSL one 64-lane workgroup.</li>
- *   <li>{@code store_kv(qkv, pos, k, v; d)}: the new key and value into the caches at the position in {@code pos}.</li>
+ *   <li>{@code gemv(w, x, g, b, bias, r, y; rows, cols, flags, tpr)}: {@code y = w x' + bias}, then GELU (flag 1) and
+ *       the residual {@code r} (flag 2), where {@code x'} is {@code x} layer-normalized with gain {@code g} and shift
+ *       {@code b} when flag 4 is set (each block normalizes the vector itself, so no launch of its own) and {@code x}
+ *       otherwise. CUDA and Java give each row {@code tpr} threads of a 256-thread block ({@link #threadsPerRow}:
+ *       each thread then has at most eight 16-byte loads of the row in flight at once); WGSL one 64-lane workgroup.
+ *       The CUDA text issues its first weight loads before it waits for its input.</li>
  *   <li>{@code attention(qkv, k, v, pos, part; d, heads, chunk)}: one block of 256 per head and chunk of
  *       {@value #ATTENTION_CHUNK} positions up to {@code pos}, each writing its chunk's maximum score, sum of
- *       exponentials and weighted values (split attention, as flash-decoding does);
- *       {@code attention_merge(part, pos, out; d, heads, chunk)} rescales and sums the chunks per head. The context
- *       is spread over {@code heads x chunks} blocks, not {@code heads}.</li>
+ *       exponentials and weighted values (split attention, as flash-decoding does). The block whose chunk holds
+ *       {@code pos} also stores the new key and value into the caches (it reads them from {@code qkv}, so no other
+ *       block needs them). {@code attention_merge(part, pos, out; d, heads, chunk)} rescales and sums the chunks per
+ *       head, its 256 threads spread over chunks and dimensions.</li>
  * </ul>
  * The position is read from a buffer, so one captured step serves every position.
  */
 public final class GptKernels {
     private GptKernels() {}
 
-    static final String CUDA_LAYERNORM = """
-            extern "C" __global__ void layernorm(const float* x, const float* g, const float* b, float* y,
-                                                 const int* info) {
-                __shared__ float red[256];
-                int d = info[0], t = threadIdx.x;
-                float s = 0.0f;
-                for (int i = t; i < d; i += 256) s += x[i];
-                red[t] = s;
-                __syncthreads();
-                for (int k = 128; k > 0; k >>= 1) { if (t < k) red[t] += red[t + k]; __syncthreads(); }
-                float mean = red[0] / d;
-                __syncthreads();
-                float v = 0.0f;
-                for (int i = t; i < d; i += 256) { float c = x[i] - mean; v += c * c; }
-                red[t] = v;
-                __syncthreads();
-                for (int k = 128; k > 0; k >>= 1) { if (t < k) red[t] += red[t + k]; __syncthreads(); }
-                float inv = 1.0f / sqrtf(red[0] / d + 1e-5f);
-                for (int i = t; i < d; i += 256) y[i] = (x[i] - mean) * inv * g[i] + b[i];
-            }
-            """;
+    /** Columns the CUDA gemv kernels hold in shared memory: the longest input vector (the MLP's, {@code 4 d}). */
+    public static final int MAX_COLS = 4096;
 
-    static final String CUDA_GEMV = """
-            __device__ float gelu(float z) {
+    /**
+     * What both CUDA gemv kernels share: GELU, warp and block sums, the input vector into shared memory (normalized
+     * under flag 4), a row's sum over its {@code tpr} threads, and the row's epilogue.
+     */
+    static final String CUDA_GEMV_PARTS = """
+            #define GEMV_MAX_COLS 4096
+            __device__ __forceinline__ float gelu(float z) {
                 return 0.5f * z * (1.0f + tanhf(0.7978845608028654f * (z + 0.044715f * z * z * z)));
             }
-            extern "C" __global__ void gemv(const float* w, const float* x, const float* bias, const float* r,
-                                            float* y, const int* info) {
-                int rows = info[0], cols = info[1], flags = info[2];
-                int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
-                if (row >= rows) return;
-                const float* wr = w + (size_t) row * cols;
-                float acc = 0.0f;
-                if ((cols & 3) == 0) {
-                    const float4* w4 = reinterpret_cast<const float4*>(wr);
-                    const float4* x4 = reinterpret_cast<const float4*>(x);
-                    for (int j = lane; j < cols / 4; j += 32) {
-                        float4 a = w4[j], b = x4[j];
-                        acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-                    }
-                } else {
-                    for (int j = lane; j < cols; j += 32) acc += wr[j] * x[j];
+            __device__ __forceinline__ float warp_sum(float v) {
+                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                return v;
+            }
+            // the block's sum of every thread's v, returned to every thread (red: one word per warp)
+            __device__ float block_sum(float v, float* red) {
+                v = warp_sum(v);
+                __syncthreads();
+                if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = v;
+                __syncthreads();
+                float s = 0.0f;
+                for (int i = 0; i < blockDim.x / 32; i++) s += red[i];
+                return s;
+            }
+            // x into xs, layer-normalized with g and b when flags & 4
+            __device__ void gemv_input(const float* x, const float* g, const float* b, int cols, int flags,
+                                       float* xs, float* red) {
+                for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = x[i];
+                if (flags & 4) {
+                    float s = 0.0f;
+                    for (int i = threadIdx.x; i < cols; i += blockDim.x) s += xs[i];
+                    float mean = block_sum(s, red) / cols, v = 0.0f;
+                    for (int i = threadIdx.x; i < cols; i += blockDim.x) { float c = xs[i] - mean; v += c * c; }
+                    float inv = 1.0f / sqrtf(block_sum(v, red) / cols + 1e-5f);
+                    for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = (xs[i] - mean) * inv * g[i] + b[i];
                 }
-                for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
-                if (lane == 0) {
-                    float v = acc + bias[row];
-                    if (flags & 1) v = gelu(v);
-                    if (flags & 2) v += r[row];
-                    y[row] = v;
-                }
+                __syncthreads();
+            }
+            // the sum over the tpr threads of a row (tpr a multiple of 32 dividing the block), to each of them
+            __device__ float row_sum(float v, int tpr, float* red) {
+                v = warp_sum(v);
+                if (tpr == 32) return v;
+                __syncthreads();
+                if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = v;
+                __syncthreads();
+                int first = threadIdx.x / tpr * (tpr / 32);
+                float s = 0.0f;
+                for (int i = 0; i < tpr / 32; i++) s += red[first + i];
+                return s;
+            }
+            __device__ __forceinline__ void gemv_out(float acc, int row, const float* bias, const float* r, float* y,
+                                                     int flags) {
+                float v = acc + bias[row];
+                if (flags & 1) v = gelu(v);
+                if (flags & 2) v += r[row];
+                y[row] = v;
             }
             """;
 
-    static final String CUDA_STORE_KV = """
-            extern "C" __global__ void store_kv(const float* qkv, const int* pos, float* k, float* v,
-                                                const int* info) {
-                int d = info[0], i = blockIdx.x * blockDim.x + threadIdx.x;
-                if (i < d) {
-                    int p = pos[0];
-                    k[p * d + i] = qkv[d + i];
-                    v[p * d + i] = qkv[2 * d + i];
+    static final String CUDA_GEMV = CUDA_GEMV_PARTS + """
+            __device__ __forceinline__ float dot4(float4 a, float4 b) {
+                return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+            }
+            // eight loads of a row, tpr apart from j, all in flight at once (zero past n)
+            __device__ __forceinline__ void load8(float4* a, const float4* __restrict__ w4, int j, int n, int tpr) {
+                #pragma unroll
+                for (int u = 0; u < 8; u++) {
+                    int k = j + u * tpr;
+                    a[u] = k < n ? w4[k] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
                 }
+            }
+            extern "C" __global__ void gemv(const float* __restrict__ w, const float* __restrict__ x,
+                                            const float* __restrict__ g, const float* __restrict__ b,
+                                            const float* __restrict__ bias, const float* __restrict__ r,
+                                            float* __restrict__ y, const int* __restrict__ info) {
+                __shared__ __align__(16) float xs[GEMV_MAX_COLS];
+                __shared__ float red[32];
+                int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
+                int row = blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr, t = threadIdx.x % tpr;
+                bool live = row < rows, vec = (cols & 3) == 0;
+                int n = vec && live ? cols / 4 : 0;
+                const float4* w4 = reinterpret_cast<const float4*>(w + (size_t) (live ? row : 0) * cols);
+                float4 a[8];
+                load8(a, w4, t, n, tpr);
+                // the first weights are in flight while the block prepares its input
+                gemv_input(x, g, b, cols, flags, xs, red);
+                float acc = 0.0f;
+                if (vec) {
+                    const float4* x4 = reinterpret_cast<const float4*>(xs);
+                    for (int j = t; j < n; j += 8 * tpr) {
+                        if (j != t) load8(a, w4, j, n, tpr);
+                        #pragma unroll
+                        for (int u = 0; u < 8; u++) {
+                            if (j + u * tpr < n) acc += dot4(a[u], x4[j + u * tpr]);
+                        }
+                    }
+                } else if (live) {
+                    const float* wr = w + (size_t) row * cols;
+                    for (int j = t; j < cols; j += tpr) acc += wr[j] * xs[j];
+                }
+                acc = row_sum(acc, tpr, red);
+                if (live && t == 0) gemv_out(acc, row, bias, r, y, flags);
             }
             """;
 
     static final String CUDA_ATTENTION = """
-            extern "C" __global__ void attention(const float* qkv, const float* k, const float* v, const int* pos,
-                                                 float* part, const int* info) {
+            __device__ __forceinline__ float warp_sum(float v) {
+                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                return v;
+            }
+            __device__ __forceinline__ float warp_max(float v) {
+                for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+                return v;
+            }
+            extern "C" __global__ void attention(const float* __restrict__ qkv, float* __restrict__ k,
+                                                 float* __restrict__ v, const int* __restrict__ pos,
+                                                 float* __restrict__ part, const int* __restrict__ info) {
                 __shared__ float s[256];
                 __shared__ float red[256];
+                __shared__ float wmax[8], wsum[8];
                 int d = info[0], heads = info[1], chunk = info[2], hd = d / heads;
                 int h = blockIdx.x % heads, c = blockIdx.x / heads, t = threadIdx.x, p = pos[0];
                 int start = c * chunk, end = min(start + chunk, p + 1), n = end - start;
@@ -109,37 +164,55 @@ public final class GptKernels {
                     return;
                 }
                 const float* q = qkv + h * hd;
+                const float* kNew = qkv + d + h * hd;
+                const float* vNew = qkv + 2 * d + h * hd;
+                if (p < end && t < hd) { // this chunk holds the new position: its key and value into the caches
+                    k[(size_t) p * d + h * hd + t] = kNew[t];
+                    v[(size_t) p * d + h * hd + t] = vNew[t];
+                }
+                int j = t % hd, grp = t / hd, groups = 256 / hd;
+                float vv[8]; // this thread's first values, loaded while the scores are computed
+                #pragma unroll
+                for (int u = 0; u < 8; u++) {
+                    int i = grp + u * groups;
+                    vv[u] = i >= n ? 0.0f : start + i == p ? vNew[j] : v[(size_t) (start + i) * d + h * hd + j];
+                }
                 float scale = 1.0f / sqrtf((float) hd);
                 int warp = t / 32, lane = t % 32;
                 for (int i = warp; i < n; i += 8) {
-                    const float* kr = k + (size_t) (start + i) * d + h * hd;
+                    const float* kr = start + i == p ? kNew : k + (size_t) (start + i) * d + h * hd;
                     float acc = 0.0f;
-                    for (int j = lane; j < hd; j += 32) acc += q[j] * kr[j];
-                    for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+                    for (int jj = lane; jj < hd; jj += 32) acc += q[jj] * kr[jj];
+                    acc = warp_sum(acc);
                     if (lane == 0) s[i] = acc * scale;
                 }
                 __syncthreads();
                 float m = -3.402823466e+38f;
                 for (int i = t; i < n; i += 256) m = fmaxf(m, s[i]);
-                red[t] = m;
+                m = warp_max(m);
+                if (lane == 0) wmax[warp] = m;
                 __syncthreads();
-                for (int k2 = 128; k2 > 0; k2 >>= 1) { if (t < k2) red[t] = fmaxf(red[t], red[t + k2]); __syncthreads(); }
-                m = red[0];
-                __syncthreads();
+                for (int i = 0; i < 8; i++) m = fmaxf(m, wmax[i]);
                 float l = 0.0f;
                 for (int i = t; i < n; i += 256) { float e = expf(s[i] - m); s[i] = e; l += e; }
-                red[t] = l;
+                l = warp_sum(l);
+                if (lane == 0) wsum[warp] = l;
                 __syncthreads();
-                for (int k2 = 128; k2 > 0; k2 >>= 1) { if (t < k2) red[t] += red[t + k2]; __syncthreads(); }
-                l = red[0];
-                __syncthreads();
-                int j = t % hd, part_ = t / hd, parts = 256 / hd;
+                l = 0.0f;
+                for (int i = 0; i < 8; i++) l += wsum[i];
                 float acc = 0.0f;
-                for (int i = part_; i < n; i += parts) acc += s[i] * v[(size_t) (start + i) * d + h * hd + j];
+                #pragma unroll
+                for (int u = 0; u < 8; u++) {
+                    int i = grp + u * groups;
+                    if (i < n) acc += s[i] * vv[u];
+                }
+                for (int i = grp + 8 * groups; i < n; i += groups) {
+                    acc += s[i] * (start + i == p ? vNew[j] : v[(size_t) (start + i) * d + h * hd + j]);
+                }
                 red[t] = acc;
                 __syncthreads();
-                if (part_ == 0) {
-                    for (int o = 1; o < parts; o++) acc += red[o * hd + j];
+                if (grp == 0) {
+                    for (int o = 1; o < groups; o++) acc += red[o * hd + j];
                     rec[2 + j] = acc;
                     if (j == 0) { rec[0] = m; rec[1] = l; }
                 }
@@ -147,100 +220,109 @@ public final class GptKernels {
             """;
 
     static final String CUDA_MERGE = """
-            extern "C" __global__ void attention_merge(const float* part, const int* pos, float* out, const int* info) {
-                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads, h = blockIdx.x, j = threadIdx.x;
-                if (j >= hd) return;
-                int n = pos[0] / chunk + 1;
-                float m = -3.402823466e+38f;
-                for (int c = 0; c < n; c++) m = fmaxf(m, part[(size_t) (c * heads + h) * (hd + 2)]);
-                float l = 0.0f, acc = 0.0f;
-                for (int c = 0; c < n; c++) {
-                    const float* rec = part + (size_t) (c * heads + h) * (hd + 2);
-                    float w = expf(rec[0] - m);
-                    l += rec[1] * w;
-                    acc += rec[2 + j] * w;
+            extern "C" __global__ void attention_merge(const float* __restrict__ part, const int* __restrict__ pos,
+                                                       float* __restrict__ out, const int* __restrict__ info) {
+                __shared__ float red[256];
+                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads, h = blockIdx.x, t = threadIdx.x;
+                int n = pos[0] / chunk + 1, lane = t % 32;
+                size_t stride = (size_t) heads * (hd + 2);
+                const float* base = part + (size_t) h * (hd + 2);
+                float m = -3.402823466e+38f; // every warp finds the maximum and the sum itself: no barrier
+                for (int c = lane; c < n; c += 32) m = fmaxf(m, base[c * stride]);
+                for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+                float l = 0.0f;
+                for (int c = lane; c < n; c += 32) l += base[c * stride + 1] * expf(base[c * stride] - m);
+                for (int o = 16; o > 0; o >>= 1) l += __shfl_xor_sync(0xffffffffu, l, o);
+                int j = t % hd, grp = t / hd, groups = blockDim.x / hd;
+                float acc = 0.0f;
+                for (int c = grp; c < n; c += groups) acc += base[c * stride + 2 + j] * expf(base[c * stride] - m);
+                red[t] = acc;
+                __syncthreads();
+                if (grp == 0) {
+                    for (int o = 1; o < groups; o++) acc += red[o * hd + j];
+                    out[h * hd + j] = acc / l;
                 }
-                out[h * hd + j] = acc / l;
             }
             """;
 
-    static final String WGSL_LAYERNORM = """
-            @group(0) @binding(0) var<storage, read_write> x: array<f32>;
-            @group(0) @binding(1) var<storage, read_write> g: array<f32>;
-            @group(0) @binding(2) var<storage, read_write> b: array<f32>;
-            @group(0) @binding(3) var<storage, read_write> y: array<f32>;
-            @group(0) @binding(4) var<storage, read_write> info: array<i32>;
-            var<workgroup> red: array<f32, 256>;
-            @compute @workgroup_size(256)
-            fn layernorm(@builtin(local_invocation_id) lid: vec3<u32>) {
-                let d = u32(info[0]);
-                let t = lid.x;
-                var s = 0.0;
-                for (var i = t; i < d; i += 256u) { s += x[i]; }
-                red[t] = s;
-                workgroupBarrier();
-                for (var k = 128u; k > 0u; k = k / 2u) { if (t < k) { red[t] += red[t + k]; } workgroupBarrier(); }
-                let mean = red[0] / f32(d);
-                workgroupBarrier();
-                var v = 0.0;
-                for (var i = t; i < d; i += 256u) { let c = x[i] - mean; v += c * c; }
-                red[t] = v;
-                workgroupBarrier();
-                for (var k = 128u; k > 0u; k = k / 2u) { if (t < k) { red[t] += red[t + k]; } workgroupBarrier(); }
-                let inv = 1.0 / sqrt(red[0] / f32(d) + 1e-5);
-                for (var i = t; i < d; i += 256u) { y[i] = (x[i] - mean) * inv * g[i] + b[i]; }
-            }
-            """;
-
-    static final String WGSL_GEMV = """
-            @group(0) @binding(0) var<storage, read_write> w: array<f32>;
-            @group(0) @binding(1) var<storage, read_write> x: array<f32>;
-            @group(0) @binding(2) var<storage, read_write> bias: array<f32>;
-            @group(0) @binding(3) var<storage, read_write> r: array<f32>;
-            @group(0) @binding(4) var<storage, read_write> y: array<f32>;
-            @group(0) @binding(5) var<storage, read_write> info: array<i32>;
+    /**
+     * What both WGSL gemv kernels share, after their bindings ({@code x, g, b, bias, r, y, info} at 1 to 7): a
+     * workgroup's sum, the input element {@code j} (normalized under flag 4: {@link #wgslPrepare} first) and the epilogue.
+     */
+    static final String WGSL_GEMV_PARTS = """
             var<workgroup> part: array<f32, 64>;
+            var<workgroup> shape: array<i32, 3>;
+            var<private> mean: f32;
+            var<private> inv: f32;
+            var<private> normalized: bool;
             fn gelu(z: f32) -> f32 {
                 return 0.5 * z * (1.0 + tanh(0.7978845608028654 * (z + 0.044715 * z * z * z)));
             }
-            @compute @workgroup_size(64)
-            fn gemv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-                let rows = u32(info[0]);
-                let cols = u32(info[1]);
-                let flags = info[2];
-                let row = wg.x;
-                let t = lid.x;
-                var acc = 0.0;
-                if (row < rows) {
-                    for (var j = t; j < cols; j += 64u) { acc += w[row * cols + j] * x[j]; }
-                }
-                part[t] = acc;
+            fn sum64(v: f32, t: u32) -> f32 {
+                workgroupBarrier();
+                part[t] = v;
                 workgroupBarrier();
                 for (var k = 32u; k > 0u; k = k / 2u) { if (t < k) { part[t] += part[t + k]; } workgroupBarrier(); }
-                if (t == 0u && row < rows) {
-                    var v = part[0] + bias[row];
-                    if ((flags & 1) != 0) { v = gelu(v); }
-                    if ((flags & 2) != 0) { v += r[row]; }
-                    y[row] = v;
+                return part[0];
+            }
+            fn input(j: u32) -> f32 {
+                if (normalized) { return (x[j] - mean) * inv * g[j] + b[j]; }
+                return x[j];
+            }
+            // the shape, read once into workgroup memory so that every barrier is in uniform control flow, and the
+            // input's mean and inverse deviation under flag 4
+            fn prepare(t: u32) -> array<i32, 3> {
+                if (t == 0u) { shape = array<i32, 3>(info[0], info[1], info[2]); }
+                let u = workgroupUniformLoad(&shape);
+                let cols = u32(u[1]);
+                let norm = (u[2] & 4) != 0;
+                normalized = norm;
+                mean = 0.0;
+                inv = 1.0;
+                if (norm) {
+                    var s = 0.0;
+                    for (var j = t; j < cols; j += 64u) { s += x[j]; }
+                    mean = sum64(s, t) / f32(cols);
+                    var v = 0.0;
+                    for (var j = t; j < cols; j += 64u) { let c = x[j] - mean; v += c * c; }
+                    inv = 1.0 / sqrt(sum64(v, t) / f32(cols) + 1e-5);
                 }
+                return u;
+            }
+            fn finish(acc: f32, row: u32, flags: i32) {
+                var v = acc + bias[row];
+                if ((flags & 1) != 0) { v = gelu(v); }
+                if ((flags & 2) != 0) { v += r[row]; }
+                y[row] = v;
             }
             """;
 
-    static final String WGSL_STORE_KV = """
-            @group(0) @binding(0) var<storage, read_write> qkv: array<f32>;
-            @group(0) @binding(1) var<storage, read_write> pos: array<i32>;
-            @group(0) @binding(2) var<storage, read_write> k: array<f32>;
-            @group(0) @binding(3) var<storage, read_write> v: array<f32>;
-            @group(0) @binding(4) var<storage, read_write> info: array<i32>;
-            @compute @workgroup_size(256)
-            fn store_kv(@builtin(global_invocation_id) id: vec3<u32>) {
-                let d = u32(info[0]);
-                let i = id.x;
-                if (i < d) {
-                    let p = u32(pos[0]);
-                    k[p * d + i] = qkv[d + i];
-                    v[p * d + i] = qkv[2u * d + i];
+    /** The bindings 1 to 7 both WGSL gemv kernels share. */
+    static final String WGSL_GEMV_BINDINGS = """
+            @group(0) @binding(1) var<storage, read_write> x: array<f32>;
+            @group(0) @binding(2) var<storage, read_write> g: array<f32>;
+            @group(0) @binding(3) var<storage, read_write> b: array<f32>;
+            @group(0) @binding(4) var<storage, read_write> bias: array<f32>;
+            @group(0) @binding(5) var<storage, read_write> r: array<f32>;
+            @group(0) @binding(6) var<storage, read_write> y: array<f32>;
+            @group(0) @binding(7) var<storage, read_write> info: array<i32>;
+            """;
+
+    static final String WGSL_GEMV = "@group(0) @binding(0) var<storage, read_write> w: array<f32>;\n"
+            + WGSL_GEMV_BINDINGS + WGSL_GEMV_PARTS + """
+            @compute @workgroup_size(64)
+            fn gemv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+                let t = lid.x;
+                let u = prepare(t);
+                let rows = u32(u[0]);
+                let cols = u32(u[1]);
+                let row = wg.x;
+                var acc = 0.0;
+                if (row < rows) {
+                    for (var j = t; j < cols; j += 64u) { acc += w[row * cols + j] * input(j); }
                 }
+                let total = sum64(acc, t);
+                if (t == 0u && row < rows) { finish(total, row, u[2]); }
             }
             """;
 
@@ -276,10 +358,18 @@ public final class GptKernels {
                     return;
                 }
                 let n = end - start;
+                if (p < end && t < hd) { // this chunk holds the new position: its key and value into the caches
+                    k[p * d + h * hd + t] = qkv[d + h * hd + t];
+                    v[p * d + h * hd + t] = qkv[2u * d + h * hd + t];
+                }
                 let scale = 1.0 / sqrt(f32(hd));
                 if (t < n) {
                     var acc = 0.0;
-                    for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * k[(start + t) * d + h * hd + j]; }
+                    if (start + t == p) {
+                        for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * qkv[d + h * hd + j]; }
+                    } else {
+                        for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * k[(start + t) * d + h * hd + j]; }
+                    }
                     s[t] = acc * scale;
                 }
                 workgroupBarrier();
@@ -301,7 +391,10 @@ public final class GptKernels {
                 let q = t / hd;
                 let parts = 256u / hd;
                 var acc = 0.0;
-                for (var i = q; i < n; i += parts) { acc += s[i] * v[(start + i) * d + h * hd + j]; }
+                for (var i = q; i < n; i += parts) {
+                    if (start + i == p) { acc += s[i] * qkv[2u * d + h * hd + j]; }
+                    else { acc += s[i] * v[(start + i) * d + h * hd + j]; }
+                }
                 red[t] = acc;
                 workgroupBarrier();
                 if (q == 0u) {
@@ -340,12 +433,11 @@ public final class GptKernels {
                 out[h * hd + j] = acc / l;
             }
             """;
-
     /**
      * {@code plain} opted into programmatic dependent launch: its CUDA C text waits for its predecessors as the first
-     * statement of the kernel (every kernel of the step reads what the one before it wrote), its other texts are
-     * unchanged. On cuda on an H200 each launch then starts while the one before it drains; elsewhere it is the same
-     * kernel.
+     * statement of the kernel (every kernel of the step reads what the one before it wrote, and its info words), its
+     * other texts are unchanged. On cuda on an H200 each launch then starts while the one before it drains; elsewhere
+     * it is the same kernel.
      */
     static KernelSource programmaticDependent(KernelSource plain) {
         String entry = plain.entryPoint();
@@ -368,36 +460,6 @@ public final class GptKernels {
         return m.getAtIndex(JAVA_FLOAT, i);
     }
 
-    public static final KernelSource LAYERNORM = KernelSource.named("layernorm")
-            .cuda(CUDA_LAYERNORM)
-            .wgsl(WGSL_LAYERNORM)
-            .java(
-                    (args, from, to) -> {
-                        if (from != 0) {
-                            return; // one row: the range holding id 0 does it
-                        }
-                        MemorySegment x = args.buffer(0);
-                        MemorySegment g = args.buffer(1);
-                        MemorySegment b = args.buffer(2);
-                        MemorySegment y = args.buffer(3);
-                        int d = args.info(0);
-                        float mean = 0;
-                        for (int i = 0; i < d; i++) {
-                            mean += f(x, i);
-                        }
-                        mean /= d;
-                        float var = 0;
-                        for (int i = 0; i < d; i++) {
-                            var += (f(x, i) - mean) * (f(x, i) - mean);
-                        }
-                        var /= d;
-                        float inv = (float) (1 / Math.sqrt(var + 1e-5));
-                        for (int i = 0; i < d; i++) {
-                            y.setAtIndex(JAVA_FLOAT, i, (f(x, i) - mean) * inv * f(g, i) + f(b, i));
-                        }
-                    },
-                    JavaParameters.buffersAndInfo(4));
-
     public static final KernelSource GEMV = KernelSource.named("gemv")
             .cuda(CUDA_GEMV)
             .wgsl(WGSL_GEMV)
@@ -406,57 +468,95 @@ public final class GptKernels {
                         float acc = 0;
                         long base = (long) row * cols;
                         for (int j = 0; j < cols; j++) {
-                            acc += f(w, base + j) * f(x, j);
+                            acc += f(w, base + j) * x[j];
                         }
                         return acc;
                     }),
-                    JavaParameters.buffersAndInfo(5));
+                    JavaParameters.buffersAndInfo(7));
 
-    /** One row's dot product of a gemv: the weights as they are stored (fp32, or bf16 two to a word). */
+    /**
+     * Threads per row for a gemv of {@code cols} columns read {@code perLoad} at a time (4 for fp32, 8 for bf16): the
+     * fewest, from {@code atLeast} (32, 64, 128 or 256) up to 256, that leave each thread at most eight loads of its
+     * row, so a row's loads are all in flight at once and a long row is spread over more threads (and blocks).
+     */
+    public static int threadsPerRow(int cols, int perLoad, int atLeast) {
+        if (atLeast < 32 || atLeast > 256 || Integer.bitCount(atLeast) != 1) {
+            throw new IllegalArgumentException("atLeast must be 32, 64, 128 or 256, was " + atLeast);
+        }
+        int loads = (cols + perLoad - 1) / perLoad;
+        int tpr = atLeast;
+        while (tpr < 256 && loads > 8 * tpr) {
+            tpr *= 2;
+        }
+        return tpr;
+    }
+
+    /** One row's dot product of a gemv with the prepared input: the weights as they are stored (fp32, or bf16). */
     interface RowDot {
-        float dot(MemorySegment w, MemorySegment x, int row, int cols);
+        float dot(MemorySegment w, float[] x, int row, int cols);
     }
 
     /**
-     * The Java body of both gemv kernels: lane 0 of each warp-sized slice of the range does its row, adds the bias,
-     * then applies GELU ({@code flags & 1}) and the residual ({@code flags & 2}). Buffers: w, x, bias, r, y.
+     * The input of a gemv as the row loop reads it: buffer 1, layer-normalized with gain buffer 2 and shift buffer 3
+     * when {@code normalize}, as the layer norm of {@link GptReference} computes it.
+     */
+    static float[] gemvInput(JavaKernelArgs args, int cols, boolean normalize) {
+        MemorySegment x = args.buffer(1);
+        float[] in = new float[cols];
+        for (int i = 0; i < cols; i++) {
+            in[i] = f(x, i);
+        }
+        if (!normalize) {
+            return in;
+        }
+        MemorySegment g = args.buffer(2);
+        MemorySegment b = args.buffer(3);
+        float mean = 0;
+        for (float v : in) {
+            mean += v;
+        }
+        mean /= cols;
+        float var = 0;
+        for (float v : in) {
+            var += (v - mean) * (v - mean);
+        }
+        var /= cols;
+        float inv = (float) (1 / Math.sqrt(var + 1e-5));
+        for (int i = 0; i < cols; i++) {
+            in[i] = (in[i] - mean) * inv * f(g, i) + f(b, i);
+        }
+        return in;
+    }
+
+    /**
+     * The Java body of both gemv kernels: thread 0 of each row's {@code tpr} threads in the range does its row with
+     * the prepared input ({@link #gemvInput}), adds the bias, then applies GELU ({@code flags & 1}) and the residual
+     * ({@code flags & 2}). Buffers: w, x, g, b, bias, r, y; info: rows, cols, flags, tpr.
      */
     static void gemvRows(JavaKernelArgs args, int from, int to, RowDot dot) {
         int rows = args.info(0);
         int cols = args.info(1);
         int flags = args.info(2);
-        for (int id = (from + 31) / 32 * 32; id < to; id += 32) {
-            int row = id / 32;
+        int tpr = args.info(3);
+        float[] in = null;
+        for (int id = (from + tpr - 1) / tpr * tpr; id < to; id += tpr) {
+            int row = id / tpr;
             if (row >= rows) {
                 break;
             }
-            float value = dot.dot(args.buffer(0), args.buffer(1), row, cols) + f(args.buffer(2), row);
+            if (in == null) {
+                in = gemvInput(args, cols, (flags & 4) != 0);
+            }
+            float value = dot.dot(args.buffer(0), in, row, cols) + f(args.buffer(4), row);
             if ((flags & 1) != 0) {
                 value = GptReference.gelu(value);
             }
             if ((flags & 2) != 0) {
-                value += f(args.buffer(3), row);
+                value += f(args.buffer(5), row);
             }
-            args.buffer(4).setAtIndex(JAVA_FLOAT, row, value);
+            args.buffer(6).setAtIndex(JAVA_FLOAT, row, value);
         }
     }
-
-    public static final KernelSource STORE_KV = KernelSource.named("store_kv")
-            .cuda(CUDA_STORE_KV)
-            .wgsl(WGSL_STORE_KV)
-            .java(
-                    (args, from, to) -> {
-                        MemorySegment qkv = args.buffer(0);
-                        int p = args.buffer(1).getAtIndex(JAVA_INT, 0);
-                        MemorySegment k = args.buffer(2);
-                        MemorySegment v = args.buffer(3);
-                        int d = args.info(0);
-                        for (int i = from; i < Math.min(to, d); i++) {
-                            k.setAtIndex(JAVA_FLOAT, (long) p * d + i, f(qkv, d + i));
-                            v.setAtIndex(JAVA_FLOAT, (long) p * d + i, f(qkv, 2L * d + i));
-                        }
-                    },
-                    JavaParameters.buffersAndInfo(4));
 
     /**
      * Positions one attention block covers (at most 256: a head's scores over them fit the block's shared memory);
@@ -500,6 +600,13 @@ public final class GptKernels {
                                 part.setAtIndex(JAVA_FLOAT, rec, -Float.MAX_VALUE);
                                 part.setAtIndex(JAVA_FLOAT, rec + 1, 0f);
                                 continue;
+                            }
+                            if (p < start + n) { // this chunk holds the new position: into the caches
+                                for (int j = 0; j < hd; j++) {
+                                    long at = (long) p * d + h * hd + j;
+                                    k.setAtIndex(JAVA_FLOAT, at, f(qkv, d + h * hd + j));
+                                    v.setAtIndex(JAVA_FLOAT, at, f(qkv, 2L * d + h * hd + j));
+                                }
                             }
                             float m = -Float.MAX_VALUE;
                             for (int i = 0; i < n; i++) {

@@ -34,7 +34,38 @@ class GptDecodeTest {
 
         assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
         assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
-        assertThat(result.launches()).isEqualTo(9 * 2 + 1 + 1);
+        assertThat(result.launches()).as("6 a layer and one logits chunk").isEqualTo(6 * 2 + 1);
+    }
+
+    @ParameterizedTest(name = "{0} threads a gemv row")
+    @ValueSource(ints = {64, 256})
+    void rows_spread_over_more_threads_give_the_same_logits(int threads) {
+        System.setProperty("gpt.tpr", Integer.toString(threads));
+        try {
+            GptDecodeDemo.Result result =
+                    GptDecodeDemo.run(RuntimeOptions.defaults().backend("cpu"), TINY, 4, 1);
+
+            assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+            assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+        } finally {
+            System.clearProperty("gpt.tpr");
+        }
+    }
+
+    @Test
+    void threads_per_row_leave_each_thread_at_most_eight_loads_and_refuse_a_bad_minimum() {
+        assertThat(GptKernels.threadsPerRow(768, 4, 32))
+                .as("GPT-2's d, fp32: 6 loads each")
+                .isEqualTo(32);
+        assertThat(GptKernels.threadsPerRow(3072, 4, 32)).as("its MLP, fp32").isEqualTo(128);
+        assertThat(GptKernels.threadsPerRow(3072, 8, 32)).as("its MLP, bf16").isEqualTo(64);
+        assertThat(GptKernels.threadsPerRow(768, 4, 128)).as("a minimum holds").isEqualTo(128);
+        assertThat(GptKernels.threadsPerRow(1 << 20, 4, 32))
+                .as("at most a block")
+                .isEqualTo(256);
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> GptKernels.threadsPerRow(768, 4, 48))
+                .withMessageContaining("atLeast must be 32, 64, 128 or 256, was 48");
     }
 
     @ParameterizedTest(name = "on {0}")
