@@ -67,6 +67,7 @@ public final class GptKernels {
                     float s = 0.0f;
                     for (int i = threadIdx.x; i < cols; i += blockDim.x) s += xs[i];
                     float mean = block_sum(s, red) / cols, v = 0.0f;
+                    // the deviations from the block's own copy: each thread reads only what it wrote
                     for (int i = threadIdx.x; i < cols; i += blockDim.x) { float c = xs[i] - mean; v += c * c; }
                     float inv = 1.0f / sqrtf(block_sum(v, red) / cols + 1e-5f);
                     for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = (xs[i] - mean) * inv * g[i] + b[i];
@@ -179,12 +180,23 @@ public final class GptKernels {
                 }
                 float scale = 1.0f / sqrtf((float) hd);
                 int warp = t / 32, lane = t % 32;
-                for (int i = warp; i < n; i += 8) {
-                    const float* kr = start + i == p ? kNew : k + (size_t) (start + i) * d + h * hd;
-                    float acc = 0.0f;
-                    for (int jj = lane; jj < hd; jj += 32) acc += q[jj] * kr[jj];
-                    acc = warp_sum(acc);
-                    if (lane == 0) s[i] = acc * scale;
+                for (int i0 = warp; i0 < n; i0 += 32) { // each warp four positions at once: their loads overlap
+                    float acc[4];
+                    #pragma unroll
+                    for (int u = 0; u < 4; u++) {
+                        int i = i0 + 8 * u;
+                        acc[u] = 0.0f;
+                        if (i < n) {
+                            const float* kr = start + i == p ? kNew : k + (size_t) (start + i) * d + h * hd;
+                            #pragma unroll 4
+                            for (int jj = lane; jj < hd; jj += 32) acc[u] += q[jj] * kr[jj];
+                        }
+                    }
+                    #pragma unroll
+                    for (int u = 0; u < 4; u++) {
+                        float a = warp_sum(acc[u]);
+                        if (lane == 0 && i0 + 8 * u < n) s[i0 + 8 * u] = a * scale;
+                    }
                 }
                 __syncthreads();
                 float m = -3.402823466e+38f;
@@ -235,7 +247,17 @@ public final class GptKernels {
                 for (int o = 16; o > 0; o >>= 1) l += __shfl_xor_sync(0xffffffffu, l, o);
                 int j = t % hd, grp = t / hd, groups = blockDim.x / hd;
                 float acc = 0.0f;
-                for (int c = grp; c < n; c += groups) acc += base[c * stride + 2 + j] * expf(base[c * stride] - m);
+                for (int c0 = grp; c0 < n; c0 += 8 * groups) { // eight chunks' loads in flight at once
+                    float pv[8], pm[8];
+                    #pragma unroll
+                    for (int u = 0; u < 8; u++) {
+                        int c = c0 + u * groups;
+                        pv[u] = c < n ? base[c * stride + 2 + j] : 0.0f;
+                        pm[u] = c < n ? base[c * stride] : m;
+                    }
+                    #pragma unroll
+                    for (int u = 0; u < 8; u++) acc += pv[u] * expf(pm[u] - m);
+                }
                 red[t] = acc;
                 __syncthreads();
                 if (grp == 0) {
