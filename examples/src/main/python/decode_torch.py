@@ -408,7 +408,7 @@ def main():
         for k in range(args.check):
             set_inputs(k)
             graph.replay()
-            g = static_logits.cpu().numpy()
+            g = static_logits.float().cpu().numpy()
             diff = float(np.abs(g - eager_logits[k]).max())
             scale = float(np.abs(eager_logits[k]).max()) or 1.0
             worst = max(worst, diff / scale)

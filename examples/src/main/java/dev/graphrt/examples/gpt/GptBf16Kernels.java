@@ -96,21 +96,21 @@ public final class GptBf16Kernels {
     static final String WGSL_GEMV_BF16 = "@group(0) @binding(0) var<storage, read_write> w: array<u32>;\n"
             + GptKernels.WGSL_GEMV_BINDINGS + GptKernels.WGSL_GEMV_PARTS + """
             @compute @workgroup_size(64)
-            fn gemv_bf16(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+            fn gemv_bf16(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+                         @builtin(local_invocation_id) lid: vec3<u32>) {
                 let t = lid.x;
                 let u = prepare(t);
                 let rows = u32(u[0]);
                 let half = u32(u[1]) / 2u;
-                let row = wg.x;
-                var acc = 0.0;
-                if (row < rows) {
+                for (var row = wg.x; row < rows; row += groups.x) { // the input prepared once for several rows
+                    var acc = 0.0;
                     for (var j = t; j < half; j += 64u) {
                         let p = w[row * half + j];
                         acc += bitcast<f32>(p << 16u) * input(2u * j) + bitcast<f32>(p & 0xffff0000u) * input(2u * j + 1u);
                     }
+                    let total = sum64(acc, t);
+                    if (t == 0u) { finish(total, row, u[2]); }
                 }
-                let total = sum64(acc, t);
-                if (t == 0u && row < rows) { finish(total, row, u[2]); }
             }
             """;
 

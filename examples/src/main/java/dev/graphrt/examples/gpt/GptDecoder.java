@@ -42,6 +42,12 @@ public final class GptDecoder implements AutoCloseable {
     private static final int RESIDUAL = 2;
     private static final int NORMALIZE = 4;
 
+    /**
+     * At most this many workgroups a WGSL gemv (one row at a time each): each normalizes its input once for all its
+     * rows, where one workgroup a row normalized it once a row.
+     */
+    private static final int WORKGROUPS = 2048;
+
     private final GptConfig c;
     private final boolean workgroupPerRow;
     private final boolean bf16;
@@ -276,7 +282,7 @@ public final class GptDecoder implements AutoCloseable {
             int flags) {
         int tpr = GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast);
         LaunchDims dims = workgroupPerRow
-                ? new LaunchDims(rows, 1, 1, 64, 1, 1)
+                ? new LaunchDims(Math.min(rows, WORKGROUPS), 1, 1, 64, 1, 1)
                 : new LaunchDims((rows + 256 / tpr - 1) / (256 / tpr), 1, 1, 256, 1, 1);
         s.launch(gemv, dims, KernelArgs.of(w, x, g, b, bias, r, y).info(rows, cols, flags, tpr));
     }

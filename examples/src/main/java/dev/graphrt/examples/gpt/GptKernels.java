@@ -19,8 +19,8 @@ import java.lang.foreign.MemorySegment;
  *       the residual {@code r} (flag 2), where {@code x'} is {@code x} layer-normalized with gain {@code g} and shift
  *       {@code b} when flag 4 is set (each block normalizes the vector itself, so no launch of its own) and {@code x}
  *       otherwise. CUDA and Java give each row {@code tpr} threads of a 256-thread block ({@link #threadsPerRow}:
- *       each thread then has at most eight 16-byte loads of the row in flight at once); WGSL one 64-lane workgroup.
- *       The CUDA text issues its first weight loads before it waits for its input.</li>
+ *       each thread then has at most eight 16-byte loads of the row in flight at once), and issues its first weight
+ *       loads before it prepares its input; WGSL one 64-lane workgroup, for rows a workgroup count apart.</li>
  *   <li>{@code attention(qkv, k, v, pos, part; d, heads, chunk)}: one block of 256 per head and chunk of
  *       {@value #ATTENTION_CHUNK} positions up to {@code pos}, each writing its chunk's maximum score, sum of
  *       exponentials and weighted values (split attention, as flash-decoding does). The block whose chunk holds
@@ -333,18 +333,18 @@ public final class GptKernels {
     static final String WGSL_GEMV = "@group(0) @binding(0) var<storage, read_write> w: array<f32>;\n"
             + WGSL_GEMV_BINDINGS + WGSL_GEMV_PARTS + """
             @compute @workgroup_size(64)
-            fn gemv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+            fn gemv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+                    @builtin(local_invocation_id) lid: vec3<u32>) {
                 let t = lid.x;
                 let u = prepare(t);
                 let rows = u32(u[0]);
                 let cols = u32(u[1]);
-                let row = wg.x;
-                var acc = 0.0;
-                if (row < rows) {
+                for (var row = wg.x; row < rows; row += groups.x) { // the input prepared once for several rows
+                    var acc = 0.0;
                     for (var j = t; j < cols; j += 64u) { acc += w[row * cols + j] * input(j); }
+                    let total = sum64(acc, t);
+                    if (t == 0u) { finish(total, row, u[2]); }
                 }
-                let total = sum64(acc, t);
-                if (t == 0u && row < rows) { finish(total, row, u[2]); }
             }
             """;
 
