@@ -212,6 +212,10 @@ for step in $steps; do
       mkdir -p "$OUT/gpt"
       for v in ${GPTTUNE:-gpt.tpr=64 gpt.tpr=128 gpt.chunk=16 gpt.chunk=64}; do
         gpt_variant cuda "${v%%=*}" "${v#*=}" "tune-$v"
+      done
+      wgpu_env # and wgpu's cap on a gemv's workgroups
+      for v in ${GPTTUNE_WGPU:-gpt.workgroups=2048 gpt.workgroups=16384 gpt.workgroups=1000000}; do
+        gpt_variant wgpu "${v%%=*}" "${v#*=}" "tune-wgpu-$v"
       done ;;
     gptpdl) # issue 31: the GPT-2-small decode step with its kernels plain, then opted into programmatic dependent
       # launch, on cuda (declared) and hip over cuda (not), alternating, twice

@@ -43,15 +43,17 @@ public final class GptDecoder implements AutoCloseable {
     private static final int NORMALIZE = 4;
 
     /**
-     * At most this many workgroups a WGSL gemv (one row at a time each): each normalizes its input once for all its
-     * rows, where one workgroup a row normalized it once a row.
+     * At most this many workgroups a WGSL gemv (one row at a time each), unless {@code -Dgpt.workgroups} says
+     * otherwise: each normalizes its input once for all its rows. Measured on the H200 at 13f08b5 (replay µs a
+     * token): 2,048 gave 1,511 and 1,503, 16,384 gave 1,397, no cap (a workgroup a row) 1,418.
      */
-    private static final int WORKGROUPS = 2048;
+    private static final int WORKGROUPS = 16_384;
 
     private final GptConfig c;
     private final boolean workgroupPerRow;
     private final boolean bf16;
     private final int threadsPerRowAtLeast;
+    private final int workgroups;
     private final Kernel gemv;
     private final Kernel attention;
     private final Kernel merge;
@@ -102,6 +104,10 @@ public final class GptDecoder implements AutoCloseable {
         this.bf16 = bf16;
         this.threadsPerRowAtLeast = Integer.getInteger("gpt.tpr", 32); // a tuning knob: GptKernels#threadsPerRow
         GptKernels.threadsPerRow(1, 1, threadsPerRowAtLeast); // refuses a bad value before anything is uploaded
+        this.workgroups = Integer.getInteger("gpt.workgroups", WORKGROUPS);
+        if (workgroups < 1) {
+            throw new IllegalArgumentException("gpt.workgroups must be positive, was " + workgroups);
+        }
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
         java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> opt =
                 programmaticDependent ? GptKernels::programmaticDependent : k -> k;
@@ -282,7 +288,7 @@ public final class GptDecoder implements AutoCloseable {
             int flags) {
         int tpr = GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast);
         LaunchDims dims = workgroupPerRow
-                ? new LaunchDims(Math.min(rows, WORKGROUPS), 1, 1, 64, 1, 1)
+                ? new LaunchDims(Math.min(rows, workgroups), 1, 1, 64, 1, 1)
                 : new LaunchDims((rows + 256 / tpr - 1) / (256 / tpr), 1, 1, 256, 1, 1);
         s.launch(gemv, dims, KernelArgs.of(w, x, g, b, bias, r, y).info(rows, cols, flags, tpr));
     }
