@@ -43,53 +43,26 @@ public final class GptBf16Kernels {
         return (bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16;
     }
 
-    static final String CUDA_GEMV_BF16 = GptKernels.CUDA_GEMV_PARTS + """
+    static final String CUDA_GEMV_BF16 = """
             __device__ __forceinline__ float lo(unsigned int p) { return __uint_as_float(p << 16); }
             __device__ __forceinline__ float hi(unsigned int p) { return __uint_as_float(p & 0xffff0000u); }
-            __device__ __forceinline__ float dot8(uint4 a, float4 b, float4 c) {
+            // load k holds values 8k to 8k + 7: two float4 of the input
+            __device__ __forceinline__ float dot(uint4 a, const float4* x4, int k) {
+                float4 b = x4[2 * k], c = x4[2 * k + 1];
                 return lo(a.x) * b.x + hi(a.x) * b.y + lo(a.y) * b.z + hi(a.y) * b.w
                      + lo(a.z) * c.x + hi(a.z) * c.y + lo(a.w) * c.z + hi(a.w) * c.w;
             }
-            // eight loads of a row (eight bf16 each), tpr apart from j, all in flight at once (zero past n)
-            __device__ __forceinline__ void load8(uint4* a, const uint4* __restrict__ w8, int j, int n, int tpr) {
-                #pragma unroll
-                for (int u = 0; u < 8; u++) {
-                    int k = j + u * tpr;
-                    a[u] = k < n ? w8[k] : make_uint4(0u, 0u, 0u, 0u);
-                }
+            __device__ float row_dot(const unsigned int* wr, const float* xs, int cols, int t, int tpr) {
+                float acc = 0.0f;
+                for (int j = t; j < cols / 2; j += tpr) acc += lo(wr[j]) * xs[2 * j] + hi(wr[j]) * xs[2 * j + 1];
+                return acc;
             }
+            """ + GptKernels.CUDA_GEMV_PARTS + """
             extern "C" __global__ void gemv_bf16(const unsigned int* __restrict__ w, const float* __restrict__ x,
                                                  const float* __restrict__ g, const float* __restrict__ b,
                                                  const float* __restrict__ bias, const float* __restrict__ r,
                                                  float* __restrict__ y, const int* __restrict__ info) {
-                __shared__ __align__(16) float xs[GEMV_MAX_COLS];
-                __shared__ float red[32];
-                int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
-                int row = blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr, t = threadIdx.x % tpr;
-                bool live = row < rows, vec = (cols & 7) == 0;
-                int n = vec && live ? cols / 8 : 0;
-                const unsigned int* wr = w + (size_t) (live ? row : 0) * (cols / 2);
-                const uint4* w8 = reinterpret_cast<const uint4*>(wr);
-                uint4 a[8];
-                load8(a, w8, t, n, tpr);
-                // the first weights are in flight while the block prepares its input
-                gemv_input(x, g, b, cols, flags, xs, red);
-                float acc = 0.0f;
-                if (vec) {
-                    const float4* x4 = reinterpret_cast<const float4*>(xs);
-                    for (int j = t; j < n; j += 8 * tpr) {
-                        if (j != t) load8(a, w8, j, n, tpr);
-                        #pragma unroll
-                        for (int u = 0; u < 8; u++) {
-                            int k = j + u * tpr;
-                            if (k < n) acc += dot8(a[u], x4[2 * k], x4[2 * k + 1]);
-                        }
-                    }
-                } else if (live) {
-                    for (int j = t; j < cols / 2; j += tpr) acc += lo(wr[j]) * xs[2 * j] + hi(wr[j]) * xs[2 * j + 1];
-                }
-                acc = row_sum(acc, tpr, red);
-                if (live && t == 0) gemv_out(acc, row, bias, r, y, flags);
+                gemv_rows<unsigned int, uint4, 8>(w, x, g, b, bias, r, y, info);
             }
             """;
 

@@ -38,7 +38,9 @@ public final class GptKernels {
 
     /**
      * What both CUDA gemv kernels share: GELU, warp and block sums, the input vector into shared memory (normalized
-     * under flag 4), a row's sum over its {@code tpr} threads, and the row's epilogue.
+     * under flag 4), a row's sum over its {@code tpr} threads, the row's epilogue, and the row loop itself
+     * ({@code gemv_rows}), which calls the {@code dot} and {@code row_dot} a kernel's text defines before these parts
+     * for its weights' format.
      */
     static final String CUDA_GEMV_PARTS = """
             #define GEMV_MAX_COLS 4096
@@ -93,51 +95,68 @@ public final class GptKernels {
                 if (flags & 2) v += r[row];
                 y[row] = v;
             }
-            """;
-
-    static final String CUDA_GEMV = CUDA_GEMV_PARTS + """
-            __device__ __forceinline__ float dot4(float4 a, float4 b) {
-                return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-            }
-            // eight loads of a row, tpr apart from j, all in flight at once (zero past n)
-            __device__ __forceinline__ void load8(float4* a, const float4* __restrict__ w4, int j, int n, int tpr) {
+            // eight 16-byte loads of a row, tpr apart from j, all in flight at once (zero past n)
+            template <typename V>
+            __device__ __forceinline__ void load8(V* a, const V* __restrict__ wv, int j, int n, int tpr) {
                 #pragma unroll
                 for (int u = 0; u < 8; u++) {
                     int k = j + u * tpr;
-                    a[u] = k < n ? w4[k] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    a[u] = k < n ? wv[k] : V{};
                 }
             }
-            extern "C" __global__ void gemv(const float* __restrict__ w, const float* __restrict__ x,
-                                            const float* __restrict__ g, const float* __restrict__ b,
-                                            const float* __restrict__ bias, const float* __restrict__ r,
-                                            float* __restrict__ y, const int* __restrict__ info) {
+            // the body of both gemv kernels: the weights as W words, read as V (16 bytes holding PER values);
+            // dot(a, x4, k) is load k's product with the input, row_dot(wr, xs, cols, t, tpr) the unaligned fallback
+            template <typename W, typename V, int PER>
+            __device__ __forceinline__ void gemv_rows(const W* __restrict__ w, const float* __restrict__ x,
+                                                      const float* __restrict__ g, const float* __restrict__ b,
+                                                      const float* __restrict__ bias, const float* __restrict__ r,
+                                                      float* __restrict__ y, const int* __restrict__ info) {
                 __shared__ __align__(16) float xs[GEMV_MAX_COLS];
                 __shared__ float red[32];
                 int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
                 int row = blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr, t = threadIdx.x % tpr;
-                bool live = row < rows, vec = (cols & 3) == 0;
-                int n = vec && live ? cols / 4 : 0;
-                const float4* w4 = reinterpret_cast<const float4*>(w + (size_t) (live ? row : 0) * cols);
-                float4 a[8];
-                load8(a, w4, t, n, tpr);
+                bool live = row < rows, vec = cols % PER == 0;
+                int n = vec && live ? cols / PER : 0;
+                const W* wr = w + (size_t) (live ? row : 0) * (cols * (sizeof(V) / sizeof(W)) / PER);
+                const V* wv = reinterpret_cast<const V*>(wr);
+                V a[8];
+                load8(a, wv, t, n, tpr);
                 // the first weights are in flight while the block prepares its input
                 gemv_input(x, g, b, cols, flags, xs, red);
                 float acc = 0.0f;
                 if (vec) {
                     const float4* x4 = reinterpret_cast<const float4*>(xs);
                     for (int j = t; j < n; j += 8 * tpr) {
-                        if (j != t) load8(a, w4, j, n, tpr);
+                        if (j != t) load8(a, wv, j, n, tpr);
                         #pragma unroll
                         for (int u = 0; u < 8; u++) {
-                            if (j + u * tpr < n) acc += dot4(a[u], x4[j + u * tpr]);
+                            if (j + u * tpr < n) acc += dot(a[u], x4, j + u * tpr);
                         }
                     }
                 } else if (live) {
-                    const float* wr = w + (size_t) row * cols;
-                    for (int j = t; j < cols; j += tpr) acc += wr[j] * xs[j];
+                    acc = row_dot(wr, xs, cols, t, tpr);
                 }
                 acc = row_sum(acc, tpr, red);
                 if (live && t == 0) gemv_out(acc, row, bias, r, y, flags);
+            }
+            """;
+
+    static final String CUDA_GEMV = """
+            __device__ __forceinline__ float dot(float4 a, const float4* x4, int k) {
+                float4 b = x4[k];
+                return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+            }
+            __device__ float row_dot(const float* wr, const float* xs, int cols, int t, int tpr) {
+                float acc = 0.0f;
+                for (int j = t; j < cols; j += tpr) acc += wr[j] * xs[j];
+                return acc;
+            }
+            """ + CUDA_GEMV_PARTS + """
+            extern "C" __global__ void gemv(const float* __restrict__ w, const float* __restrict__ x,
+                                            const float* __restrict__ g, const float* __restrict__ b,
+                                            const float* __restrict__ bias, const float* __restrict__ r,
+                                            float* __restrict__ y, const int* __restrict__ info) {
+                gemv_rows<float, float4, 4>(w, x, g, b, bias, r, y, info);
             }
             """;
 
@@ -523,31 +542,12 @@ public final class GptKernels {
      * when {@code normalize}, as the layer norm of {@link GptReference} computes it.
      */
     static float[] gemvInput(JavaKernelArgs args, int cols, boolean normalize) {
-        MemorySegment x = args.buffer(1);
-        float[] in = new float[cols];
-        for (int i = 0; i < cols; i++) {
-            in[i] = f(x, i);
-        }
-        if (!normalize) {
-            return in;
-        }
-        MemorySegment g = args.buffer(2);
-        MemorySegment b = args.buffer(3);
-        float mean = 0;
-        for (float v : in) {
-            mean += v;
-        }
-        mean /= cols;
-        float var = 0;
-        for (float v : in) {
-            var += (v - mean) * (v - mean);
-        }
-        var /= cols;
-        float inv = (float) (1 / Math.sqrt(var + 1e-5));
-        for (int i = 0; i < cols; i++) {
-            in[i] = (in[i] - mean) * inv * f(g, i) + f(b, i);
-        }
-        return in;
+        float[] in = floats(args.buffer(1), cols);
+        return normalize ? GptReference.layerNorm(in, floats(args.buffer(2), cols), floats(args.buffer(3), cols)) : in;
+    }
+
+    private static float[] floats(MemorySegment segment, int count) {
+        return segment.asSlice(0, count * 4L).toArray(JAVA_FLOAT);
     }
 
     /**

@@ -170,7 +170,7 @@ class GptDecodeTest {
         assertThat(cuda.indexOf("graphrt_wait_for_predecessors();"))
                 .as("the wait is the body's first statement")
                 .isGreaterThan(cuda.indexOf("__global__ void gemv("))
-                .isLessThan(cuda.indexOf("int rows"));
+                .isLessThan(cuda.indexOf("gemv_rows<float, float4, 4>("));
         assertThat(opted.text(Dialect.WGSL)).isEqualTo(GptKernels.GEMV.text(Dialect.WGSL));
         assertThat(opted.javaKernel()).isEqualTo(GptKernels.GEMV.javaKernel());
     }
