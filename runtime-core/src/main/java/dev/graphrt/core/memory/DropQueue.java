@@ -89,6 +89,11 @@ public final class DropQueue {
         holds.add(held);
     }
 
+    /** Whether the epoch holds so many that the next flush point fences it even with nothing else pending. */
+    public boolean epochFull() {
+        return holds.size() >= EPOCH_LIMIT;
+    }
+
     private boolean worthFencing() {
         if (!pending.isEmpty() || holds.size() >= EPOCH_LIMIT) {
             return true;

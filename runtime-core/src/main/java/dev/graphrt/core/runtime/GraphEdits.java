@@ -139,7 +139,7 @@ final class GraphEdits {
             }
             graph.swap(next);
             graph.keepLaunchIndex(index.moved(next.recording(), source.storage(), target.storage()));
-            c.memory().retire(graph, old, next);
+            c.memory().retireRebound(graph, old, next);
             return rebinding.changed().length;
         });
     }

@@ -18,6 +18,8 @@ import dev.graphrt.spi.DeviceSlice;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -354,6 +356,32 @@ final class StreamMemory {
             releaseWindow(graph, old);
         }
         flushPoint();
+    }
+
+    /**
+     * A rebind replaced {@code old} by {@code next}, which runs the same backend graph and took its own hold on
+     * everything it keeps: the old window's holds on those go now (none reaches zero), and its holds on what
+     * {@code next} dropped (the rebound {@code from}) join the stream's work so far, as an eager launch's do, let go
+     * behind the next fence. So a rebind makes no device call of its own here; when the backend graph changed, it
+     * retires as an update does ({@link #retire}).
+     */
+    void retireRebound(CoreGraph graph, SealedWindow old, SealedWindow next) {
+        if (old.graph() != next.graph() || old.graphId() != next.graphId()) {
+            retire(graph, old, next);
+            return;
+        }
+        Set<Retainable> kept = Collections.newSetFromMap(new IdentityHashMap<>());
+        kept.addAll(next.retained());
+        for (Retainable held : old.retained()) {
+            if (kept.contains(held)) {
+                held.release();
+            } else {
+                drops.hold(held);
+            }
+        }
+        if (drops.epochFull()) {
+            flushPoint();
+        }
     }
 
     private void releaseWindow(CoreGraph graph, SealedWindow window) {

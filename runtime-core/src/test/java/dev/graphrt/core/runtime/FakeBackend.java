@@ -41,6 +41,8 @@ final class FakeBackend implements Backend {
     final AtomicInteger destroyed = new AtomicInteger();
     final AtomicInteger openStreams = new AtomicInteger();
     final AtomicInteger fences = new AtomicInteger();
+    /** What {@code isComplete} answers for every fence: false holds back the releases behind them. */
+    volatile boolean fencesComplete = true;
     /** Replays a hardware capture recorded as child nodes (the driver's part of NESTED_GRAPHS). */
     final AtomicInteger childNodesRecorded = new AtomicInteger();
 
@@ -234,7 +236,7 @@ final class FakeBackend implements Backend {
 
             @Override
             public boolean isComplete(Fence fence) {
-                return true;
+                return fencesComplete;
             }
 
             @Override
