@@ -44,6 +44,10 @@ public final class GptKernels {
      */
     static final String CUDA_GEMV_PARTS = """
             #define GEMV_MAX_COLS 4096
+            #ifndef GPT_WAIT // a plain kernel: no predecessor runs beside it (see programmaticDependent)
+            #define GPT_WAIT()
+            #define GPT_TRIGGER()
+            #endif
             __device__ __forceinline__ float gelu(float z) {
                 return 0.5f * z * (1.0f + tanhf(0.7978845608028654f * (z + 0.044715f * z * z * z)));
             }
@@ -113,6 +117,7 @@ public final class GptKernels {
                                                       float* __restrict__ y, const int* __restrict__ info) {
                 __shared__ __align__(16) float xs[GEMV_MAX_COLS];
                 __shared__ float red[32];
+                GPT_TRIGGER();
                 int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
                 int row = blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr, t = threadIdx.x % tpr;
                 bool live = row < rows, vec = cols % PER == 0;
@@ -121,7 +126,9 @@ public final class GptKernels {
                 const V* wv = reinterpret_cast<const V*>(wr);
                 V a[8];
                 load8(a, wv, t, n, tpr);
-                // the first weights are in flight while the block prepares its input
+                // the first weights are in flight while the kernel before it finishes (a dependent launch: the
+                // weights and info words are constant in a step) and while the block prepares its input
+                GPT_WAIT();
                 gemv_input(x, g, b, cols, flags, xs, red);
                 float acc = 0.0f;
                 if (vec) {
@@ -475,10 +482,13 @@ public final class GptKernels {
             }
             """;
     /**
-     * {@code plain} opted into programmatic dependent launch: its CUDA C text waits for its predecessors as the first
-     * statement of the kernel (every kernel of the step reads what the one before it wrote, and its info words), its
-     * other texts are unchanged. On cuda on an H200 each launch then starts while the one before it drains; elsewhere
-     * it is the same kernel.
+     * {@code plain} opted into programmatic dependent launch; its other texts are unchanged. Its CUDA C text lets the
+     * next kernel start at once ({@code graphrt_launch_dependents}: that one reads nothing before its own wait that a
+     * kernel of the step writes) and waits for its predecessors before it reads what they wrote: a gemv where its
+     * {@code GPT_WAIT()} hook stands, after its first weight loads are issued, so a matrix streams in while the
+     * kernel before it still runs; any other kernel as its first statement (it reads the position, which the step's
+     * last kernel moves on when generating). On cuda on an H200 each launch then starts while the one before it
+     * drains; elsewhere it is the same kernel.
      */
     static KernelSource programmaticDependent(KernelSource plain) {
         String entry = plain.entryPoint();
@@ -488,14 +498,21 @@ public final class GptKernels {
         if (signature < 0 || body < 0) {
             throw new IllegalArgumentException("kernel '" + entry + "' has no body to wait in");
         }
-        KernelSource opted = KernelSource.named(entry)
-                .cuda(cuda.substring(0, body + 1) + "\n    graphrt_wait_for_predecessors();"
-                        + cuda.substring(body + 1));
-        opted = plain.text(Dialect.WGSL).map(opted::wgsl).orElse(opted);
-        opted = opted.java(
+        String opted = cuda.contains("GPT_WAIT()")
+                ? DEPENDENT_HOOKS + cuda
+                : cuda.substring(0, body + 1)
+                        + "\n    graphrt_launch_dependents();\n    graphrt_wait_for_predecessors();"
+                        + cuda.substring(body + 1);
+        KernelSource source = KernelSource.named(entry).cuda(opted);
+        source = plain.text(Dialect.WGSL).map(source::wgsl).orElse(source);
+        source = source.java(
                 plain.javaKernel().orElseThrow(), plain.javaParameters().orElseThrow());
-        return opted.programmaticDependent();
+        return source.programmaticDependent();
     }
+
+    /** The gemv's hooks as the prelude's calls; the kernel's own lines keep their numbers. */
+    static final String DEPENDENT_HOOKS = "#define GPT_WAIT() graphrt_wait_for_predecessors()\n"
+            + "#define GPT_TRIGGER() graphrt_launch_dependents()\n#line 1\n";
 
     static float f(MemorySegment m, long i) {
         return m.getAtIndex(JAVA_FLOAT, i);
