@@ -228,6 +228,17 @@ for step in $steps; do
           done
         done
       done ;;
+    gpttrigger) # issue 32: the step opted into programmatic dependent launch, each gemv letting the next kernel start
+      # after its row loop (gpt.trigger=late, the default) or only as its blocks exit (exit), beside plain; cuda, twice
+      mkdir -p "$OUT/gpt"
+      for pass in 1 2; do
+        gpt_variant cuda gpt.dependent false "trigger-plain-$pass"
+        for t in late exit; do
+          JOPTS+=(-Dgpt.trigger="$t")
+          gpt_variant cuda gpt.dependent true "trigger-$t-$pass"
+          unset 'JOPTS[${#JOPTS[@]}-1]'
+        done
+      done ;;
     pdlprofile) # issues 29 and 31: the device timeline of the chains of DependentLaunchBench and of its C floor (nsys
       # GPU trace): kernel durations, gaps between kernels and span per kernel, plain and opted in, GraphRT beside C
       NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems*/bin/nsys 2>/dev/null | head -1)

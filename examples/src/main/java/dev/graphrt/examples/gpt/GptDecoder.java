@@ -109,8 +109,13 @@ public final class GptDecoder implements AutoCloseable {
             throw new IllegalArgumentException("gpt.workgroups must be positive, was " + workgroups);
         }
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
+        String trigger = System.getProperty("gpt.trigger", "late"); // a tuning knob: GptKernels#programmaticDependent
+        if (!trigger.equals("late") && !trigger.equals("exit")) {
+            throw new IllegalArgumentException("gpt.trigger must be late or exit, was " + trigger);
+        }
+        boolean lateTrigger = trigger.equals("late");
         java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> opt =
-                programmaticDependent ? GptKernels::programmaticDependent : k -> k;
+                programmaticDependent ? k -> GptKernels.programmaticDependent(k, lateTrigger) : k -> k;
         gemv = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV));
         attention = runtime.compile(opt.apply(GptKernels.ATTENTION));
         merge = runtime.compile(opt.apply(GptKernels.MERGE));

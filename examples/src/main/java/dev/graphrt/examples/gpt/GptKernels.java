@@ -117,7 +117,6 @@ public final class GptKernels {
                                                       float* __restrict__ y, const int* __restrict__ info) {
                 __shared__ __align__(16) float xs[GEMV_MAX_COLS];
                 __shared__ float red[32];
-                GPT_TRIGGER();
                 int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
                 int row = blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr, t = threadIdx.x % tpr;
                 bool live = row < rows, vec = cols % PER == 0;
@@ -143,6 +142,7 @@ public final class GptKernels {
                 } else if (live) {
                     acc = row_dot(wr, xs, cols, t, tpr);
                 }
+                GPT_TRIGGER(); // this thread's weights are read: the next kernel may start issuing its own
                 acc = row_sum(acc, tpr, red);
                 if (live && t == 0) gemv_out(acc, row, bias, r, y, flags);
             }
@@ -482,15 +482,17 @@ public final class GptKernels {
             }
             """;
     /**
-     * {@code plain} opted into programmatic dependent launch; its other texts are unchanged. Its CUDA C text lets the
-     * next kernel start at once ({@code graphrt_launch_dependents}: that one reads nothing before its own wait that a
-     * kernel of the step writes) and waits for its predecessors before it reads what they wrote: a gemv where its
-     * {@code GPT_WAIT()} hook stands, after its first weight loads are issued, so a matrix streams in while the
-     * kernel before it still runs; any other kernel as its first statement (it reads the position, which the step's
-     * last kernel moves on when generating). On cuda on an H200 each launch then starts while the one before it
-     * drains; elsewhere it is the same kernel.
+     * {@code plain} opted into programmatic dependent launch, letting the next kernel start once its own blocks have
+     * read their weights ({@code lateTrigger}) or only as they exit; its other texts are unchanged. Its CUDA C text
+     * waits for its predecessors before it reads what they wrote: a gemv where its {@code GPT_WAIT()} hook stands,
+     * after its first weight loads are issued (the weights and info words are constant in a step), so a matrix
+     * starts streaming in while the kernel before it drains; any other kernel as its first statement (it reads the
+     * position, which the step's last kernel moves on when generating). A gemv's {@code GPT_TRIGGER()} hook stands
+     * after its row loop. On the H200 a trigger at the start of every kernel was slower (475.1 / 471.1 µs a token
+     * replayed, 2d00685) than none (451.1 / 452.7, 04ac36c). On cuda on an H200 each launch then starts while the
+     * one before it drains; elsewhere it is the same kernel.
      */
-    static KernelSource programmaticDependent(KernelSource plain) {
+    static KernelSource programmaticDependent(KernelSource plain, boolean lateTrigger) {
         String entry = plain.entryPoint();
         String cuda = plain.text(Dialect.CUDA_C).orElseThrow();
         int signature = cuda.indexOf("__global__ void " + entry + "(");
@@ -499,10 +501,8 @@ public final class GptKernels {
             throw new IllegalArgumentException("kernel '" + entry + "' has no body to wait in");
         }
         String opted = cuda.contains("GPT_WAIT()")
-                ? DEPENDENT_HOOKS + cuda
-                : cuda.substring(0, body + 1)
-                        + "\n    graphrt_launch_dependents();\n    graphrt_wait_for_predecessors();"
-                        + cuda.substring(body + 1);
+                ? dependentHooks(lateTrigger) + cuda
+                : cuda.substring(0, body + 1) + "\n    graphrt_wait_for_predecessors();" + cuda.substring(body + 1);
         KernelSource source = KernelSource.named(entry).cuda(opted);
         source = plain.text(Dialect.WGSL).map(source::wgsl).orElse(source);
         source = source.java(
@@ -510,9 +510,16 @@ public final class GptKernels {
         return source.programmaticDependent();
     }
 
-    /** The gemv's hooks as the prelude's calls; the kernel's own lines keep their numbers. */
-    static final String DEPENDENT_HOOKS = "#define GPT_WAIT() graphrt_wait_for_predecessors()\n"
-            + "#define GPT_TRIGGER() graphrt_launch_dependents()\n#line 1\n";
+    /** As above with the late trigger, the default ({@code -Dgpt.trigger=exit} for none: {@link GptDecoder}). */
+    static KernelSource programmaticDependent(KernelSource plain) {
+        return programmaticDependent(plain, true);
+    }
+
+    /** A gemv's hooks as the prelude's calls (no trigger but the blocks' exit unless {@code lateTrigger}). */
+    static String dependentHooks(boolean lateTrigger) {
+        return "#define GPT_WAIT() graphrt_wait_for_predecessors()\n#define GPT_TRIGGER() "
+                + (lateTrigger ? "graphrt_launch_dependents()" : "") + "\n#line 1\n";
+    }
 
     static float f(MemorySegment m, long i) {
         return m.getAtIndex(JAVA_FLOAT, i);

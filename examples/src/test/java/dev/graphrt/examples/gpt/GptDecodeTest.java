@@ -162,7 +162,7 @@ class GptDecodeTest {
     }
 
     @Test
-    void an_opted_in_kernel_lets_its_successor_start_then_waits_first_in_its_cuda_text_and_keeps_its_other_texts() {
+    void an_opted_in_kernel_waits_first_in_its_cuda_text_and_keeps_its_other_texts() {
         KernelSource opted = GptKernels.programmaticDependent(GptKernels.ATTENTION);
 
         assertThat(opted.isProgrammaticDependent()).isTrue();
@@ -170,34 +170,43 @@ class GptDecodeTest {
         String plain = GptKernels.ATTENTION.text(Dialect.CUDA_C).orElseThrow();
         int body = cuda.indexOf('{', cuda.indexOf("__global__ void attention(")) + 1;
         assertThat(cuda.substring(body).strip())
-                .as("the body's first statements")
-                .startsWith("graphrt_launch_dependents();\n    graphrt_wait_for_predecessors();");
-        assertThat(cuda.replace("\n    graphrt_launch_dependents();\n    graphrt_wait_for_predecessors();", ""))
-                .isEqualTo(plain);
+                .as("the body's first statement")
+                .startsWith("graphrt_wait_for_predecessors();");
+        assertThat(cuda.replace("\n    graphrt_wait_for_predecessors();", "")).isEqualTo(plain);
         assertThat(opted.text(Dialect.WGSL)).isEqualTo(GptKernels.ATTENTION.text(Dialect.WGSL));
         assertThat(opted.javaKernel()).isEqualTo(GptKernels.ATTENTION.javaKernel());
     }
 
     @Test
-    void an_opted_in_gemv_issues_its_first_weight_loads_before_it_waits_for_the_input() {
+    void an_opted_in_gemv_issues_its_first_weight_loads_before_it_waits_and_lets_the_next_start_after_its_rows() {
         for (KernelSource gemv : List.of(GptKernels.GEMV, GptBf16Kernels.GEMV_BF16)) {
-            KernelSource opted = GptKernels.programmaticDependent(gemv);
+            for (boolean late : new boolean[] {true, false}) {
+                String cuda = GptKernels.programmaticDependent(gemv, late)
+                        .text(Dialect.CUDA_C)
+                        .orElseThrow();
 
-            String cuda = opted.text(Dialect.CUDA_C).orElseThrow();
-            assertThat(cuda)
-                    .as("the hooks become the prelude's calls, and the kernel's lines keep their numbers")
-                    .startsWith(GptKernels.DEPENDENT_HOOKS)
-                    .endsWith(gemv.text(Dialect.CUDA_C).orElseThrow());
-            assertThat(GptKernels.DEPENDENT_HOOKS)
-                    .contains("GPT_WAIT() graphrt_wait_for_predecessors()", "GPT_TRIGGER() graphrt_launch_dependents()")
-                    .endsWith("#line 1\n");
-            String loop = cuda.substring(cuda.indexOf("void gemv_rows("));
-            assertThat(loop.indexOf("GPT_TRIGGER();")).isLessThan(loop.indexOf("load8(a, wv, t, n, tpr);"));
-            assertThat(loop.indexOf("load8(a, wv, t, n, tpr);"))
-                    .as("weights first, then the wait, then the input the kernel before wrote")
-                    .isLessThan(loop.indexOf("GPT_WAIT();"));
-            assertThat(loop.indexOf("GPT_WAIT();")).isLessThan(loop.indexOf("gemv_input(x, g, b"));
+                assertThat(cuda)
+                        .as("the hooks become the prelude's calls, and the kernel's lines keep their numbers")
+                        .startsWith(GptKernels.dependentHooks(late))
+                        .endsWith(gemv.text(Dialect.CUDA_C).orElseThrow());
+                String loop = cuda.substring(cuda.indexOf("void gemv_rows("));
+                assertThat(loop.indexOf("load8(a, wv, t, n, tpr);"))
+                        .as("weights first, then the wait, then the input the kernel before wrote")
+                        .isLessThan(loop.indexOf("GPT_WAIT();"));
+                assertThat(loop.indexOf("GPT_WAIT();")).isLessThan(loop.indexOf("gemv_input(x, g, b"));
+                assertThat(loop.indexOf("GPT_TRIGGER();"))
+                        .as("the trigger after the row loop")
+                        .isGreaterThan(loop.indexOf("row_dot(wr, xs, cols, t, tpr);"))
+                        .isLessThan(loop.indexOf("row_sum(acc, tpr, red);"));
+            }
         }
+        assertThat(GptKernels.dependentHooks(true))
+                .contains("GPT_WAIT() graphrt_wait_for_predecessors()", "GPT_TRIGGER() graphrt_launch_dependents()")
+                .endsWith("#line 1\n");
+        assertThat(GptKernels.dependentHooks(false))
+                .as("without the late trigger, the next kernel starts as this one's blocks exit")
+                .contains("#define GPT_TRIGGER() \n")
+                .doesNotContain("graphrt_launch_dependents");
     }
 
     @ParameterizedTest(name = "on {0}")
