@@ -229,7 +229,7 @@ for step in $steps; do
         done
       done ;;
     gpttrigger) # issue 32: the step opted into programmatic dependent launch, each gemv letting the next kernel start
-      # after its row loop (gpt.trigger=late) or only as its blocks exit (exit, the default), beside plain; cuda, twice
+      # after its row loop (gpt.trigger=late, the default) or only as its blocks exit (exit), beside plain; cuda, twice
       mkdir -p "$OUT/gpt"
       for pass in 1 2; do
         gpt_variant cuda gpt.dependent false "trigger-plain-$pass"
@@ -411,10 +411,10 @@ for step in $steps; do
         compare_logits "$OUT/gpt/torch" "$OUT/gpt/$b" "GraphRT $b against PyTorch"
       done
       ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-      skip=$(( ${GPT_LAUNCHES:-62} * 8 ))
+      skip=$(( ${GPT_LAUNCHES:-74} * 8 ))
       timeout 400 "$ncu" --clock-control none --cache-control none --csv --nvtx \
         --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-62}" \
+        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-74}" \
         "$JAVA" "${JOPTS[@]}" -Dgpt.chunk="${GPT_CHUNK:-32}" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo cuda gpt2 2 1 \
         > "$OUT/gpt/ncu.csv" 2>"$OUT/gpt/ncu.err"; echo "ncu: exit $?"
       python3 - "$OUT/gpt/ncu.csv" <<'PY'

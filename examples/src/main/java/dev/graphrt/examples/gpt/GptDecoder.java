@@ -16,13 +16,10 @@ import java.util.List;
  * those two ({@link #feed}) before every step, so one captured graph of the step serves every position.
  *
  * <p>Per layer: QKV projection of the layer-normalized input, attention (per chunk of positions, storing the new key
- * and value), output projection plus residual, MLP up of the layer-normalized sum with GELU, MLP down plus residual;
- * then the logits of the normalized output against the tied embedding, in chunks of {@link GptConfig#VOCAB_CHUNK}
- * rows. Each layer norm is computed by the gemv that reads it ({@link GptKernels}), and attention's chunks are merged
- * by the output projection's gemv as it reads them. That is {@code 5 L + ceil(V / chunk)} launches a token. The merge
- * stays a launch of its own ({@code 6 L + ceil(V / chunk)}) on wgpu, whose gemv workgroups each prepare their input
- * for their rows (every workgroup would repeat the merge), and where its scratch would not fit the gemv's shared
- * memory beside the input.
+ * and value, then the merge), output projection plus residual, MLP up of the layer-normalized sum with GELU, MLP down
+ * plus residual; then the logits of the normalized output against the tied embedding, in chunks of
+ * {@link GptConfig#VOCAB_CHUNK} rows. Each layer norm is computed by the gemv that reads it ({@link GptKernels}). That
+ * is {@code 6 L + ceil(V / chunk)} launches a token.
  */
 public final class GptDecoder implements AutoCloseable {
     private record LayerBuffers(
@@ -44,8 +41,6 @@ public final class GptDecoder implements AutoCloseable {
     private static final int GELU = 1;
     private static final int RESIDUAL = 2;
     private static final int NORMALIZE = 4;
-    /** The gemv's input is attention's per-chunk records, merged as it reads them. */
-    private static final int MERGED = 8;
 
     /**
      * At most this many workgroups a WGSL gemv (one row at a time each), unless {@code -Dgpt.workgroups} says
@@ -56,7 +51,6 @@ public final class GptDecoder implements AutoCloseable {
 
     private final GptConfig c;
     private final boolean workgroupPerRow;
-    private final boolean mergeInProjection;
     private final boolean bf16;
     private final int threadsPerRowAtLeast;
     private final int workgroups;
@@ -115,9 +109,7 @@ public final class GptDecoder implements AutoCloseable {
             throw new IllegalArgumentException("gpt.workgroups must be positive, was " + workgroups);
         }
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
-        this.mergeInProjection = !workgroupPerRow
-                && c.d() + c.heads() * (chunks() + 1) <= GptKernels.MAX_COLS; // the merge's scratch fits beside x
-        String trigger = System.getProperty("gpt.trigger", "exit"); // a tuning knob: GptKernels#programmaticDependent
+        String trigger = System.getProperty("gpt.trigger", "late"); // a tuning knob: GptKernels#programmaticDependent
         if (!trigger.equals("late") && !trigger.equals("exit")) {
             throw new IllegalArgumentException("gpt.trigger must be late or exit, was " + trigger);
         }
@@ -203,15 +195,11 @@ public final class GptDecoder implements AutoCloseable {
                     new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1),
                     KernelArgs.of(qkv, w.keys(), w.values(), position, parts)
                             .info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
-            if (mergeInProjection) {
-                gemv(s, w.wProj(), parts, lnfG, lnfB, w.bProj(), cur, xm, d, d, RESIDUAL | MERGED);
-            } else {
-                s.launch(
-                        merge,
-                        new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
-                        KernelArgs.of(parts, position, att).info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
-                gemv(s, w.wProj(), att, lnfG, lnfB, w.bProj(), cur, xm, d, d, RESIDUAL);
-            }
+            s.launch(
+                    merge,
+                    new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
+                    KernelArgs.of(parts, position, att).info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
+            gemv(s, w.wProj(), att, lnfG, lnfB, w.bProj(), cur, xm, d, d, RESIDUAL);
             gemv(s, w.wUp(), xm, w.ln2g(), w.ln2b(), w.bUp(), zeros, up, c.mlp(), d, NORMALIZE | GELU);
             gemv(s, w.wDown(), up, lnfG, lnfB, w.bDown(), xm, next, d, c.mlp(), RESIDUAL);
             cur = next;
@@ -224,7 +212,7 @@ public final class GptDecoder implements AutoCloseable {
 
     /** The launches of one step. */
     public int launchesPerStep() {
-        return (mergeInProjection ? 5 : 6) * c.layers() + wteChunks.size();
+        return 6 * c.layers() + wteChunks.size();
     }
 
     /**
@@ -307,13 +295,7 @@ public final class GptDecoder implements AutoCloseable {
         LaunchDims dims = workgroupPerRow
                 ? new LaunchDims(Math.min(rows, workgroups), 1, 1, 64, 1, 1)
                 : new LaunchDims((rows + 256 / tpr - 1) / (256 / tpr), 1, 1, 256, 1, 1);
-        KernelArgs args = KernelArgs.of(w, x, g, b, bias, r, y);
-        s.launch(
-                gemv,
-                dims,
-                (flags & MERGED) != 0
-                        ? args.info(rows, cols, flags, tpr, c.heads(), chunks())
-                        : args.info(rows, cols, flags, tpr));
+        s.launch(gemv, dims, KernelArgs.of(w, x, g, b, bias, r, y).info(rows, cols, flags, tpr));
     }
 
     private static LaunchDims single() {

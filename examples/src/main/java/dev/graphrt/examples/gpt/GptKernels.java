@@ -8,8 +8,6 @@ import dev.graphrt.api.JavaKernelArgs;
 import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.KernelSource;
 import java.lang.foreign.MemorySegment;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The decoder's kernels in every dialect (CUDA C, also compiled by hip; WGSL; Java), each in the one argument layout
@@ -57,10 +55,6 @@ public final class GptKernels {
                 for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
                 return v;
             }
-            __device__ __forceinline__ float warp_max(float v) {
-                for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-                return v;
-            }
             // the block's sum of every thread's v, returned to every thread (red: one word per warp)
             __device__ float block_sum(float v, float* red) {
                 v = warp_sum(v);
@@ -71,49 +65,9 @@ public final class GptKernels {
                 for (int i = 0; i < blockDim.x / 32; i++) s += red[i];
                 return s;
             }
-            // attention's per-chunk records in x (m, l, then hd sums; info[4] heads, info[5] chunks) merged into
-            // xs, the attention output: one warp finds a head's maximum and sum over its chunks, every thread then
-            // weighs the chunks' sums of its elements. A chunk past the position has l = 0 (its sums are not written).
-            // The weights go to xs past cols (the caller checked cols + heads * (chunks + 1) fits).
-            __device__ void gemv_merge(const float* x, int cols, const int* info, float* xs) {
-                int heads = info[4], chunks = info[5], hd = cols / heads, stride = heads * (hd + 2);
-                float* wt = xs + cols;             // heads * chunks weights
-                float* ls = wt + heads * chunks;   // heads sums
-                int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-                for (int h = warp; h < heads; h += blockDim.x / 32) {
-                    const float* base = x + h * (hd + 2);
-                    float m = -3.402823466e+38f;
-                    for (int c = lane; c < chunks; c += 32) if (base[c * stride + 1] > 0.0f) m = fmaxf(m, base[c * stride]);
-                    m = warp_max(m);
-                    float l = 0.0f;
-                    for (int c = lane; c < chunks; c += 32) {
-                        float lc = base[c * stride + 1];
-                        float e = lc > 0.0f ? expf(base[c * stride] - m) : 0.0f;
-                        wt[h * chunks + c] = e;
-                        l += lc * e;
-                    }
-                    l = warp_sum(l);
-                    if (lane == 0) ls[h] = l;
-                }
-                __syncthreads();
-                for (int i = threadIdx.x; i < cols; i += blockDim.x) {
-                    int h = i / hd, j = i % hd;
-                    const float* base = x + h * (hd + 2) + 2 + j;
-                    const float* e = wt + h * chunks;
-                    float acc = 0.0f;
-                    #pragma unroll 8
-                    for (int c = 0; c < chunks; c++) if (e[c] != 0.0f) acc += base[c * stride] * e[c];
-                    xs[i] = acc / ls[h];
-                }
-            }
-            // x into xs, layer-normalized with g and b when flags & 4, merged from attention's chunks when flags & 8
+            // x into xs, layer-normalized with g and b when flags & 4
             __device__ void gemv_input(const float* x, const float* g, const float* b, int cols, int flags,
-                                       const int* info, float* xs, float* red) {
-                if (flags & 8) {
-                    gemv_merge(x, cols, info, xs);
-                    __syncthreads();
-                    return;
-                }
+                                       float* xs, float* red) {
                 for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = x[i];
                 if (flags & 4) {
                     float s = 0.0f;
@@ -174,7 +128,7 @@ public final class GptKernels {
                 // the first weights are in flight while the kernel before it finishes (a dependent launch: the
                 // weights and info words are constant in a step) and while the block prepares its input
                 GPT_WAIT();
-                gemv_input(x, g, b, cols, flags, info, xs, red);
+                gemv_input(x, g, b, cols, flags, xs, red);
                 float acc = 0.0f;
                 if (vec) {
                     const float4* x4 = reinterpret_cast<const float4*>(xs);
@@ -205,8 +159,7 @@ public final class GptKernels {
                 return acc;
             }
             """ + CUDA_GEMV_PARTS + """
-            // 256 threads, at most 64 registers: four blocks an SM (the merge path would take 80)
-            extern "C" __global__ void __launch_bounds__(256, 4) gemv(const float* __restrict__ w, const float* __restrict__ x,
+            extern "C" __global__ void gemv(const float* __restrict__ w, const float* __restrict__ x,
                                             const float* __restrict__ g, const float* __restrict__ b,
                                             const float* __restrict__ bias, const float* __restrict__ r,
                                             float* __restrict__ y, const int* __restrict__ info) {
@@ -535,19 +488,16 @@ public final class GptKernels {
      * after its first weight loads are issued (the weights and info words are constant in a step), so a matrix
      * starts streaming in while the kernel before it drains; any other kernel as its first statement (it reads the
      * position, which the step's last kernel moves on when generating). A gemv's {@code GPT_TRIGGER()} hook stands
-     * after its row loop. On cuda on an H200 (871b244, replayed, µs a token, two passes): plain 471.6 / 473.5, no
-     * trigger but the exit 453.8 / 459.9, the late trigger 457.5 / 467.7; a trigger at the start of every kernel
-     * (2d00685) 475.1 / 471.1. So the exit is the default ({@link GptDecoder}, {@code -Dgpt.trigger}). Elsewhere it
-     * is the same kernel.
+     * after its row loop. On the H200 a trigger at the start of every kernel was slower (475.1 / 471.1 µs a token
+     * replayed, 2d00685) than none (451.1 / 452.7, 04ac36c). On cuda on an H200 each launch then starts while the
+     * one before it drains; elsewhere it is the same kernel.
      */
     static KernelSource programmaticDependent(KernelSource plain, boolean lateTrigger) {
         String entry = plain.entryPoint();
         String cuda = plain.text(Dialect.CUDA_C).orElseThrow();
-        Matcher signature = Pattern.compile("__global__\\s+void\\s+" + "(?:__launch_bounds__\\([^)]*\\)\\s+)?"
-                        + Pattern.quote(entry) + "\\s*\\(")
-                .matcher(cuda);
-        int body = signature.find() ? cuda.indexOf('{', signature.end()) : -1;
-        if (body < 0) {
+        int signature = cuda.indexOf("__global__ void " + entry + "(");
+        int body = cuda.indexOf('{', signature);
+        if (signature < 0 || body < 0) {
             throw new IllegalArgumentException("kernel '" + entry + "' has no body to wait in");
         }
         String opted = cuda.contains("GPT_WAIT()")
@@ -560,9 +510,9 @@ public final class GptKernels {
         return source.programmaticDependent();
     }
 
-    /** As above with no trigger but the blocks' exit, the default ({@code -Dgpt.trigger=late}: {@link GptDecoder}). */
+    /** As above with the late trigger, the default ({@code -Dgpt.trigger=exit} for none: {@link GptDecoder}). */
     static KernelSource programmaticDependent(KernelSource plain) {
-        return programmaticDependent(plain, false);
+        return programmaticDependent(plain, true);
     }
 
     /** A gemv's hooks as the prelude's calls (no trigger but the blocks' exit unless {@code lateTrigger}). */
@@ -613,55 +563,11 @@ public final class GptKernels {
 
     /**
      * The input of a gemv as the row loop reads it: buffer 1, layer-normalized with gain buffer 2 and shift buffer 3
-     * under flag 4, as the layer norm of {@link GptReference} computes it; under flag 8, buffer 1 holds attention's
-     * per-chunk records, merged as {@link #mergedInput} does.
+     * when {@code normalize}, as the layer norm of {@link GptReference} computes it.
      */
-    static float[] gemvInput(JavaKernelArgs args, int cols, int flags) {
-        if ((flags & 8) != 0) {
-            return mergedInput(args.buffer(1), cols, args.info(4), args.info(5));
-        }
+    static float[] gemvInput(JavaKernelArgs args, int cols, boolean normalize) {
         float[] in = floats(args.buffer(1), cols);
-        return (flags & 4) != 0
-                ? GptReference.layerNorm(in, floats(args.buffer(2), cols), floats(args.buffer(3), cols))
-                : in;
-    }
-
-    /**
-     * Attention's output from its per-chunk records ({@code m, l}, then {@code cols / heads} weighted sums, chunk
-     * after chunk of {@code heads} records): each head's chunks weighed by {@code exp(m - max)}, over their summed
-     * {@code l}. A chunk past the position has {@code l = 0} and is skipped (its sums were never written), so the
-     * merge needs no position.
-     */
-    static float[] mergedInput(MemorySegment part, int cols, int heads, int chunks) {
-        int hd = cols / heads;
-        float[] out = new float[cols];
-        float[] e = new float[chunks];
-        for (int h = 0; h < heads; h++) {
-            float m = -Float.MAX_VALUE;
-            for (int c = 0; c < chunks; c++) {
-                long rec = (long) (c * heads + h) * (hd + 2);
-                if (f(part, rec + 1) > 0) {
-                    m = Math.max(m, f(part, rec));
-                }
-            }
-            float l = 0;
-            for (int c = 0; c < chunks; c++) {
-                long rec = (long) (c * heads + h) * (hd + 2);
-                float lc = f(part, rec + 1);
-                e[c] = lc > 0 ? (float) Math.exp(f(part, rec) - m) : 0;
-                l += lc * e[c];
-            }
-            for (int j = 0; j < hd; j++) {
-                float acc = 0;
-                for (int c = 0; c < chunks; c++) {
-                    if (e[c] != 0) {
-                        acc += f(part, (long) (c * heads + h) * (hd + 2) + 2 + j) * e[c];
-                    }
-                }
-                out[h * hd + j] = acc / l;
-            }
-        }
-        return out;
+        return normalize ? GptReference.layerNorm(in, floats(args.buffer(2), cols), floats(args.buffer(3), cols)) : in;
     }
 
     private static float[] floats(MemorySegment segment, int count) {
@@ -671,7 +577,7 @@ public final class GptKernels {
     /**
      * The Java body of both gemv kernels: thread 0 of each row's {@code tpr} threads in the range does its row with
      * the prepared input ({@link #gemvInput}), adds the bias, then applies GELU ({@code flags & 1}) and the residual
-     * ({@code flags & 2}). Buffers: w, x, g, b, bias, r, y; info: rows, cols, flags, tpr (and heads, chunks under flag 8).
+     * ({@code flags & 2}). Buffers: w, x, g, b, bias, r, y; info: rows, cols, flags, tpr.
      */
     static void gemvRows(JavaKernelArgs args, int from, int to, RowDot dot) {
         int rows = args.info(0);
@@ -685,7 +591,7 @@ public final class GptKernels {
                 break;
             }
             if (in == null) {
-                in = gemvInput(args, cols, flags);
+                in = gemvInput(args, cols, (flags & 4) != 0);
             }
             float value = dot.dot(args.buffer(0), in, row, cols) + f(args.buffer(4), row);
             if ((flags & 1) != 0) {
