@@ -229,7 +229,7 @@ for step in $steps; do
         done
       done ;;
     gpttrigger) # issue 32: the step opted into programmatic dependent launch, each gemv letting the next kernel start
-      # after its row loop (gpt.trigger=late, the default) or only as its blocks exit (exit), beside plain; cuda, twice
+      # after its row loop (gpt.trigger=late) or only as its blocks exit (exit, the default), beside plain; cuda, twice
       mkdir -p "$OUT/gpt"
       for pass in 1 2; do
         gpt_variant cuda gpt.dependent false "trigger-plain-$pass"

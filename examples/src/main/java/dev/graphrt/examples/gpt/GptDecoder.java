@@ -109,7 +109,7 @@ public final class GptDecoder implements AutoCloseable {
             throw new IllegalArgumentException("gpt.workgroups must be positive, was " + workgroups);
         }
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
-        String trigger = System.getProperty("gpt.trigger", "late"); // a tuning knob: GptKernels#programmaticDependent
+        String trigger = System.getProperty("gpt.trigger", "exit"); // a tuning knob: GptKernels#programmaticDependent
         if (!trigger.equals("late") && !trigger.equals("exit")) {
             throw new IllegalArgumentException("gpt.trigger must be late or exit, was " + trigger);
         }

@@ -488,9 +488,10 @@ public final class GptKernels {
      * after its first weight loads are issued (the weights and info words are constant in a step), so a matrix
      * starts streaming in while the kernel before it drains; any other kernel as its first statement (it reads the
      * position, which the step's last kernel moves on when generating). A gemv's {@code GPT_TRIGGER()} hook stands
-     * after its row loop. On the H200 a trigger at the start of every kernel was slower (475.1 / 471.1 µs a token
-     * replayed, 2d00685) than none (451.1 / 452.7, 04ac36c). On cuda on an H200 each launch then starts while the
-     * one before it drains; elsewhere it is the same kernel.
+     * after its row loop. On cuda on an H200 (871b244, replayed, µs a token, two passes): plain 471.6 / 473.5, no
+     * trigger but the exit 453.8 / 459.9, the late trigger 457.5 / 467.7; a trigger at the start of every kernel
+     * (2d00685) 475.1 / 471.1. So the exit is the default ({@link GptDecoder}, {@code -Dgpt.trigger}). Elsewhere it
+     * is the same kernel.
      */
     static KernelSource programmaticDependent(KernelSource plain, boolean lateTrigger) {
         String entry = plain.entryPoint();
@@ -510,9 +511,9 @@ public final class GptKernels {
         return source.programmaticDependent();
     }
 
-    /** As above with the late trigger, the default ({@code -Dgpt.trigger=exit} for none: {@link GptDecoder}). */
+    /** As above with no trigger but the blocks' exit, the default ({@code -Dgpt.trigger=late}: {@link GptDecoder}). */
     static KernelSource programmaticDependent(KernelSource plain) {
-        return programmaticDependent(plain, true);
+        return programmaticDependent(plain, false);
     }
 
     /** A gemv's hooks as the prelude's calls (no trigger but the blocks' exit unless {@code lateTrigger}). */
