@@ -49,8 +49,18 @@ public final class GptDecoder implements AutoCloseable {
      */
     private static final int WORKGROUPS = 16_384;
 
+    /**
+     * A CUDA C gemv launches at most this many blocks a compute unit ({@code -Dgpt.blocksPerUnit}): four blocks of
+     * 256 threads are what an H200 SM keeps resident at the gemv's 64 registers, so the grid is one wave and only the
+     * logits gemvs (thousands of row groups) loop.
+     */
+    private static final int BLOCKS_PER_UNIT = 4;
+
     private final GptConfig c;
     private final boolean workgroupPerRow;
+    /** At most this many blocks a CUDA C gemv: each takes several row groups, normalizing its input once. */
+    private final int gemvBlocks;
+
     private final boolean bf16;
     private final int threadsPerRowAtLeast;
     private final int workgroups;
@@ -109,6 +119,14 @@ public final class GptDecoder implements AutoCloseable {
             throw new IllegalArgumentException("gpt.workgroups must be positive, was " + workgroups);
         }
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
+        int perUnit = Integer.getInteger("gpt.blocksPerUnit", BLOCKS_PER_UNIT); // a tuning knob
+        if (perUnit < 1) {
+            throw new IllegalArgumentException("gpt.blocksPerUnit must be positive, was " + perUnit);
+        }
+        this.gemvBlocks = switch (runtime.backendName()) {
+            case "cuda", "hip" -> Math.max(1, runtime.device().computeUnits()) * perUnit;
+            default -> Integer.MAX_VALUE; // the Java gemv does one row group a block
+        };
         String trigger = System.getProperty("gpt.trigger", "exit"); // a tuning knob: GptKernels#programmaticDependent
         if (!trigger.equals("late") && !trigger.equals("exit")) {
             throw new IllegalArgumentException("gpt.trigger must be late or exit, was " + trigger);
@@ -294,7 +312,7 @@ public final class GptDecoder implements AutoCloseable {
         int tpr = GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast);
         LaunchDims dims = workgroupPerRow
                 ? new LaunchDims(Math.min(rows, workgroups), 1, 1, 64, 1, 1)
-                : new LaunchDims((rows + 256 / tpr - 1) / (256 / tpr), 1, 1, 256, 1, 1);
+                : new LaunchDims(Math.min((rows + 256 / tpr - 1) / (256 / tpr), gemvBlocks), 1, 1, 256, 1, 1);
         s.launch(gemv, dims, KernelArgs.of(w, x, g, b, bias, r, y).info(rows, cols, flags, tpr));
     }
 

@@ -109,7 +109,9 @@ public final class GptKernels {
                 }
             }
             // the body of both gemv kernels: the weights as W words, read as V (16 bytes holding PER values);
-            // dot(a, x4, k) is load k's product with the input, row_dot(wr, xs, cols, t, tpr) the unaligned fallback
+            // dot(a, x4, k) is load k's product with the input, row_dot(wr, xs, cols, t, tpr) the unaligned fallback.
+            // A block takes groups of blockDim / tpr rows, blockIdx.x first, then every gridDim.x-th: a grid smaller
+            // than the matrix's groups prepares (normalizes) the input once a block, not once a group.
             template <typename W, typename V, int PER>
             __device__ __forceinline__ void gemv_rows(const W* __restrict__ w, const float* __restrict__ x,
                                                       const float* __restrict__ g, const float* __restrict__ b,
@@ -118,33 +120,40 @@ public final class GptKernels {
                 __shared__ __align__(16) float xs[GEMV_MAX_COLS];
                 __shared__ float red[32];
                 int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
-                int row = blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr, t = threadIdx.x % tpr;
-                bool live = row < rows, vec = cols % PER == 0;
-                int n = vec && live ? cols / PER : 0;
-                const W* wr = w + (size_t) (live ? row : 0) * (cols * (sizeof(V) / sizeof(W)) / PER);
-                const V* wv = reinterpret_cast<const V*>(wr);
+                int per = blockDim.x / tpr, groups = (rows + per - 1) / per, t = threadIdx.x % tpr;
+                bool vec = cols % PER == 0;
+                size_t stride = (size_t) cols * (sizeof(V) / sizeof(W)) / PER; // W words a row
                 V a[8];
-                load8(a, wv, t, n, tpr);
-                // the first weights are in flight while the kernel before it finishes (a dependent launch: the
-                // weights and info words are constant in a step) and while the block prepares its input
-                GPT_WAIT();
-                gemv_input(x, g, b, cols, flags, xs, red);
-                float acc = 0.0f;
-                if (vec) {
-                    const float4* x4 = reinterpret_cast<const float4*>(xs);
-                    for (int j = t; j < n; j += 8 * tpr) {
-                        if (j != t) load8(a, wv, j, n, tpr);
-                        #pragma unroll
-                        for (int u = 0; u < 8; u++) {
-                            if (j + u * tpr < n) acc += dot(a[u], x4, j + u * tpr);
-                        }
+                for (int grp = blockIdx.x; grp < groups; grp += gridDim.x) { // the same trips for the whole block
+                    int row = grp * per + threadIdx.x / tpr;
+                    bool live = row < rows;
+                    int n = vec && live ? cols / PER : 0;
+                    const W* wr = w + (live ? row : 0) * stride;
+                    const V* wv = reinterpret_cast<const V*>(wr);
+                    load8(a, wv, t, n, tpr);
+                    if (grp == blockIdx.x) {
+                        // the first weights are in flight while the kernel before it finishes (a dependent launch:
+                        // the weights and info words are constant in a step) and while the block prepares its input
+                        GPT_WAIT();
+                        gemv_input(x, g, b, cols, flags, xs, red);
                     }
-                } else if (live) {
-                    acc = row_dot(wr, xs, cols, t, tpr);
+                    float acc = 0.0f;
+                    if (vec) {
+                        const float4* x4 = reinterpret_cast<const float4*>(xs);
+                        for (int j = t; j < n; j += 8 * tpr) {
+                            if (j != t) load8(a, wv, j, n, tpr);
+                            #pragma unroll
+                            for (int u = 0; u < 8; u++) {
+                                if (j + u * tpr < n) acc += dot(a[u], x4, j + u * tpr);
+                            }
+                        }
+                    } else if (live) {
+                        acc = row_dot(wr, xs, cols, t, tpr);
+                    }
+                    acc = row_sum(acc, tpr, red);
+                    if (live && t == 0) gemv_out(acc, row, bias, r, y, flags);
                 }
-                GPT_TRIGGER(); // this thread's weights are read: the next kernel may start issuing its own
-                acc = row_sum(acc, tpr, red);
-                if (live && t == 0) gemv_out(acc, row, bias, r, y, flags);
+                GPT_TRIGGER(); // this block's weights are read: the next kernel may start issuing its own
             }
             """;
 

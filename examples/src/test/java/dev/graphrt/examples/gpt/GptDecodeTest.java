@@ -195,9 +195,11 @@ class GptDecodeTest {
                         .isLessThan(loop.indexOf("GPT_WAIT();"));
                 assertThat(loop.indexOf("GPT_WAIT();")).isLessThan(loop.indexOf("gemv_input(x, g, b"));
                 assertThat(loop.indexOf("GPT_TRIGGER();"))
-                        .as("the trigger after the row loop")
-                        .isGreaterThan(loop.indexOf("row_dot(wr, xs, cols, t, tpr);"))
-                        .isLessThan(loop.indexOf("row_sum(acc, tpr, red);"));
+                        .as("the trigger after the block's last row group")
+                        .isGreaterThan(loop.indexOf("gemv_out(acc, row, bias, r, y, flags);"));
+                assertThat(loop.indexOf("GPT_WAIT();"))
+                        .as("the wait only on the block's first row group")
+                        .isGreaterThan(loop.indexOf("if (grp == blockIdx.x) {"));
             }
         }
         assertThat(GptKernels.dependentHooks(true))
