@@ -40,7 +40,9 @@ public final class NativeBinder {
             }
             return null;
         }
-        return LINKER.downcallHandle(address.get(), symbol.descriptor());
+        return symbol.signature().leaf()
+                ? LINKER.downcallHandle(address.get(), symbol.descriptor(), Linker.Option.critical(false))
+                : LINKER.downcallHandle(address.get(), symbol.descriptor());
     }
 
     /** Whether the library exports {@code symbol} (an optional one may be absent). */

@@ -30,19 +30,35 @@ public interface NativeSymbol {
     }
 
     /**
-     * A symbol's C signature and whether it is required.
+     * A symbol's C signature, whether it is required, and whether it is a leaf.
+     *
+     * <p>A leaf returns at once, never blocks and never calls back into Java (it reads the driver's thread state,
+     * as {@code cuCtxGetCurrent} does), so {@link NativeBinder} binds it as a critical downcall: no thread-state
+     * transition, which is most of such a call's cost on a path taken every launch. Only such calls may be leaves: a
+     * critical call holds off the JVM's safepoints (and so its garbage collector) while it runs.
      *
      * @param required   whether the library is unusable without it
      * @param descriptor the C signature, in FFM layouts
+     * @param leaf       whether it returns at once and never blocks or calls back (bound as a critical downcall)
      */
-    record Signature(boolean required, FunctionDescriptor descriptor) {
+    record Signature(boolean required, FunctionDescriptor descriptor, boolean leaf) {
         public Signature {
             Objects.requireNonNull(descriptor, "descriptor");
+        }
+
+        /** A signature that is not a leaf. */
+        public Signature(boolean required, FunctionDescriptor descriptor) {
+            this(required, descriptor, false);
         }
 
         /** A function returning a result code ({@code CUresult}, {@code hipError_t}: an int) with {@code arguments}. */
         public static Signature of(boolean required, MemoryLayout... arguments) {
             return new Signature(required, FunctionDescriptor.of(JAVA_INT, arguments));
+        }
+
+        /** As {@link #of}, for a leaf: a call that returns at once and never blocks or calls back. */
+        public static Signature leaf(boolean required, MemoryLayout... arguments) {
+            return new Signature(required, FunctionDescriptor.of(JAVA_INT, arguments), true);
         }
     }
 }

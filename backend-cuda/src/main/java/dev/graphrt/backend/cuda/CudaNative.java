@@ -109,7 +109,7 @@ final class CudaNative {
         cuDevicePrimaryCtxReset_v2(true, JAVA_INT), // (CUdevice)
         cuCtxSynchronize(true), // (void)
         cuCtxSetCurrent(true, ADDRESS), // (CUcontext)
-        cuCtxGetCurrent(true, ADDRESS), // (CUcontext*)
+        cuCtxGetCurrent(NativeSymbol.Signature.leaf(true, ADDRESS)), // (CUcontext*): a read of the thread's state
         cuThreadExchangeStreamCaptureMode(true, ADDRESS), // (CUstreamCaptureMode*)
         cuStreamCreate(true, ADDRESS, JAVA_INT), // (CUstream*, unsigned int Flags)
         cuStreamDestroy_v2(true, ADDRESS), // (CUstream)
@@ -178,7 +178,11 @@ final class CudaNative {
         final NativeSymbol.Signature signature;
 
         Symbol(boolean required, MemoryLayout... arguments) {
-            this.signature = NativeSymbol.Signature.of(required, arguments);
+            this(NativeSymbol.Signature.of(required, arguments));
+        }
+
+        Symbol(NativeSymbol.Signature signature) {
+            this.signature = signature;
         }
 
         @Override
