@@ -212,7 +212,7 @@ public final class GptDecoder implements AutoCloseable {
                     attention,
                     new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1),
                     KernelArgs.of(qkv, w.keys(), w.values(), position, parts)
-                            .info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
+                            .info(d, c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx()));
             s.launch(
                     merge,
                     new LaunchDims(c.heads(), 1, 1, 256, 1, 1),

@@ -21,11 +21,12 @@ import java.lang.foreign.MemorySegment;
  *       otherwise. CUDA and Java give each row {@code tpr} threads of a 256-thread block ({@link #threadsPerRow}:
  *       each thread then has at most eight 16-byte loads of the row in flight at once), and issues its first weight
  *       loads before it prepares its input; WGSL one 64-lane workgroup, for rows a workgroup count apart.</li>
- *   <li>{@code attention(qkv, k, v, pos, part; d, heads, chunk)}: one block of 256 per head and chunk of
+ *   <li>{@code attention(qkv, k, v, pos, part; d, heads, chunk, ctx)}: one block of 256 per head and chunk of
  *       {@value #ATTENTION_CHUNK} positions up to {@code pos}, each writing its chunk's maximum score, sum of
- *       exponentials and weighted values (split attention, as flash-decoding does). The block whose chunk holds
- *       {@code pos} also stores the new key and value into the caches (it reads them from {@code qkv}, so no other
- *       block needs them). {@code attention_merge(part, pos, out; d, heads, chunk)} rescales and sums the chunks per
+ *       exponentials and weighted values (split attention, as flash-decoding does). The caches are head-major,
+ *       {@code [head][position][d / heads]}, so a block's keys and values are one contiguous run each. The block
+ *       whose chunk holds {@code pos} also stores the new key and value into the caches (it reads them from
+ *       {@code qkv}, so no other block needs them). {@code attention_merge(part, pos, out; d, heads, chunk)} rescales and sums the chunks per
  *       head, its 256 threads spread over chunks and dimensions.</li>
  * </ul>
  * The position is read from a buffer, so one captured step serves every position.
@@ -191,7 +192,7 @@ public final class GptKernels {
                 __shared__ float s[256];
                 __shared__ float red[256];
                 __shared__ float wmax[8], wsum[8];
-                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads;
+                int d = info[0], heads = info[1], chunk = info[2], ctx = info[3], hd = d / heads;
                 int h = blockIdx.x % heads, c = blockIdx.x / heads, t = threadIdx.x, p = pos[0];
                 int start = c * chunk, end = min(start + chunk, p + 1), n = end - start;
                 float* rec = part + (size_t) blockIdx.x * (hd + 2);
@@ -203,15 +204,15 @@ public final class GptKernels {
                 const float* kNew = qkv + d + h * hd;
                 const float* vNew = qkv + 2 * d + h * hd;
                 if (p < end && t < hd) { // this chunk holds the new position: its key and value into the caches
-                    k[(size_t) p * d + h * hd + t] = kNew[t];
-                    v[(size_t) p * d + h * hd + t] = vNew[t];
+                    k[((size_t) h * ctx + p) * hd + t] = kNew[t];
+                    v[((size_t) h * ctx + p) * hd + t] = vNew[t];
                 }
                 int j = t % hd, grp = t / hd, groups = 256 / hd;
                 float vv[8]; // this thread's first values, loaded while the scores are computed
                 #pragma unroll
                 for (int u = 0; u < 8; u++) {
                     int i = grp + u * groups;
-                    vv[u] = i >= n ? 0.0f : start + i == p ? vNew[j] : v[(size_t) (start + i) * d + h * hd + j];
+                    vv[u] = i >= n ? 0.0f : start + i == p ? vNew[j] : v[((size_t) h * ctx + start + i) * hd + j];
                 }
                 float scale = 1.0f / sqrtf((float) hd);
                 int warp = t / 32, lane = t % 32;
@@ -222,7 +223,7 @@ public final class GptKernels {
                         int i = i0 + 8 * u;
                         acc[u] = 0.0f;
                         if (i < n) {
-                            const float* kr = start + i == p ? kNew : k + (size_t) (start + i) * d + h * hd;
+                            const float* kr = start + i == p ? kNew : k + ((size_t) h * ctx + start + i) * hd;
                             #pragma unroll 4
                             for (int jj = lane; jj < hd; jj += 32) acc[u] += q[jj] * kr[jj];
                         }
@@ -254,7 +255,7 @@ public final class GptKernels {
                     if (i < n) acc += s[i] * vv[u];
                 }
                 for (int i = grp + 8 * groups; i < n; i += groups) {
-                    acc += s[i] * (start + i == p ? vNew[j] : v[(size_t) (start + i) * d + h * hd + j]);
+                    acc += s[i] * (start + i == p ? vNew[j] : v[((size_t) h * ctx + start + i) * hd + j]);
                 }
                 red[t] = acc;
                 __syncthreads();
@@ -405,6 +406,7 @@ public final class GptKernels {
                 let chunk = u32(uniform[2]);
                 let p = u32(uniform[3]);
                 let hd = d / heads;
+                let ctx = u32(info[3]); // the caches are head-major: [head][position][hd]
                 let h = wg.x % heads;
                 let c = wg.x / heads;
                 let start = c * chunk;
@@ -416,8 +418,8 @@ public final class GptKernels {
                 }
                 let n = end - start;
                 if (p < end && t < hd) { // this chunk holds the new position: its key and value into the caches
-                    k[p * d + h * hd + t] = qkv[d + h * hd + t];
-                    v[p * d + h * hd + t] = qkv[2u * d + h * hd + t];
+                    k[(h * ctx + p) * hd + t] = qkv[d + h * hd + t];
+                    v[(h * ctx + p) * hd + t] = qkv[2u * d + h * hd + t];
                 }
                 let scale = 1.0 / sqrt(f32(hd));
                 if (t < n) {
@@ -425,7 +427,7 @@ public final class GptKernels {
                     if (start + t == p) {
                         for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * qkv[d + h * hd + j]; }
                     } else {
-                        for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * k[(start + t) * d + h * hd + j]; }
+                        for (var j = 0u; j < hd; j++) { acc += qkv[h * hd + j] * k[(h * ctx + start + t) * hd + j]; }
                     }
                     s[t] = acc * scale;
                 }
@@ -450,7 +452,7 @@ public final class GptKernels {
                 var acc = 0.0;
                 for (var i = q; i < n; i += parts) {
                     if (start + i == p) { acc += s[i] * qkv[2u * d + h * hd + j]; }
-                    else { acc += s[i] * v[(start + i) * d + h * hd + j]; }
+                    else { acc += s[i] * v[(h * ctx + start + i) * hd + j]; }
                 }
                 red[t] = acc;
                 workgroupBarrier();
@@ -641,6 +643,7 @@ public final class GptKernels {
                         int d = args.info(0);
                         int heads = args.info(1);
                         int chunk = args.info(2);
+                        int ctx = args.info(3);
                         int hd = d / heads;
                         float scale = (float) (1 / Math.sqrt(hd));
                         float[] s = new float[chunk];
@@ -659,7 +662,7 @@ public final class GptKernels {
                             }
                             if (p < start + n) { // this chunk holds the new position: into the caches
                                 for (int j = 0; j < hd; j++) {
-                                    long at = (long) p * d + h * hd + j;
+                                    long at = ((long) h * ctx + p) * hd + j;
                                     k.setAtIndex(JAVA_FLOAT, at, f(qkv, d + h * hd + j));
                                     v.setAtIndex(JAVA_FLOAT, at, f(qkv, 2L * d + h * hd + j));
                                 }
@@ -668,7 +671,7 @@ public final class GptKernels {
                             for (int i = 0; i < n; i++) {
                                 float acc = 0;
                                 for (int j = 0; j < hd; j++) {
-                                    acc += f(qkv, h * hd + j) * f(k, (long) (start + i) * d + h * hd + j);
+                                    acc += f(qkv, h * hd + j) * f(k, ((long) h * ctx + start + i) * hd + j);
                                 }
                                 s[i] = acc * scale;
                                 m = Math.max(m, s[i]);
@@ -681,7 +684,7 @@ public final class GptKernels {
                             for (int j = 0; j < hd; j++) {
                                 float acc = 0;
                                 for (int i = 0; i < n; i++) {
-                                    acc += s[i] * f(v, (long) (start + i) * d + h * hd + j);
+                                    acc += s[i] * f(v, ((long) h * ctx + start + i) * hd + j);
                                 }
                                 part.setAtIndex(JAVA_FLOAT, rec + 2 + j, acc);
                             }
