@@ -95,7 +95,7 @@ public final class DropQueue {
     }
 
     private boolean worthFencing() {
-        if (!pending.isEmpty() || holds.size() >= EPOCH_LIMIT) {
+        if (!pending.isEmpty() || epochFull()) {
             return true;
         }
         return !holds.isEmpty() && closedWhileHeld.getAsLong() != closesSeen;

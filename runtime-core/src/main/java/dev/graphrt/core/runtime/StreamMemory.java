@@ -362,11 +362,12 @@ final class StreamMemory {
      * A rebind replaced {@code old} by {@code next}, which runs the same backend graph and took its own hold on
      * everything it keeps: the old window's holds on those go now (none reaches zero), and its holds on what
      * {@code next} dropped (the rebound {@code from}) join the stream's work so far, as an eager launch's do, let go
-     * behind the next fence. So a rebind makes no device call of its own here; when the backend graph changed, it
-     * retires as an update does ({@link #retire}).
+     * behind the next fence. So a rebind makes no device call of its own here; when the backend graph changed (a
+     * software graph's rebind seals a new one), it retires as an update does ({@link #retire}). A rebound window keeps
+     * its graph id ({@code SealedWindow.rebound}), so its pins stay as they are.
      */
     void retireRebound(CoreGraph graph, SealedWindow old, SealedWindow next) {
-        if (old.graph() != next.graph() || old.graphId() != next.graphId()) {
+        if (old.graph() != next.graph()) {
             retire(graph, old, next);
             return;
         }
