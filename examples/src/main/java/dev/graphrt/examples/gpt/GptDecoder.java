@@ -96,7 +96,7 @@ public final class GptDecoder implements AutoCloseable {
 
     /**
      * As above, with every kernel opted into programmatic dependent launch when {@code programmaticDependent}
-     * ({@link GptKernels#programmaticDependent}): the same results, and on cuda on an H200 less time between kernels.
+     * ({@link GptDependentLaunch#programmaticDependent}): the same results, and on cuda on an H200 less time between kernels.
      */
     public GptDecoder(GraphRuntime runtime, GpuStream stream, GptWeights weights, boolean programmaticDependent) {
         this(runtime, stream, weights, programmaticDependent, false);
@@ -127,13 +127,13 @@ public final class GptDecoder implements AutoCloseable {
             case "cuda", "hip" -> Math.max(1, runtime.device().computeUnits()) * perUnit;
             default -> Integer.MAX_VALUE; // the Java gemv does one row group a block
         };
-        String trigger = System.getProperty("gpt.trigger", "exit"); // a tuning knob: GptKernels#programmaticDependent
+        String trigger = System.getProperty("gpt.trigger", "exit"); // a tuning knob: GptDependentLaunch
         if (!trigger.equals("late") && !trigger.equals("exit")) {
             throw new IllegalArgumentException("gpt.trigger must be late or exit, was " + trigger);
         }
         boolean lateTrigger = trigger.equals("late");
         java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> opt =
-                programmaticDependent ? k -> GptKernels.programmaticDependent(k, lateTrigger) : k -> k;
+                programmaticDependent ? k -> GptDependentLaunch.programmaticDependent(k, lateTrigger) : k -> k;
         gemv = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV));
         attention = runtime.compile(opt.apply(GptKernels.ATTENTION));
         merge = runtime.compile(opt.apply(GptKernels.MERGE));

@@ -3,7 +3,6 @@ package dev.graphrt.examples.gpt;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
-import dev.graphrt.api.Dialect;
 import dev.graphrt.api.JavaKernelArgs;
 import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.KernelSource;
@@ -26,8 +25,8 @@ import java.lang.foreign.MemorySegment;
  *       exponentials and weighted values (split attention, as flash-decoding does). The caches are head-major,
  *       {@code [head][position][d / heads]}, so a block's keys and values are one contiguous run each. The block
  *       whose chunk holds {@code pos} also stores the new key and value into the caches (it reads them from
- *       {@code qkv}, so no other block needs them). {@code attention_merge(part, pos, out; d, heads, chunk)} rescales and sums the chunks per
- *       head, its 256 threads spread over chunks and dimensions.</li>
+ *       {@code qkv}, so no other block needs them). {@code attention_merge(part, pos, out; d, heads, chunk)}
+ *       rescales and sums the chunks per head, its 256 threads spread over chunks and dimensions.</li>
  * </ul>
  * The position is read from a buffer, so one captured step serves every position.
  */
@@ -45,7 +44,7 @@ public final class GptKernels {
      */
     static final String CUDA_GEMV_PARTS = """
             #define GEMV_MAX_COLS 4096
-            #ifndef GPT_WAIT // a plain kernel: no predecessor runs beside it (see programmaticDependent)
+            #ifndef GPT_WAIT // a plain kernel: no predecessor runs beside it (see GptDependentLaunch)
             #define GPT_WAIT()
             #define GPT_TRIGGER()
             #endif
@@ -492,46 +491,6 @@ public final class GptKernels {
                 out[h * hd + j] = acc / l;
             }
             """;
-    /**
-     * {@code plain} opted into programmatic dependent launch, letting the next kernel start once its own blocks have
-     * read their weights ({@code lateTrigger}) or only as they exit; its other texts are unchanged. Its CUDA C text
-     * waits for its predecessors before it reads what they wrote: a gemv where its {@code GPT_WAIT()} hook stands,
-     * after its first weight loads are issued (the weights and info words are constant in a step), so a matrix
-     * starts streaming in while the kernel before it drains; any other kernel as its first statement (it reads the
-     * position, which the step's last kernel moves on when generating). A gemv's {@code GPT_TRIGGER()} hook stands
-     * after its row loop. On cuda on an H200 (871b244, replayed, µs a token, two passes): plain 471.6 / 473.5, no
-     * trigger but the exit 453.8 / 459.9, the late trigger 457.5 / 467.7; a trigger at the start of every kernel
-     * (2d00685) 475.1 / 471.1. So the exit is the default ({@link GptDecoder}, {@code -Dgpt.trigger}). Elsewhere it
-     * is the same kernel.
-     */
-    static KernelSource programmaticDependent(KernelSource plain, boolean lateTrigger) {
-        String entry = plain.entryPoint();
-        String cuda = plain.text(Dialect.CUDA_C).orElseThrow();
-        int signature = cuda.indexOf("__global__ void " + entry + "(");
-        int body = cuda.indexOf('{', signature);
-        if (signature < 0 || body < 0) {
-            throw new IllegalArgumentException("kernel '" + entry + "' has no body to wait in");
-        }
-        String opted = cuda.contains("GPT_WAIT()")
-                ? dependentHooks(lateTrigger) + cuda
-                : cuda.substring(0, body + 1) + "\n    graphrt_wait_for_predecessors();" + cuda.substring(body + 1);
-        KernelSource source = KernelSource.named(entry).cuda(opted);
-        source = plain.text(Dialect.WGSL).map(source::wgsl).orElse(source);
-        source = source.java(
-                plain.javaKernel().orElseThrow(), plain.javaParameters().orElseThrow());
-        return source.programmaticDependent();
-    }
-
-    /** As above with no trigger but the blocks' exit, the default ({@code -Dgpt.trigger=late}: {@link GptDecoder}). */
-    static KernelSource programmaticDependent(KernelSource plain) {
-        return programmaticDependent(plain, false);
-    }
-
-    /** A gemv's hooks as the prelude's calls (no trigger but the blocks' exit unless {@code lateTrigger}). */
-    static String dependentHooks(boolean lateTrigger) {
-        return "#define GPT_WAIT() graphrt_wait_for_predecessors()\n#define GPT_TRIGGER() "
-                + (lateTrigger ? "graphrt_launch_dependents()" : "") + "\n#line 1\n";
-    }
 
     static float f(MemorySegment m, long i) {
         return m.getAtIndex(JAVA_FLOAT, i);

@@ -163,7 +163,7 @@ class GptDecodeTest {
 
     @Test
     void an_opted_in_kernel_waits_first_in_its_cuda_text_and_keeps_its_other_texts() {
-        KernelSource opted = GptKernels.programmaticDependent(GptKernels.ATTENTION);
+        KernelSource opted = GptDependentLaunch.programmaticDependent(GptKernels.ATTENTION, false);
 
         assertThat(opted.isProgrammaticDependent()).isTrue();
         String cuda = opted.text(Dialect.CUDA_C).orElseThrow();
@@ -181,13 +181,13 @@ class GptDecodeTest {
     void an_opted_in_gemv_issues_its_first_weight_loads_before_it_waits_and_lets_the_next_start_after_its_rows() {
         for (KernelSource gemv : List.of(GptKernels.GEMV, GptBf16Kernels.GEMV_BF16)) {
             for (boolean late : new boolean[] {true, false}) {
-                String cuda = GptKernels.programmaticDependent(gemv, late)
+                String cuda = GptDependentLaunch.programmaticDependent(gemv, late)
                         .text(Dialect.CUDA_C)
                         .orElseThrow();
 
                 assertThat(cuda)
                         .as("the hooks become the prelude's calls, and the kernel's lines keep their numbers")
-                        .startsWith(GptKernels.dependentHooks(late))
+                        .startsWith(GptDependentLaunch.dependentHooks(late))
                         .endsWith(gemv.text(Dialect.CUDA_C).orElseThrow());
                 String loop = cuda.substring(cuda.indexOf("void gemv_rows("));
                 assertThat(loop.indexOf("load8(a, wv, t, n, tpr);"))
@@ -202,10 +202,10 @@ class GptDecodeTest {
                         .isGreaterThan(loop.indexOf("if (grp == blockIdx.x) {"));
             }
         }
-        assertThat(GptKernels.dependentHooks(true))
+        assertThat(GptDependentLaunch.dependentHooks(true))
                 .contains("GPT_WAIT() graphrt_wait_for_predecessors()", "GPT_TRIGGER() graphrt_launch_dependents()")
                 .endsWith("#line 1\n");
-        assertThat(GptKernels.dependentHooks(false))
+        assertThat(GptDependentLaunch.dependentHooks(false))
                 .as("without the late trigger, the next kernel starts as this one's blocks exit")
                 .contains("#define GPT_TRIGGER() \n")
                 .doesNotContain("graphrt_launch_dependents");
