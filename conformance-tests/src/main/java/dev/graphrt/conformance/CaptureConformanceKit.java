@@ -1,6 +1,7 @@
 package dev.graphrt.conformance;
 
 import dev.graphrt.api.GraphRuntime;
+import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.conformance.model.SeamsModelGroup;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -55,6 +56,32 @@ public abstract class CaptureConformanceKit {
      */
     protected boolean copiesBetweenRuntimes() {
         return false;
+    }
+
+    /**
+     * How many ranks group 32 (collectives) makes, one runtime each: rank 0 is the group's runtime, the others come
+     * from {@link #openRankRuntime(int)}. The default is one, which every device has; the cpu backend meets three,
+     * and a machine with several GPUs overrides it with their count.
+     */
+    protected int collectiveRanks() {
+        return 1;
+    }
+
+    /**
+     * Opens the runtime of rank {@code rank} (from 1) for group 32. The default opens another runtime through
+     * {@link #openRuntime()}, right for backends whose runtimes are independent (cpu); a GPU backend opens device
+     * {@code rank}, as NCCL wants one device per rank.
+     */
+    protected GraphRuntime openRankRuntime(int rank) {
+        return openRuntime();
+    }
+
+    /**
+     * A runtime of a backend other than {@code tested}, for group 32's refusal of a rank of another backend: cpu, or
+     * template when cpu is the one tested; the test is skipped when neither is on the class path.
+     */
+    protected GraphRuntime openOtherBackend(String tested) {
+        return KitSupport.openOrSkip(tested.equals("cpu") ? "template" : "cpu", RuntimeOptions.defaults());
     }
 
     /**
@@ -339,6 +366,15 @@ public abstract class CaptureConformanceKit {
     @Nested
     @DisplayName("31. Programmatic dependent launch")
     class ProgrammaticDependentLaunch extends ProgrammaticDependentLaunchGroup {
+        @Override
+        protected CaptureConformanceKit kit() {
+            return CaptureConformanceKit.this;
+        }
+    }
+
+    @Nested
+    @DisplayName("32. Collectives")
+    class CollectivesOfCommunicators extends CollectivesGroup {
         @Override
         protected CaptureConformanceKit kit() {
             return CaptureConformanceKit.this;

@@ -50,5 +50,12 @@ public enum Capability {
      * Where it is not declared, an opted-in launch is an ordinary launch and its wait does nothing, so results are
      * the same everywhere: only the time between dependent kernels changes.
      */
-    PROGRAMMATIC_DEPENDENT_LAUNCH
+    PROGRAMMATIC_DEPENDENT_LAUNCH,
+    /**
+     * Collective operations between the ranks of a {@link Communicator} ({@link GraphRuntime#collectives()}): an
+     * all-reduce, all-gather, reduce-scatter or broadcast, stream-ordered like a launch and recorded by a capture, so
+     * a captured step that all-reduces replays with its graph. Declared by cuda where NCCL loads, hip where RCCL
+     * loads, and cpu (ranks are runtimes of one process, met by threads). Not declared by wgpu.
+     */
+    COLLECTIVES
 }

@@ -39,6 +39,13 @@ public interface GraphRuntime extends AutoCloseable {
      */
     RuntimeObserver.Subscription observe(RuntimeObserver observer);
 
+    /**
+     * This runtime's collectives ({@link Capability#COLLECTIVES}): communicators between its streams and those of
+     * other runtimes (devices) of the backend, in this process or others. Without the capability it throws
+     * {@link UnsupportedCapabilityException}.
+     */
+    Collectives collectives();
+
     /** Returns free pooled memory to the device. */
     void trim();
 

@@ -2,6 +2,7 @@ package dev.graphrt.spi;
 
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -25,6 +26,14 @@ public interface Backend extends AutoCloseable {
      * {@link BackendStream#capture()} says how this backend's graphs are made, the same for every stream.
      */
     BackendStream openStream();
+
+    /**
+     * The backend's collectives, present exactly when it declares {@code COLLECTIVES}; the core asks once, when the
+     * runtime opens. The default has none.
+     */
+    default Optional<BackendCollectives> collectives() {
+        return Optional.empty();
+    }
 
     /** Releases the device. The core has already closed every stream and freed every allocation. */
     @Override

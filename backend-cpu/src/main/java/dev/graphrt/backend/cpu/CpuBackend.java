@@ -4,10 +4,12 @@ import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendCollectives;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,11 +27,13 @@ public final class CpuBackend implements Backend {
             Capability.MID_CAPTURE_ALLOCATION,
             Capability.CAPTURE_MODE_RELAXED,
             Capability.GRAPH_UPDATE,
-            Capability.MULTI_STREAM_CAPTURE));
+            Capability.MULTI_STREAM_CAPTURE,
+            Capability.COLLECTIVES));
 
     private final ForkJoinPool pool;
     private final CpuMemory memory;
     private final CpuCompiler compiler = new CpuCompiler();
+    private final CpuCollectives collectives = new CpuCollectives();
     private final AtomicInteger streamIds = new AtomicInteger();
     private final DeviceInfo device;
 
@@ -69,6 +73,12 @@ public final class CpuBackend implements Backend {
     @Override
     public KernelCompiler compiler() {
         return compiler;
+    }
+
+    /** Collectives between cpu runtimes of this process ({@link CpuCollectives}). */
+    @Override
+    public Optional<BackendCollectives> collectives() {
+        return Optional.of(collectives);
     }
 
     @Override

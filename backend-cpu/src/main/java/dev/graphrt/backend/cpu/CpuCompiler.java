@@ -18,8 +18,16 @@ final class CpuCompiler implements KernelCompiler {
      *
      * @param declaredParameters what its source declared ({@link KernelSource#java(JavaKernel, JavaParameters)}),
      *                           or empty: a Java kernel has no signature to read, so undeclared launches are unchecked
+     * @param meetsOtherRanks    whether it is a collective that waits for other streams' ranks: the stream hands it
+     *                           to its worker at once instead of batching it, as the others wait for it
      */
-    record CpuKernel(String entryPoint, JavaKernel body, OptionalInt declaredParameters) implements CompiledKernel {
+    record CpuKernel(String entryPoint, JavaKernel body, OptionalInt declaredParameters, boolean meetsOtherRanks)
+            implements CompiledKernel {
+        /** A kernel of a user's source: it meets no other rank. */
+        CpuKernel(String entryPoint, JavaKernel body, OptionalInt declaredParameters) {
+            this(entryPoint, body, declaredParameters, false);
+        }
+
         @Override
         public Dialect dialect() {
             return Dialect.JAVA;

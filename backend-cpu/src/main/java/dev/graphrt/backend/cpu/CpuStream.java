@@ -167,6 +167,9 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
             lastLaunch = previous;
         }
         enqueue(previous.task());
+        if (((CpuCompiler.CpuKernel) kernel).meetsOtherRanks()) {
+            submitOpenBatch(); // other ranks wait for this one's part
+        }
     }
 
     @Override
@@ -321,20 +324,27 @@ final class CpuStream implements BackendStream, SoftwareGraphs {
     @Override
     public BackendGraph seal(RecordedLaunches recording) {
         List<PreparedLaunch> launches = new ArrayList<>(recording.launches().size());
+        boolean meets = false;
         for (RecordedLaunch launch : recording.launches()) {
-            launches.add(new PreparedLaunch((CpuCompiler.CpuKernel) launch.kernel(), launch.dims(), launch.bindings()));
+            CpuCompiler.CpuKernel kernel = (CpuCompiler.CpuKernel) launch.kernel();
+            meets |= kernel.meetsOtherRanks();
+            launches.add(new PreparedLaunch(kernel, launch.dims(), launch.bindings()));
         }
-        return new CpuGraph(List.copyOf(launches));
+        return new CpuGraph(List.copyOf(launches), meets);
     }
 
     @Override
     public void replay(BackendGraph graph) {
-        List<PreparedLaunch> launches = ((CpuGraph) graph).launches();
+        CpuGraph sealed = (CpuGraph) graph;
+        List<PreparedLaunch> launches = sealed.launches();
         enqueue(() -> {
             for (PreparedLaunch launch : launches) {
                 launch.run(pool);
             }
         });
+        if (sealed.meetsOtherRanks()) {
+            submitOpenBatch(); // other ranks wait for this one's part
+        }
     }
 
     /**

@@ -39,6 +39,14 @@ public final class OperationPolicy {
         DEFER_REJECTION
     }
 
+    /** What a collective operation of a communicator does. */
+    public enum CollectiveAction {
+        RUN,
+        RECORD_IN_DRIVER,
+        RECORD_IN_CORE,
+        DEFER_REJECTION
+    }
+
     /** What replaying another graph does. */
     public enum ReplayAction {
         RUN,
@@ -107,6 +115,40 @@ public final class OperationPolicy {
             return CopyAction.RUN;
         }
         return graphKind == GraphKind.HARDWARE ? CopyAction.RECORD_IN_DRIVER : CopyAction.DEFER_REJECTION;
+    }
+
+    /**
+     * A collective runs outside a recording. While recording, a hardware driver records it (NCCL's calls are
+     * capturable); a software recording holds launches, so it records a collective the backend made a launch of
+     * ({@code asLaunch}) and rejects any other lazily, {@code endCapture} naming it.
+     */
+    public CollectiveAction collective(CaptureState state, boolean asLaunch) {
+        if (state != CaptureState.CAPTURE) {
+            return CollectiveAction.RUN;
+        }
+        if (graphKind == GraphKind.HARDWARE) {
+            return CollectiveAction.RECORD_IN_DRIVER;
+        }
+        return asLaunch ? CollectiveAction.RECORD_IN_CORE : CollectiveAction.DEFER_REJECTION;
+    }
+
+    /** Communicators need COLLECTIVES. */
+    public void checkCollectives(String operation) {
+        if (!capabilities.contains(Capability.COLLECTIVES)) {
+            throw new UnsupportedCapabilityException(backend, Capability.COLLECTIVES, operation);
+        }
+    }
+
+    /**
+     * Making a communicator waits for its peers, and a capture records one device's work: refused while the stream
+     * records, the capture intact.
+     */
+    public void checkCommunicatorSetup(CaptureState state, String operation, long streamId) {
+        if (state == CaptureState.CAPTURE) {
+            throw new CaptureRejectedException(operation + ": stream #" + streamId + " is recording a capture, and "
+                    + "making a communicator waits for its peers; the capture is still intact: make it before "
+                    + "prepare() or after endCapture()");
+        }
     }
 
     /**
@@ -210,8 +252,17 @@ public final class OperationPolicy {
         }
     }
 
-    /** Refuses a declaration the core cannot honour: the core's software recording does not record writes. */
-    public void checkDeclared() {
+    /**
+     * Refuses a declaration the core cannot honour: the core's software recording does not record writes, and
+     * COLLECTIVES is declared exactly when the backend offers its collectives ({@code hasCollectives}).
+     */
+    public void checkDeclared(boolean hasCollectives) {
+        if (capabilities.contains(Capability.COLLECTIVES) != hasCollectives) {
+            throw new IllegalArgumentException("backend " + backend
+                    + (hasCollectives
+                            ? " offers collectives but does not declare COLLECTIVES"
+                            : " declares COLLECTIVES but offers no collectives (Backend.collectives() is empty)"));
+        }
         if (graphKind == GraphKind.SOFTWARE && capabilities.contains(Capability.RECORDS_WRITES)) {
             throw new IllegalArgumentException("backend " + backend + " declares RECORDS_WRITES, which the core's "
                     + "software recording does not implement yet");

@@ -2,6 +2,7 @@ package dev.graphrt.core.runtime;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.Capability;
+import dev.graphrt.api.Collectives;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.DeviceOutOfMemoryException;
@@ -82,6 +83,9 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
      */
     private final AtomicBoolean closing = new AtomicBoolean();
 
+    private final Communicators communicators = new Communicators();
+    private final @Nullable CoreCollectives collectives;
+
     public CoreRuntime(Backend backend, RuntimeOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.options = Objects.requireNonNull(options, "options");
@@ -89,7 +93,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
         this.capabilities = declared.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(declared));
         this.loss = new DeviceLoss(backend.name());
         this.policy = new OperationPolicy(backend.name(), capabilities, GraphKinds.of(backend));
-        policy.checkDeclared();
+        policy.checkDeclared(backend.collectives().isPresent());
         long alignment = backend.memory().alignment();
         this.memory = new MemoryManager(
                 backend.name(),
@@ -107,6 +111,9 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
                 backend.name(),
                 backend.name() + ":" + options.deviceIndex() + " "
                         + backend.device().name());
+        this.collectives = backend.collectives()
+                .map(offered -> new CoreCollectives(backend.name(), offered, scope, options.waitTimeout()))
+                .orElse(null);
         LOG.debug("runtime opened on {} with {}", backend.device(), capabilities);
     }
 
@@ -271,6 +278,18 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
     }
 
     @Override
+    public Collectives collectives() {
+        checkOpen("collectives");
+        policy.checkCollectives("collectives()");
+        return Objects.requireNonNull(collectives, "collectives"); // declared, so offered (checkDeclared)
+    }
+
+    @Override
+    public Communicators communicators() {
+        return communicators;
+    }
+
+    @Override
     public void trim() {
         checkOpen("trim");
         for (CoreStream stream : streams) {
@@ -307,6 +326,7 @@ public final class CoreRuntime implements GraphRuntime, StreamHost {
                 failures.add(failure);
             }
         }
+        communicators.closeAll(failures); // after the streams and graphs let go of them, before the device goes
         scope.close();
         awaitLoans();
         kernels.clear();

@@ -40,6 +40,7 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
     private final StreamGuard guard;
     private final StreamWork work;
     private final StreamCopies copies;
+    private final StreamCollectives collectives;
     private final StreamEvents events;
     private final CaptureCalls capture;
     private final GraphEdits edits;
@@ -74,6 +75,7 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
         StreamContext parts = new StreamContext(this, host, guard, membership, window, checked, blame);
         this.work = new StreamWork(parts);
         this.copies = new StreamCopies(parts, work);
+        this.collectives = new StreamCollectives(parts);
         this.events = new StreamEvents(parts);
         this.capture = new CaptureCalls(parts, this);
         this.edits = new GraphEdits(parts, capture);
@@ -153,6 +155,11 @@ final class CoreStream implements GpuStream, CoreGraph.Owner, StreamPeer {
     @Override
     public void copy(Buffer src, Buffer dst) {
         copies.copy(src, dst);
+    }
+
+    /** This stream's collectives, for its communicators and for making them. */
+    StreamCollectives collectives() {
+        return collectives;
     }
 
     @Override

@@ -86,4 +86,7 @@ interface StreamHost {
     void graphSealed(CoreGraph graph);
 
     void graphReleased(CoreGraph graph);
+
+    /** The open communicators of this runtime's streams, closed with the runtime. */
+    Communicators communicators();
 }

@@ -189,6 +189,21 @@ final class StreamMemory {
     }
 
     /**
+     * Holds {@code resource} (a communicator) for the operation being enqueued: in the open recording while
+     * capturing (the graph keeps it), else until this stream's work so far is done. Refuses one already gone.
+     */
+    void holdResource(Retainable resource, String argument) {
+        if (!resource.retain()) {
+            throw new IllegalStateException(argument + ": " + resource + " is closed");
+        }
+        if (lifecycle.isRecording()) {
+            lifecycle.holdInWindow(resource);
+        } else {
+            drops.hold(resource);
+        }
+    }
+
+    /**
      * Keeps {@code hold} (already taken) until this stream's work so far is done: the next fence that passes lets it
      * go. For a hold the buffer stamps cannot track, such as another runtime's buffer in a copy between runtimes.
      */

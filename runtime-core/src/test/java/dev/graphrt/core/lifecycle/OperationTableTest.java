@@ -14,6 +14,7 @@ import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.GraphStateException;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.core.lifecycle.OperationPolicy.CaptureEventKind;
+import dev.graphrt.core.lifecycle.OperationPolicy.CollectiveAction;
 import dev.graphrt.core.lifecycle.OperationPolicy.CopyAction;
 import dev.graphrt.core.lifecycle.OperationPolicy.PoolAction;
 import dev.graphrt.core.lifecycle.OperationPolicy.WriteAction;
@@ -132,10 +133,46 @@ class OperationTableTest {
     @Test
     void a_software_recording_refuses_a_declaration_of_recorded_writes_and_a_hardware_one_takes_it() {
         assertThatThrownBy(() -> new OperationPolicy("soft", Set.of(Capability.RECORDS_WRITES), GraphKind.SOFTWARE)
-                        .checkDeclared())
+                        .checkDeclared(false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("RECORDS_WRITES");
-        assertThatCode(HARDWARE::checkDeclared).doesNotThrowAnyException();
-        assertThatCode(SOFTWARE::checkDeclared).doesNotThrowAnyException();
+        assertThatCode(() -> HARDWARE.checkDeclared(false)).doesNotThrowAnyException();
+        assertThatCode(() -> SOFTWARE.checkDeclared(false)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void collectives_are_declared_exactly_when_the_backend_offers_them() {
+        OperationPolicy declaring = new OperationPolicy("soft", Set.of(Capability.COLLECTIVES), GraphKind.SOFTWARE);
+        assertThatThrownBy(() -> declaring.checkDeclared(false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("declares COLLECTIVES but offers no collectives");
+        assertThatThrownBy(() -> SOFTWARE.checkDeclared(true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("offers collectives but does not declare COLLECTIVES");
+        assertThatCode(() -> declaring.checkDeclared(true)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void a_collective_runs_outside_a_recording_and_is_recorded_by_the_driver_or_as_a_launch_inside_one() {
+        for (CaptureState state : new CaptureState[] {CaptureState.NO_CAPTURE, CaptureState.PREPARE}) {
+            assertThat(HARDWARE.collective(state, false)).as("%s", state).isEqualTo(CollectiveAction.RUN);
+            assertThat(SOFTWARE.collective(state, true)).as("%s", state).isEqualTo(CollectiveAction.RUN);
+        }
+        assertThat(HARDWARE.collective(CaptureState.CAPTURE, false)).isEqualTo(CollectiveAction.RECORD_IN_DRIVER);
+        assertThat(SOFTWARE.collective(CaptureState.CAPTURE, true)).isEqualTo(CollectiveAction.RECORD_IN_CORE);
+        assertThat(SOFTWARE.collective(CaptureState.CAPTURE, false)).isEqualTo(CollectiveAction.DEFER_REJECTION);
+    }
+
+    @Test
+    void communicators_need_collectives_and_are_not_made_while_recording() {
+        assertThatThrownBy(() -> SOFTWARE.checkCollectives("collectives()"))
+                .isInstanceOf(UnsupportedCapabilityException.class)
+                .hasMessage("soft backend does not support COLLECTIVES: collectives()");
+        assertThatThrownBy(() -> SOFTWARE.checkCommunicatorSetup(CaptureState.CAPTURE, "join", 3))
+                .isInstanceOf(CaptureRejectedException.class)
+                .hasMessageContaining("join: stream #3 is recording a capture")
+                .hasMessageContaining("still intact");
+        assertThatCode(() -> SOFTWARE.checkCommunicatorSetup(CaptureState.PREPARE, "join", 3))
+                .doesNotThrowAnyException();
     }
 }

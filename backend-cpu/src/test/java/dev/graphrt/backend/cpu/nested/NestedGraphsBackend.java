@@ -37,6 +37,11 @@ final class NestedGraphsBackend implements Backend {
     }
 
     @Override
+    public java.util.Optional<dev.graphrt.spi.BackendCollectives> collectives() {
+        return cpu.collectives();
+    }
+
+    @Override
     public Set<Capability> capabilities() {
         EnumSet<Capability> declared = EnumSet.copyOf(cpu.capabilities());
         declared.add(Capability.NESTED_GRAPHS);

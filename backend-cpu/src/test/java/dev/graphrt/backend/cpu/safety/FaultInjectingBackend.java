@@ -207,6 +207,11 @@ final class FaultInjectingBackend implements Backend {
     }
 
     @Override
+    public java.util.Optional<dev.graphrt.spi.BackendCollectives> collectives() {
+        return delegate.collectives();
+    }
+
+    @Override
     public Set<Capability> capabilities() {
         return delegate.capabilities();
     }

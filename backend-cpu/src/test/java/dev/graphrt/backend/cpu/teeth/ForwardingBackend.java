@@ -44,6 +44,11 @@ class ForwardingBackend implements Backend {
     }
 
     @Override
+    public java.util.Optional<dev.graphrt.spi.BackendCollectives> collectives() {
+        return delegate.collectives();
+    }
+
+    @Override
     public Set<Capability> capabilities() {
         return delegate.capabilities();
     }
