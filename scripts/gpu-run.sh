@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [gpttune] [pdlprofile]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [gpttune] [pdlprofile] [nccl]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -137,6 +137,19 @@ for step in $steps; do
       wait; cat "$OUT"/kit-*.txt ;;
     cuda) kit cuda dev.graphrt.backend.cuda.CudaConformanceTest dev.graphrt.backend.cuda.CudaDeviceSmokeTest \
         dev.graphrt.backend.cuda.CudaSignaturesTest dev.graphrt.backend.cuda.CudaNvtxTest dev.graphrt.backend.cuda.CudaKitHasTeethTest ;;
+    nccl) # issue 33: where NCCL is, the facts of its header beside the binding's, then the cuda kit with it (group 32, 1 rank)
+      ncclroot=$(python3 -c "import importlib.util as u; print(list(u.find_spec('nvidia.nccl').submodule_search_locations)[0])" 2>/dev/null)
+      lib=""; [ -n "$ncclroot" ] && [ -f "$ncclroot/lib/libnccl.so.2" ] && lib="$ncclroot/lib/libnccl.so.2"
+      [ -z "$lib" ] && lib=$(ldconfig -p | awk '/libnccl.so.2 /{print $NF; exit}')
+      echo "nccl: library ${lib:-not found} (the Python wheel's directory: ${ncclroot:-none})"
+      if [ -n "$ncclroot" ] && [ -f "$ncclroot/include/nccl.h" ]; then
+        gcc -O1 -I"$ncclroot/include" -I/usr/local/cuda/include -o "$OUT/nccl_probe" examples/src/main/native/nccl_probe.c \
+          "$lib" && "$OUT/nccl_probe"
+      fi
+      command -v all_reduce_perf >/dev/null && echo "nccl-tests: all_reduce_perf present" || echo "nccl-tests: all_reduce_perf absent"
+      [ -n "$lib" ] && export GRAPHRT_NCCL_LIB="$lib"
+      "$0" cuda
+      grep -E "declares|^- result|32. Collectives" "$OUT/cuda.md"; grep -E -B2 -A12 "Collectives|nccl" "$OUT/cuda-tests.log" | head -60 ;;
     wgpu)
       wgpu_env
       kit wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest dev.graphrt.backend.wgpu.WgpuLaunchTest \

@@ -3,12 +3,14 @@ package dev.graphrt.driver;
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.DeviceInfo;
 import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendCollectives;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,7 +29,10 @@ import org.slf4j.LoggerFactory;
 public final class DriverBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(DriverBackend.class);
 
-    /** What a driver backend is made of, and its own last step at close (e.g. releasing its context). */
+    /**
+     * What a driver backend is made of, and its own last step at close (e.g. releasing its context). With a
+     * {@code collectives} library the backend must declare {@code COLLECTIVES}, and without one must not.
+     */
     public record Parts(
             int ordinal,
             DeviceInfo device,
@@ -35,7 +40,8 @@ public final class DriverBackend implements Backend {
             StreamDriver streams,
             DriverDeviceMemory memory,
             DriverKernelCompiler compiler,
-            Runnable release) {
+            Runnable release,
+            Optional<CollectiveLibrary> collectives) {
         public Parts {
             Objects.requireNonNull(device, "device");
             capabilities = Collections.unmodifiableSet(EnumSet.copyOf(capabilities));
@@ -43,6 +49,13 @@ public final class DriverBackend implements Backend {
             Objects.requireNonNull(memory, "memory");
             Objects.requireNonNull(compiler, "compiler");
             Objects.requireNonNull(release, "release");
+            Objects.requireNonNull(collectives, "collectives");
+            if (collectives.isPresent() != capabilities.contains(Capability.COLLECTIVES)) {
+                throw new IllegalArgumentException("capabilities: COLLECTIVES is declared exactly when a collectives "
+                        + "library is given; declared " + capabilities.contains(Capability.COLLECTIVES)
+                        + ", library "
+                        + collectives.map(CollectiveLibrary::origin).orElse("none"));
+            }
         }
     }
 
@@ -52,10 +65,12 @@ public final class DriverBackend implements Backend {
     private final PinnedHostMemory pinned;
     private final AtomicLong streamIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Optional<BackendCollectives> collectives;
 
     public DriverBackend(Parts parts) {
         this.parts = Objects.requireNonNull(parts, "parts");
         this.name = parts.streams().names().backend();
+        this.collectives = parts.collectives().map(library -> new DriverCollectives(name, library));
         this.releases = new CaptureAwareReleases(name);
         this.pinned = parts.memory().pinned();
     }
@@ -83,6 +98,11 @@ public final class DriverBackend implements Backend {
     @Override
     public KernelCompiler compiler() {
         return parts.compiler();
+    }
+
+    @Override
+    public Optional<BackendCollectives> collectives() {
+        return collectives;
     }
 
     @Override

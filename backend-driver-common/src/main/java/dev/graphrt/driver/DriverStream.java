@@ -514,6 +514,26 @@ public final class DriverStream implements BackendStream {
         writes.allComplete();
     }
 
+    /**
+     * The native stream, with the backend's context made current on the calling thread: for a call of the shared
+     * driver layer that enqueues on this stream itself (a collective, {@link DriverCommunicator}).
+     */
+    MemorySegment currentHandle() {
+        ensureOpen();
+        driver.makeCurrent();
+        return stream;
+    }
+
+    /** Makes this stream's backend context current on the calling thread (before a call about its device). */
+    void makeCurrent() {
+        driver.makeCurrent();
+    }
+
+    /** The backend's name, for messages. */
+    String backendName() {
+        return names.backend();
+    }
+
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException(name + " is closed");

@@ -2,6 +2,7 @@ package dev.graphrt.backend.cuda;
 
 import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.api.Capability;
+import dev.graphrt.driver.CollectiveLibrary;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
@@ -27,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link Capability#CAPTURE_MODE_RELAXED}: passed to {@code cuStreamBeginCapture_v2} as it is, like the
  *       base contract's GLOBAL and THREAD_LOCAL;</li>
+ *   <li>{@link Capability#COLLECTIVES}: NCCL's calls on the rank's stream, which a stream capture records, where
+ *       NCCL loads ({@link CudaNccl}: the option {@code cuda.nccl}, {@code GRAPHRT_NCCL_LIB}, {@code libnccl.so.2}, the
+ *       Python wheel's copy);</li>
  *   <li>{@link Capability#DOT_EXPORT}: {@code cuGraphDebugDotPrint} of the graph's template, made when asked for;</li>
  *   <li>{@link Capability#GRAPH_UPDATE}: {@code cuGraphExecUpdate_v2} applies an update's capture to the live
  *       executable graph, {@code cuGraphExecKernelNodeSetParams_v2} a rebind (both affect later launches only);
@@ -53,8 +57,12 @@ import org.slf4j.LoggerFactory;
  */
 final class CudaBackend {
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
-    /** What this backend declares, given whether the driver has the graph update and the nesting calls. */
-    static Set<Capability> capabilities(boolean graphUpdate, boolean nestedGraphs, boolean dependentLaunches) {
+    /**
+     * What this backend declares, given whether the driver has the graph update and the nesting calls, whether the
+     * device launches dependents, and whether NCCL loaded.
+     */
+    static Set<Capability> capabilities(
+            boolean graphUpdate, boolean nestedGraphs, boolean dependentLaunches, boolean collectives) {
         EnumSet<Capability> set = EnumSet.of(
                 Capability.RECORDS_WRITES,
                 Capability.CAPTURE_MODE_RELAXED,
@@ -68,6 +76,9 @@ final class CudaBackend {
         }
         if (dependentLaunches) {
             set.add(Capability.PROGRAMMATIC_DEPENDENT_LAUNCH);
+        }
+        if (collectives) {
+            set.add(Capability.COLLECTIVES);
         }
         return Collections.unmodifiableSet(set);
     }
@@ -110,11 +121,18 @@ final class CudaBackend {
         CudaDeviceDescription description = CudaDeviceDescription.query(config.deviceIndex());
         CudaContext context = CudaContext.retainPrimary(config.deviceIndex());
         CudaStream streams = new CudaStream(context, CudaNvtx.markers(config, System::getenv));
+        CollectiveLibrary.Located nccl = CudaNccl.locate(config, System::getenv);
+        if (nccl.library().isEmpty()) {
+            LOG.debug("cuda: COLLECTIVES not declared: {}", nccl.failure());
+        }
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(
                 config.deviceIndex(),
                 description.toDeviceInfo(),
                 capabilities(
-                        streams.graphs().updates(), streams.graphs().nestsGraphs(), launchesDependents(description)),
+                        streams.graphs().updates(),
+                        streams.graphs().nestsGraphs(),
+                        launchesDependents(description),
+                        nccl.library().isPresent()),
                 streams,
                 new DriverDeviceMemory(streams, new CudaDeviceMemory()),
                 new DriverKernelCompiler(
@@ -122,7 +140,8 @@ final class CudaBackend {
                         toolchain.apply(new CudaKernelCompiler(
                                 description, new NvrtcLocator(config), launchesDependents(description))),
                         KernelImageCache.configured(config, "cuda")),
-                context::release));
+                context::release,
+                nccl.library()));
         LOG.debug("cuda: opened device {}: {}", config.deviceIndex(), description.summary());
         return backend;
     }

@@ -2,6 +2,7 @@ package dev.graphrt.backend.hip;
 
 import dev.graphrt.api.BackendUnavailableException;
 import dev.graphrt.api.Capability;
+import dev.graphrt.driver.CollectiveLibrary;
 import dev.graphrt.driver.DriverBackend;
 import dev.graphrt.driver.DriverDeviceMemory;
 import dev.graphrt.driver.DriverKernelCompiler;
@@ -48,8 +49,18 @@ final class HipBackend {
 
     private HipBackend() {}
 
-    /** What this backend declares, given whether the runtime can dump graphs as DOT and update them. */
-    static Set<Capability> capabilities(boolean dotExport, boolean graphUpdate, boolean nestedGraphs) {
+    /** RCCL, NCCL's API for AMD GPUs: the option {@value}'s path (or {@code off}), {@link #RCCL_ENV}, the usual paths. */
+    static final String RCCL_OPTION = "hip.rccl";
+
+    static final String RCCL_ENV = "GRAPHRT_RCCL_LIB";
+    static final List<String> RCCL_LIBRARIES = List.of("librccl.so.1", "/opt/rocm/lib/librccl.so.1");
+
+    /**
+     * What this backend declares, given whether the runtime can dump graphs as DOT and update them, and whether RCCL
+     * loaded ({@code COLLECTIVES}: RCCL's calls on the rank's stream, which a stream capture records).
+     */
+    static Set<Capability> capabilities(
+            boolean dotExport, boolean graphUpdate, boolean nestedGraphs, boolean collectives) {
         EnumSet<Capability> set =
                 EnumSet.of(Capability.RECORDS_WRITES, Capability.CAPTURE_MODE_RELAXED, Capability.MULTI_STREAM_CAPTURE);
         if (dotExport) {
@@ -60,6 +71,9 @@ final class HipBackend {
         }
         if (nestedGraphs) {
             set.add(Capability.NESTED_GRAPHS);
+        }
+        if (collectives) {
+            set.add(Capability.COLLECTIVES);
         }
         return Collections.unmodifiableSet(set);
     }
@@ -88,17 +102,27 @@ final class HipBackend {
         HipDeviceDescription description = HipDeviceDescription.query(config.deviceIndex());
         HipGraphs graphs = new HipGraphs(new HipGraphNodeTypes(description.runtimeVersion()));
         HipStream streams = new HipStream(device, graphs);
+        CollectiveLibrary.Located rccl =
+                CollectiveLibrary.configured("RCCL", config, RCCL_OPTION, RCCL_ENV, System::getenv, RCCL_LIBRARIES);
+        if (rccl.library().isEmpty()) {
+            LOG.debug("hip: COLLECTIVES not declared: {}", rccl.failure());
+        }
         DriverBackend backend = new DriverBackend(new DriverBackend.Parts(
                 config.deviceIndex(),
                 description.toDeviceInfo(),
-                capabilities(HipRuntime.hasGraphDebugDotPrint(), graphs.updates(), graphs.nestsGraphs()),
+                capabilities(
+                        HipRuntime.hasGraphDebugDotPrint(),
+                        graphs.updates(),
+                        graphs.nestsGraphs(),
+                        rccl.library().isPresent()),
                 streams,
                 new DriverDeviceMemory(streams, new HipDeviceMemory()),
                 new DriverKernelCompiler(
                         streams,
                         new HipKernelCompiler(new HiprtcLocator(config), description.summary()),
                         KernelImageCache.configured(config, "hip")),
-                () -> HipRuntime.resetIfLost(device)));
+                () -> HipRuntime.resetIfLost(device),
+                rccl.library()));
         LOG.debug(
                 "hip: opened device {} from {}: {} (hipGraphUpload {}, hipGraphDebugDotPrint {})",
                 config.deviceIndex(),

@@ -192,19 +192,22 @@ class HipBackendProviderTest {
 
     @Test
     void capabilities_match_cudas_and_add_dot_export_only_when_the_runtime_can_dump_graphs() {
-        assertThat(HipBackend.capabilities(false, false, false))
+        assertThat(HipBackend.capabilities(false, false, false, false))
                 .containsExactlyInAnyOrder(
                         dev.graphrt.api.Capability.RECORDS_WRITES,
                         dev.graphrt.api.Capability.CAPTURE_MODE_RELAXED,
                         dev.graphrt.api.Capability.MULTI_STREAM_CAPTURE);
-        assertThat(HipBackend.capabilities(true, false, false))
+        assertThat(HipBackend.capabilities(true, false, false, false))
                 .contains(dev.graphrt.api.Capability.DOT_EXPORT)
                 .hasSize(4);
-        assertThat(HipBackend.capabilities(false, true, false))
+        assertThat(HipBackend.capabilities(false, true, false, false))
                 .contains(dev.graphrt.api.Capability.GRAPH_UPDATE)
                 .hasSize(4);
-        assertThat(HipBackend.capabilities(false, false, true))
+        assertThat(HipBackend.capabilities(false, false, true, false))
                 .contains(dev.graphrt.api.Capability.NESTED_GRAPHS)
+                .hasSize(4);
+        assertThat(HipBackend.capabilities(false, false, false, true))
+                .contains(dev.graphrt.api.Capability.COLLECTIVES)
                 .hasSize(4);
     }
 

@@ -221,7 +221,7 @@ public final class DropQueue {
             try {
                 held.release();
             } catch (RuntimeException failure) {
-                recordFailure("a buffer's storage", failure);
+                recordFailure(held.releaseName(), failure);
             }
         }
     }

@@ -14,4 +14,9 @@ public interface Retainable {
 
     /** The bytes of storage a hold keeps alive (for accounting). */
     long retainedBytes();
+
+    /** What a failed last release names in the stream's {@code ReleaseFailedException}. */
+    default String releaseName() {
+        return "a buffer's storage";
+    }
 }

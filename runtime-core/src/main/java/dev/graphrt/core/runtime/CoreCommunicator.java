@@ -9,8 +9,6 @@ import dev.graphrt.core.memory.HoldCount;
 import dev.graphrt.core.memory.Retainable;
 import dev.graphrt.spi.BackendCommunicator;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One rank's communicator as the user holds it: a façade over its stream's {@link StreamCollectives}, and a resource
@@ -18,7 +16,6 @@ import org.slf4j.LoggerFactory;
  * backend's communicator is closed only when the last of them let go.
  */
 final class CoreCommunicator implements Communicator, Retainable {
-    private static final Logger LOG = LoggerFactory.getLogger(CoreCommunicator.class);
 
     private final CoreStream stream;
     private final BackendCommunicator backend;
@@ -91,17 +88,21 @@ final class CoreCommunicator implements Communicator, Retainable {
         return holds.retain();
     }
 
+    /**
+     * The last hold frees the backend's communicator, and its failure goes to whoever let that hold go: the user's
+     * {@link #close()}, or the stream's deferred releases (a graph destroyed, work finished), which report it at the
+     * stream's next {@code synchronize()} or {@code close()} as a {@code ReleaseFailedException} naming this.
+     */
     @Override
     public void release() {
-        if (!holds.release(this)) {
-            return;
-        }
-        try {
+        if (holds.release(this)) {
             backend.close();
-        } catch (RuntimeException failure) {
-            // the last holder may be a fence that passed on another thread: nobody to throw to
-            LOG.warn("{}: closing the backend's communicator failed: {}", this, failure.toString());
         }
+    }
+
+    @Override
+    public String releaseName() {
+        return this + " (close)";
     }
 
     @Override

@@ -6,17 +6,22 @@ import dev.graphrt.api.DeviceLostException;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
 import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendCollectives;
+import dev.graphrt.spi.BackendCommunicator;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.CaptureSupport;
+import dev.graphrt.spi.CollectiveCall;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.KernelCompiler;
+import dev.graphrt.spi.LaunchCommunicator;
+import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.MemorySegment;
@@ -24,6 +29,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,7 +60,12 @@ final class FaultInjectingBackend implements Backend {
         STREAM_CLOSE,
         BACKEND_CLOSE,
         UPDATE,
-        WAIT_FOR
+        WAIT_FOR,
+        /** {@code BackendCollectives.open} and {@code join}: making a communicator. */
+        COMMUNICATOR_OPEN,
+        /** {@code LaunchCommunicator.launch}: turning a collective into a launch. */
+        COLLECTIVE,
+        COMMUNICATOR_CLOSE
     }
 
     /** The failure an injected fault throws. */
@@ -76,6 +87,8 @@ final class FaultInjectingBackend implements Backend {
     private final AtomicLong liveBytes = new AtomicLong();
     /** Graphs sealed and not yet destroyed successfully. */
     private final AtomicInteger liveGraphs = new AtomicInteger();
+
+    private final AtomicInteger liveCommunicators = new AtomicInteger();
 
     private volatile boolean fencesStuck;
     private volatile boolean writesOutOfMemory;
@@ -207,8 +220,75 @@ final class FaultInjectingBackend implements Backend {
     }
 
     @Override
-    public java.util.Optional<dev.graphrt.spi.BackendCollectives> collectives() {
-        return delegate.collectives();
+    public Optional<BackendCollectives> collectives() {
+        return delegate.collectives().map(Collectives::new);
+    }
+
+    /** Communicators the backend made and has not closed. */
+    int liveCommunicators() {
+        return liveCommunicators.get();
+    }
+
+    private final class Collectives implements BackendCollectives {
+        private final BackendCollectives real;
+
+        Collectives(BackendCollectives real) {
+            this.real = real;
+        }
+
+        @Override
+        public byte[] newId() {
+            return real.newId();
+        }
+
+        @Override
+        public List<BackendCommunicator> open(List<BackendStream> streams, Duration timeout) {
+            enter(Hook.COMMUNICATOR_OPEN);
+            return real.open(streams, timeout).stream()
+                    .map(c -> (BackendCommunicator) new Communicator((LaunchCommunicator) c))
+                    .toList();
+        }
+
+        @Override
+        public BackendCommunicator join(byte[] id, int rank, int size, BackendStream stream, Duration timeout) {
+            enter(Hook.COMMUNICATOR_OPEN);
+            return new Communicator((LaunchCommunicator) real.join(id, rank, size, stream, timeout));
+        }
+    }
+
+    private final class Communicator implements LaunchCommunicator {
+        private final LaunchCommunicator real;
+
+        Communicator(LaunchCommunicator real) {
+            this.real = real;
+            liveCommunicators.incrementAndGet();
+        }
+
+        @Override
+        public RecordedLaunch launch(CollectiveCall call) {
+            enter(Hook.COLLECTIVE);
+            return real.launch(call);
+        }
+
+        @Override
+        public int rank() {
+            return real.rank();
+        }
+
+        @Override
+        public int size() {
+            return real.size();
+        }
+
+        @Override
+        public void close() {
+            try {
+                enter(Hook.COMMUNICATOR_CLOSE);
+            } finally {
+                real.close();
+                liveCommunicators.decrementAndGet();
+            }
+        }
     }
 
     @Override

@@ -9,11 +9,14 @@ import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.LaunchLimits;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
 import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendCollectives;
+import dev.graphrt.spi.BackendCommunicator;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
 import dev.graphrt.spi.CaptureSupport;
+import dev.graphrt.spi.CollectiveCall;
 import dev.graphrt.spi.CompiledKernel;
 import dev.graphrt.spi.DeviceAllocation;
 import dev.graphrt.spi.DeviceMemory;
@@ -21,16 +24,19 @@ import dev.graphrt.spi.DeviceSlice;
 import dev.graphrt.spi.DriverCapture;
 import dev.graphrt.spi.Fence;
 import dev.graphrt.spi.KernelCompiler;
+import dev.graphrt.spi.LaunchCommunicator;
 import dev.graphrt.spi.RecordedLaunch;
 import dev.graphrt.spi.RecordedLaunches;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -423,6 +429,63 @@ enum BrokenBackends {
                         }
                     }
                     return graphs.seal(new RecordedLaunches(launches));
+                }
+            };
+        }
+    }),
+
+    /**
+     * Declares COLLECTIVES (the CPU backend does), but each rank of a communicator meets only itself: it reports its
+     * rank and size, yet every operation combines its own data alone, as a binding that gave each rank a fresh id
+     * would (an all-reduce is then a copy).
+     */
+    MEETS_ONLY_ITSELF(cpu -> new ForwardingBackend(cpu) {
+        @Override
+        public Optional<BackendCollectives> collectives() {
+            return delegate.collectives().map(real -> new BackendCollectives() {
+                @Override
+                public byte[] newId() {
+                    return real.newId();
+                }
+
+                @Override
+                public List<BackendCommunicator> open(List<BackendStream> streams, Duration timeout) {
+                    List<BackendCommunicator> ranks = new ArrayList<>();
+                    for (int rank = 0; rank < streams.size(); rank++) {
+                        BackendCommunicator alone = real.open(streams.subList(rank, rank + 1), timeout)
+                                .getFirst();
+                        ranks.add(claiming((LaunchCommunicator) alone, rank, streams.size()));
+                    }
+                    return ranks;
+                }
+
+                @Override
+                public BackendCommunicator join(byte[] id, int rank, int size, BackendStream stream, Duration timeout) {
+                    return real.join(id, rank, size, stream, timeout);
+                }
+            });
+        }
+
+        private static LaunchCommunicator claiming(LaunchCommunicator alone, int rank, int size) {
+            return new LaunchCommunicator() {
+                @Override
+                public RecordedLaunch launch(CollectiveCall call) {
+                    return alone.launch(call);
+                }
+
+                @Override
+                public int rank() {
+                    return rank;
+                }
+
+                @Override
+                public int size() {
+                    return size;
+                }
+
+                @Override
+                public void close() {
+                    alone.close();
                 }
             };
         }

@@ -162,4 +162,17 @@ final class BrokenKits {
             return open(BrokenBackends.LETS_KERNELS_THAT_DID_NOT_OPT_IN_START_EARLY);
         }
     }
+
+    static class MeetsOnlyItself extends CaptureConformanceKit {
+        @Override
+        protected GraphRuntime openRuntime() {
+            return open(BrokenBackends.MEETS_ONLY_ITSELF);
+        }
+
+        /** Three ranks, as the cpu kit meets: with one, meeting only itself is right. */
+        @Override
+        protected int collectiveRanks() {
+            return 3;
+        }
+    }
 }

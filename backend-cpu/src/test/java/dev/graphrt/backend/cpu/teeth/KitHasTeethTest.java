@@ -45,6 +45,7 @@ class KitHasTeethTest {
             case COPIES_ONE_WORD_SHORT -> BrokenKits.CopiesOneWordShort.class;
             case OVERSTATES_ITS_GRID_LIMIT -> BrokenKits.OverstatesItsGridLimit.class;
             case LETS_KERNELS_THAT_DID_NOT_OPT_IN_START_EARLY -> BrokenKits.LetsKernelsThatDidNotOptInStartEarly.class;
+            case MEETS_ONLY_ITSELF -> BrokenKits.MeetsOnlyItself.class;
         };
     }
 
