@@ -169,13 +169,34 @@ sealed interface Action {
         }
     }
 
+    /** A communicator of one rank on {@code stream}: COLLECTIVES, refused with the fixed message without it. */
+    record Join(String stream, String comm) implements Action {
+        @Override
+        public String toJava() {
+            return "Communicator " + comm + " = runtime.collectives().join(runtime.collectives().newId(), 0, 1, "
+                    + stream + ");";
+        }
+    }
+
+    /**
+     * {@code comm.allReduce(src, dst, SUM, INT32)} on the communicator's stream: one rank's all-reduce is a copy of
+     * {@code src}; refused when {@code dst} is smaller or the communicator is closed.
+     */
+    record AllReduce(String stream, String comm, String src, String dst) implements Action {
+        @Override
+        public String toJava() {
+            return comm + ".allReduce(" + src + ", " + dst + ", ReduceOp.SUM, ElementType.INT32);";
+        }
+    }
+
     /** What a {@link Close} closes. */
     enum Kind {
         BUFFER,
         GRAPH,
         POOL,
         CACHE,
-        STREAM
+        STREAM,
+        COMMUNICATOR
     }
 
     record Close(Kind kind, String name) implements Action {

@@ -5,10 +5,13 @@ import static dev.graphrt.conformance.model.StepRun.call;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.Capability;
+import dev.graphrt.api.Communicator;
+import dev.graphrt.api.ElementType;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.api.MemoryStats;
+import dev.graphrt.api.ReduceOp;
 import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.conformance.KitKernels;
@@ -100,6 +103,12 @@ final class Lifecycles {
         Buf to = world.open(r.to());
         if (graph == null || from == null || to == null || from == to || from.words != to.words) {
             return false;
+        }
+        for (GOp op : graph.ops) {
+            if (op instanceof World.GReduce reduce && (reduce.touches(from) || reduce.touches(to))) {
+                return false; // a driver capture leaves a collective's buffers as they are, a software graph patches
+                // them
+            }
         }
         int patched = 0;
         for (GOp op : graph.ops) {
@@ -257,6 +266,74 @@ final class Lifecycles {
         }
     }
 
+    /** A communicator of one rank on the action's stream; refused without COLLECTIVES, at {@code collectives()}. */
+    static boolean join(World world, Action.Join j, GpuStream s) {
+        if (world.comms.containsKey(j.comm())) {
+            return false;
+        }
+        Communicator made = null;
+        Throwable thrown = null;
+        try {
+            made = world.runtime.collectives().join(world.runtime.collectives().newId(), 0, 1, s);
+        } catch (RuntimeException refused) {
+            thrown = refused;
+        }
+        String call = "join of " + j.comm() + " on " + j.stream();
+        if (!world.declares(Capability.COLLECTIVES)) {
+            if (made != null) {
+                made.close();
+            }
+            ModelFailure.expectRefusal(
+                    call, UnsupportedCapabilityException.class, thrown, "COLLECTIVES is not declared");
+            world.count("join refused: COLLECTIVES not declared");
+            return true;
+        }
+        if (thrown != null) {
+            throw ModelFailure.unpredictedRefusal(call, thrown);
+        }
+        world.comms.put(j.comm(), new World.Comm(j.comm(), j.stream(), made));
+        return true;
+    }
+
+    /**
+     * An all-reduce of one rank on its communicator's stream: a copy of {@code src} into {@code dst}; refused, writing
+     * nothing, when the communicator is closed (IllegalStateException) or {@code dst} is smaller (IllegalArgument).
+     */
+    static boolean allReduce(World world, Action.AllReduce a, Consumer<Runnable> joined) {
+        World.Comm comm = world.comm(a.comm());
+        Buf src = world.open(a.src());
+        Buf dst = world.open(a.dst());
+        if (comm == null || src == null || dst == null || !comm.stream.equals(a.stream())) {
+            return false;
+        }
+        Throwable[] thrown = new Throwable[1];
+        joined.accept(() -> {
+            try {
+                comm.real.allReduce(src.real, dst.real, ReduceOp.SUM, ElementType.INT32);
+            } catch (RuntimeException refused) {
+                thrown[0] = refused;
+            }
+        });
+        String call = a.comm() + ".allReduce(" + src + ", " + dst + ")";
+        if (!comm.open) {
+            ModelFailure.expectRefusal(call, IllegalStateException.class, thrown[0], "the communicator is closed");
+            world.count("all-reduce refused: closed");
+        } else if (dst.words < src.words) {
+            ModelFailure.expectRefusal(
+                    call,
+                    IllegalArgumentException.class,
+                    thrown[0],
+                    "recv is smaller than send (" + src.words + " words)");
+            world.count("all-reduce refused: recv too small");
+        } else if (thrown[0] != null) {
+            throw ModelFailure.unpredictedRefusal(call, thrown[0]);
+        } else {
+            World.copy(src, dst);
+            world.count(src == dst ? "all-reduce in place" : "all-reduce");
+        }
+        return true;
+    }
+
     /** Closes a buffer (a graph using it keeps it alive), a graph, a pool, a cache (and its graphs) or a stream. */
     static boolean close(World world, Action.Close c) {
         switch (c.kind()) {
@@ -294,6 +371,14 @@ final class Lifecycles {
                 cache.open = false;
                 cache.graphs.values().forEach(g -> g.open = false);
                 cache.graphs.clear();
+            }
+            case COMMUNICATOR -> {
+                World.Comm comm = world.comm(c.name());
+                if (comm == null || !comm.open) {
+                    return false;
+                }
+                call("close of " + comm.name, comm.real::close); // a graph that recorded it keeps it
+                comm.open = false;
             }
             case STREAM -> {
                 GpuStream stream = world.stream(c.name());

@@ -38,6 +38,10 @@ final class SequenceGenerator {
     private final Map<String, Step> cacheSteps = new HashMap<>();
     private final Map<String, Integer> lazies = new LinkedHashMap<>();
     private final List<String> streams = new ArrayList<>(List.of("s0"));
+    /** Communicators (name to stream), closed ones included: an all-reduce on a closed one is refused. */
+    private final Map<String, String> comms = new LinkedHashMap<>();
+
+    private final Set<String> closedComms = new java.util.HashSet<>();
     private final Map<Character, Integer> counters = new HashMap<>();
 
     private SequenceGenerator(long seed, Set<Capability> capabilities) {
@@ -77,6 +81,9 @@ final class SequenceGenerator {
 
     private Action next() {
         String s = streams.size() > 1 && random.nextInt(10) < 3 ? streams.get(1) : streams.get(0);
+        if (random.nextInt(100) < (capabilities.contains(Capability.COLLECTIVES) ? 8 : 1)) {
+            return collective(s);
+        }
         int roll = random.nextInt(100);
         if (roll < 9) {
             return upload(s);
@@ -158,9 +165,38 @@ final class SequenceGenerator {
         }
         String closing = streams.get(random.nextInt(4) == 0 ? 0 : 1); // ends its graphs and caches; s1 mostly
         streams.remove(closing);
+        comms.values().removeIf(closing::equals);
         graphs.keySet().removeIf(g -> closing.equals(graphStreams.get(g)));
         caches.values().removeIf(closing::equals);
         return new Action.Close(Action.Kind.STREAM, closing);
+    }
+
+    /**
+     * A communicator of one rank on {@code s} (the first, or now and then another), an all-reduce on one (in place now
+     * and then; into a smaller buffer or on a closed communicator it is refused), or a communicator closed.
+     */
+    private Action collective(String s) {
+        String c =
+                pick(comms.keySet().stream().filter(m -> comms.get(m).equals(s)).toList());
+        if (c == null || random.nextInt(8) == 0) {
+            String m = name('m');
+            comms.put(m, s);
+            return new Action.Join(s, m);
+        }
+        if (random.nextInt(8) == 0 && closedComms.add(c)) {
+            return new Action.Close(Action.Kind.COMMUNICATOR, c);
+        }
+        String[] pair = pair(null);
+        return pair == null ? null : new Action.AllReduce(s, c, pair[0], random.nextInt(5) == 0 ? pair[0] : pair[1]);
+    }
+
+    /** An open communicator of {@code stream}, or null (none for a cache's step: {@code stream} null). */
+    private String openComm(String stream) {
+        return stream == null
+                ? null
+                : pick(comms.keySet().stream()
+                        .filter(m -> comms.get(m).equals(stream) && !closedComms.contains(m))
+                        .toList());
     }
 
     private Action upload(String s) {
@@ -178,7 +214,7 @@ final class SequenceGenerator {
             pools.putIfAbsent(pool, s);
         }
         String g = name('g');
-        Step step = step(false, pool != null);
+        Step step = step(false, pool != null, s);
         graphs.put(g, step);
         graphStreams.put(g, s);
         return new Action.Capture(s, g, warmups(), pool, step);
@@ -190,7 +226,7 @@ final class SequenceGenerator {
             return null;
         }
         String key = KEYS[random.nextInt(KEYS.length)];
-        Step step = cacheSteps.computeIfAbsent(c + key, k -> step(true, true));
+        Step step = cacheSteps.computeIfAbsent(c + key, k -> step(true, true, null));
         return new Action.RunCache(caches.get(c), c, key, step);
     }
 
@@ -223,6 +259,7 @@ final class SequenceGenerator {
                 case StepOp.Write w -> {} // an update records launches; writes and copies stay out of it
                 case StepOp.Copy c -> {}
                 case StepOp.Read r -> {}
+                case StepOp.Reduce r -> {}
                 case StepOp.Launch l ->
                     ops.add(
                             random.nextInt(3) == 0
@@ -269,11 +306,12 @@ final class SequenceGenerator {
 
     /**
      * A step of 1 to 5 parts: a temporary written and read then closed, an output, a lazy output (mostly, for a
-     * cache), a launch over existing buffers, now and then a write, a read, a copy, a fork to the other stream, or
+     * cache), a launch over existing buffers, now and then a write, a read, a copy, an all-reduce of a communicator of
+     * {@code stream} (none in a cache's step), a fork to the other stream, or
      * (where no fork is made) the user giving up in the recorded pass; a pooled step (a cache's) gives up after its
      * parts now and then, all its temporaries open.
      */
-    private Step step(boolean forCache, boolean pooled) {
+    private Step step(boolean forCache, boolean pooled, String stream) {
         List<StepOp> ops = new ArrayList<>();
         Map<String, Integer> local = new LinkedHashMap<>();
         List<String> temps = new ArrayList<>();
@@ -306,6 +344,11 @@ final class SequenceGenerator {
                 String[] pair = pair(local);
                 if (pair != null && size(pair[1], local) >= size(pair[0], local)) {
                     ops.add(new StepOp.Copy(pair[0], pair[1]));
+                }
+            } else if (roll < 97 && openComm(stream) != null) {
+                String[] pair = pair(local);
+                if (pair != null && size(pair[1], local) >= size(pair[0], local)) {
+                    ops.add(new StepOp.Reduce(openComm(stream), pair[0], pair[1]));
                 }
             } else if (streams.size() > 1
                     && (capabilities.contains(Capability.MULTI_STREAM_CAPTURE) || random.nextInt(4) == 0)) {

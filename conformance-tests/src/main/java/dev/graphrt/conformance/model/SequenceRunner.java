@@ -250,6 +250,12 @@ final class SequenceRunner {
             case Action.Close c -> {
                 return Lifecycles.close(world, c);
             }
+            case Action.Join j -> {
+                return Lifecycles.join(world, j, s);
+            }
+            case Action.AllReduce a -> {
+                return Lifecycles.allReduce(world, a, body -> joined(world, a.stream(), body));
+            }
         }
         return true;
     }
@@ -360,6 +366,10 @@ final class SequenceRunner {
                         && graph.ops.stream().anyMatch(op -> !(op instanceof World.GLaunch))) {
             return false; // a hardware graph's recorded writes and copies are nodes too: not a launch-only shape
         }
+        if (graph.ops.stream().anyMatch(op -> op instanceof World.GReduce)
+                || u.step().any(op -> op instanceof StepOp.Reduce)) {
+            return false; // a collective's node is the library's (NCCL's kernels) or a launch of its own: no shape
+        }
         StepRun run = new StepRun(world, u.step(), u.warmups(), graph.stream, false);
         boolean declared = world.declares(Capability.GRAPH_UPDATE);
         UpdateResult[] result = new UpdateResult[1];
@@ -416,6 +426,10 @@ final class SequenceRunner {
         }
         for (P pool : world.pools.values()) {
             call("close of " + pool.name, pool.real::close);
+        }
+        for (World.Comm comm : world.comms.values()) {
+            call("close of " + comm.name, comm.real::close);
+            comm.open = false;
         }
         for (Buf buf : world.all) {
             call("close of " + buf, buf.real::close);

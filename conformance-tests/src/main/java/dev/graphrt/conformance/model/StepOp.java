@@ -111,6 +111,18 @@ sealed interface StepOp {
     }
 
     /**
+     * An all-reduce of a one-rank communicator of the capturing stream (a copy of {@code src}): run by a warm-up,
+     * recorded by the recorded pass (a driver capture records the library's call, a software graph the backend's
+     * launch), and replayed with the graph even after the communicator was closed.
+     */
+    record Reduce(String comm, String src, String dst) implements StepOp {
+        @Override
+        public String toJava(String stream) {
+            return comm + ".allReduce(" + src + ", " + dst + ", ReduceOp.SUM, ElementType.INT32); // on " + stream;
+        }
+    }
+
+    /**
      * Fork/join: the capturing stream records an event, the other stream waits for it and runs {@code branch}
      * (allocations and launches), then the capturing stream waits for an event of the other. Needs
      * MULTI_STREAM_CAPTURE while recording.

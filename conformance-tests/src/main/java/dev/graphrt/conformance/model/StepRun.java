@@ -5,10 +5,12 @@ import static dev.graphrt.conformance.KitKernels.BLOCK;
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.Capability;
 import dev.graphrt.api.CaptureRejectedException;
+import dev.graphrt.api.ElementType;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.GraphKind;
 import dev.graphrt.api.KernelArgs;
 import dev.graphrt.api.LaunchDims;
+import dev.graphrt.api.ReduceOp;
 import dev.graphrt.api.StreamEvent;
 import dev.graphrt.api.UnsupportedCapabilityException;
 import dev.graphrt.conformance.KitKernels;
@@ -219,6 +221,7 @@ final class StepRun {
             case StepOp.Read r -> read(s, resolve(r.src(), slots), recording);
             case StepOp.Copy c -> copy(s, resolve(c.src(), slots), resolve(c.dst(), slots), recording);
             case StepOp.Fork f -> fork(f, s, slots, recording, suffix);
+            case StepOp.Reduce r -> reduce(r, s, resolve(r.src(), slots), resolve(r.dst(), slots), recording);
             case StepOp.GiveUp g -> {
                 if (recording) {
                     eagerRefusal = new GiveUp();
@@ -319,6 +322,25 @@ final class StepRun {
         } else {
             lazyRejections.add("copy " + src + " to " + dst + " into a software graph");
         }
+    }
+
+    private void reduce(StepOp.Reduce r, GpuStream s, Buf src, Buf dst, boolean recording) {
+        World.Comm comm = world.comm(r.comm());
+        if (comm == null
+                || !comm.open
+                || world.stream(comm.stream) != s
+                || src == null
+                || dst == null
+                || dst.words < src.words) {
+            return;
+        }
+        call("allReduce in the step", () -> comm.real.allReduce(src.real, dst.real, ReduceOp.SUM, ElementType.INT32));
+        if (recording) {
+            node(new World.GReduce(src, dst));
+        } else {
+            World.copy(src, dst);
+        }
+        world.count(recording ? "all-reduce recorded" : "all-reduce in a warm-up");
     }
 
     private void fork(StepOp.Fork f, GpuStream s, Map<String, Buf> slots, boolean recording, String suffix) {

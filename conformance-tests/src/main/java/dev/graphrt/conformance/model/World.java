@@ -2,6 +2,7 @@ package dev.graphrt.conformance.model;
 
 import dev.graphrt.api.Buffer;
 import dev.graphrt.api.Capability;
+import dev.graphrt.api.Communicator;
 import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.Graph;
 import dev.graphrt.api.GraphCache;
@@ -91,6 +92,32 @@ final class World {
         @Override
         public void apply() {
             copy(src, dst);
+        }
+    }
+
+    /** A recorded all-reduce of one rank: a copy of {@code src} into {@code dst}'s first words. */
+    record GReduce(Buf src, Buf dst) implements GOp {
+        @Override
+        public void apply() {
+            copy(src, dst);
+        }
+
+        boolean touches(Buf buf) {
+            return src == buf || dst == buf;
+        }
+    }
+
+    /** A communicator of one rank and its stream; {@code open}: its user has not closed it. */
+    static final class Comm {
+        final String name;
+        final String stream;
+        final Communicator real;
+        boolean open = true;
+
+        Comm(String name, String stream, Communicator real) {
+            this.name = name;
+            this.stream = stream;
+            this.real = real;
         }
     }
 
@@ -208,6 +235,7 @@ final class World {
     final Map<String, G> graphs = new LinkedHashMap<>();
     final Map<String, P> pools = new LinkedHashMap<>();
     final Map<String, C> caches = new LinkedHashMap<>();
+    final Map<String, Comm> comms = new LinkedHashMap<>();
     /** The user's map of lazily allocated outputs ({@code outputs.computeIfAbsent}). */
     final Map<String, Buf> lazy = new HashMap<>();
     /** Byte sizes some capture window allocated: the persistent pool may hold a free slice of each. */
@@ -282,6 +310,12 @@ final class World {
     /** The open stream of that name, or null. */
     GpuStream stream(String name) {
         return closedStreams.contains(name) ? null : streams.get(name);
+    }
+
+    /** The communicator of that name whose stream is open (itself perhaps closed), or null. */
+    Comm comm(String name) {
+        Comm comm = comms.get(name);
+        return comm != null && stream(comm.stream) != null ? comm : null;
     }
 
     /** The buffer of that name whose user handle is open, or null. */
