@@ -175,7 +175,7 @@ for step in $steps; do
         > "$OUT/launchprofile-cuda.md" 2>"$OUT/launchprofile-cuda.err"; echo "launch profile cuda: exit $?"
       cat "$OUT/launchprofile-cuda.md" ;;
     captureprofile) # issue 29: where a capture's and an update's time go: CaptureBench cuda (100 launches) under JFR
-      "$JAVA" "${JOPTS[@]}" -XX:StartFlightRecording=filename="$OUT/capture-cuda.jfr",settings=profile \
+      "$JAVA" "${JOPTS[@]}" -XX:StartFlightRecording=filename="$OUT/capture-cuda.jfr",settings=profile${JFR_EVENTS:+,$JFR_EVENTS} \
         -Dbench.warmup="${PROFILE_ROUNDS:-2000}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.CaptureBench cuda 15 100 \
         > "$OUT/captureprofile-cuda.md" 2>"$OUT/captureprofile-cuda.err"; echo "capture profile cuda: exit $?"
       cat "$OUT/captureprofile-cuda.md" ;;
