@@ -6,12 +6,14 @@ import dev.graphrt.api.RuntimeOptions;
 import dev.graphrt.backend.cpu.CpuBackendProvider;
 import dev.graphrt.core.runtime.CoreRuntime;
 import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendCollectives;
 import dev.graphrt.spi.BackendConfig;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.DeviceMemory;
 import dev.graphrt.spi.KernelCompiler;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,7 +39,7 @@ final class NestedGraphsBackend implements Backend {
     }
 
     @Override
-    public java.util.Optional<dev.graphrt.spi.BackendCollectives> collectives() {
+    public Optional<BackendCollectives> collectives() {
         return cpu.collectives();
     }
 

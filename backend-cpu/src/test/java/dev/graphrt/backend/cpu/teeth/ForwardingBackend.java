@@ -6,6 +6,7 @@ import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import dev.graphrt.spi.Backend;
+import dev.graphrt.spi.BackendCollectives;
 import dev.graphrt.spi.BackendGraph;
 import dev.graphrt.spi.BackendStream;
 import dev.graphrt.spi.Bindings;
@@ -19,6 +20,7 @@ import dev.graphrt.spi.RecordedLaunches;
 import dev.graphrt.spi.SoftwareGraphs;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** A backend that forwards everything to a real one; each broken backend overrides the one thing it breaks. */
@@ -44,7 +46,7 @@ class ForwardingBackend implements Backend {
     }
 
     @Override
-    public java.util.Optional<dev.graphrt.spi.BackendCollectives> collectives() {
+    public Optional<BackendCollectives> collectives() {
         return delegate.collectives();
     }
 
