@@ -224,27 +224,16 @@ public final class CollectiveLibrary {
             MemorySegment comms = arena.allocate(ADDRESS, size);
             MemorySegment unique = arena.allocate(UNIQUE_ID);
             unique.copyFrom(MemorySegment.ofArray(id));
-            RuntimeException failure = null;
             groupStart();
-            try {
+            RuntimeException failure = Failures.attempt(null, () -> {
                 for (int rank = 0; rank < size; rank++) {
                     makeCurrent.accept(rank);
                     MemorySegment slot = comms.asSlice(rank * ADDRESS.byteSize(), ADDRESS.byteSize());
-                    check("ncclCommInitRank", (int) commInitRank.invokeExact(slot, size, unique, rank));
+                    int r = rank;
+                    call("ncclCommInitRank", () -> (int) commInitRank.invokeExact(slot, size, unique, r));
                 }
-            } catch (RuntimeException e) {
-                failure = e;
-            } finally {
-                try {
-                    groupEnd();
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
+            });
+            failure = Failures.attempt(failure, this::groupEnd);
             MemorySegment[] handles = new MemorySegment[size];
             for (int rank = 0; rank < size; rank++) {
                 handles[rank] = comms.getAtIndex(ADDRESS, rank);
@@ -252,20 +241,12 @@ public final class CollectiveLibrary {
             if (failure != null) {
                 for (MemorySegment handle : handles) {
                     if (!handle.equals(MemorySegment.NULL)) {
-                        try {
-                            destroy(handle);
-                        } catch (RuntimeException e) {
-                            failure.addSuppressed(e);
-                        }
+                        failure = Failures.attempt(failure, () -> destroy(handle));
                     }
                 }
                 throw failure;
             }
             return handles;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e);
         }
     }
 

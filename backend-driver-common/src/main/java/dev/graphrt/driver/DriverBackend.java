@@ -125,9 +125,9 @@ public final class DriverBackend implements Backend {
         } catch (RuntimeException e) {
             failure = e;
         }
-        failure = attempt(failure, parts.memory()::close);
-        failure = attempt(failure, parts.compiler()::close);
-        failure = attempt(failure, parts.release());
+        failure = Failures.attempt(failure, parts.memory()::close);
+        failure = Failures.attempt(failure, parts.compiler()::close);
+        failure = Failures.attempt(failure, parts.release());
         LOG.debug("{}: closed device {}", name, parts.ordinal());
         if (failure != null) {
             throw failure;
@@ -137,17 +137,5 @@ public final class DriverBackend implements Backend {
     @Override
     public String toString() {
         return "DriverBackend[" + name + ", " + parts.device().name() + "]";
-    }
-
-    private static RuntimeException attempt(RuntimeException failure, Runnable step) {
-        try {
-            step.run();
-        } catch (RuntimeException e) {
-            if (failure == null) {
-                return e;
-            }
-            failure.addSuppressed(e);
-        }
-        return failure;
     }
 }

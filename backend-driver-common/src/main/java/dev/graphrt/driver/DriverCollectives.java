@@ -110,22 +110,8 @@ final class DriverCollectives implements BackendCollectives {
     @Override
     public void group(Runnable body) {
         library.groupStart();
-        RuntimeException failure = null;
-        try {
-            body.run();
-        } catch (RuntimeException e) {
-            failure = e;
-        } finally {
-            try {
-                library.groupEnd();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
+        RuntimeException failure = Failures.attempt(null, body);
+        failure = Failures.attempt(failure, library::groupEnd); // a group started is ended, whatever the body did
         if (failure != null) {
             throw failure;
         }

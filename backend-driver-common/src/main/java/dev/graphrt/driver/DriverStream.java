@@ -422,18 +422,18 @@ public final class DriverStream implements BackendStream {
         try {
             driver.makeCurrent();
         } catch (RuntimeException e) {
-            failure = suppressed(failure, e);
+            failure = Failures.join(failure, e);
         }
         try {
             fences.close();
         } catch (RuntimeException e) {
-            failure = suppressed(failure, e);
+            failure = Failures.join(failure, e);
         }
         for (MemorySegment event : captureEvents) {
             try {
                 driver.destroyEvent(event);
             } catch (RuntimeException e) {
-                failure = suppressed(failure, e);
+                failure = Failures.join(failure, e);
             }
         }
         captureEvents.clear();
@@ -452,7 +452,7 @@ public final class DriverStream implements BackendStream {
                     try {
                         pinned.free(lastReadBuffer);
                     } catch (RuntimeException e) {
-                        freeing = suppressed(freeing, e);
+                        freeing = Failures.join(freeing, e);
                     }
                 }
                 if (freeing != null) {
@@ -460,12 +460,12 @@ public final class DriverStream implements BackendStream {
                 }
             });
         } catch (RuntimeException e) {
-            failure = suppressed(failure, e);
+            failure = Failures.join(failure, e);
         }
         try {
             driver.destroyStream(stream);
         } catch (RuntimeException e) {
-            failure = suppressed(failure, e);
+            failure = Failures.join(failure, e);
         }
         arena.close();
         LOG.debug("{}: closed", name);
@@ -538,14 +538,6 @@ public final class DriverStream implements BackendStream {
         if (closed) {
             throw new IllegalStateException(name + " is closed");
         }
-    }
-
-    private static RuntimeException suppressed(RuntimeException first, RuntimeException next) {
-        if (first == null) {
-            return next;
-        }
-        first.addSuppressed(next);
-        return first;
     }
 
     /** Fence events of one stream: timing disabled, recorded on that stream. */

@@ -358,21 +358,7 @@ public final class GraphCapture {
                     steps.add(() -> graphs.destroyTemplate(own.latest()));
                 }
                 steps.add(() -> CapturedHostCopies.freeAll(pinned, own.hostCopies()));
-                RuntimeException failure = null;
-                for (Runnable step : steps) {
-                    try {
-                        step.run();
-                    } catch (RuntimeException e) {
-                        if (failure == null) {
-                            failure = e;
-                        } else {
-                            failure.addSuppressed(e);
-                        }
-                    }
-                }
-                if (failure != null) {
-                    throw failure;
-                }
+                Failures.runAll(steps);
             }
         });
     }
