@@ -65,7 +65,7 @@ public final class DriverBackend implements Backend {
     private final PinnedHostMemory pinned;
     private final AtomicLong streamIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Optional<BackendCollectives> collectives;
+    private final Optional<DriverCollectives> collectives;
 
     public DriverBackend(Parts parts) {
         this.parts = Objects.requireNonNull(parts, "parts");
@@ -102,7 +102,7 @@ public final class DriverBackend implements Backend {
 
     @Override
     public Optional<BackendCollectives> collectives() {
-        return collectives;
+        return collectives.map(BackendCollectives.class::cast);
     }
 
     @Override
@@ -118,6 +118,7 @@ public final class DriverBackend implements Backend {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        collectives.ifPresent(DriverCollectives::close); // before the context goes: no late NCCL call after it
         RuntimeException failure = null;
         try {
             parts.streams().makeCurrent();

@@ -32,6 +32,8 @@ final class DriverCollectives implements BackendCollectives {
 
     private final String backend;
     private final CollectiveLibrary library;
+    /** Set once the backend closes (guarded by this). */
+    private boolean closed;
 
     DriverCollectives(String backend, CollectiveLibrary library) {
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -74,8 +76,7 @@ final class DriverCollectives implements BackendCollectives {
                         own.makeCurrent();
                         MemorySegment comm = library.initRank(size, copy, rank);
                         if (!joined.complete(comm)) {
-                            own.makeCurrent();
-                            library.destroy(comm); // the caller stopped waiting: nobody else frees it
+                            destroyLate(own, comm, rank, size); // the caller stopped waiting: nobody else frees it
                         }
                     } catch (RuntimeException | Error e) {
                         joined.completeExceptionally(e);
@@ -105,6 +106,32 @@ final class DriverCollectives implements BackendCollectives {
             }
             return new DriverCommunicator(library, own, joined.join(), rank, size);
         }
+    }
+
+    /**
+     * Frees a communicator whose join the caller gave up on, unless the backend closed meanwhile: then its context
+     * is gone, and NCCL must not be called on it (the communicator is left to the process's end, and said so).
+     */
+    private synchronized void destroyLate(DriverStream own, MemorySegment comm, int rank, int size) {
+        if (closed) {
+            LOG.warn(
+                    "{}: rank {} of {} joined after its caller's wait ended and after the backend closed; its NCCL "
+                            + "communicator is left to the process's end",
+                    backend,
+                    rank,
+                    size);
+            return;
+        }
+        own.makeCurrent();
+        library.destroy(comm);
+    }
+
+    /**
+     * The backend is closing: a join still waiting in NCCL no longer frees what it makes. Waits for a late free in
+     * progress, so none runs after the backend's context is released.
+     */
+    synchronized void close() {
+        closed = true;
     }
 
     @Override

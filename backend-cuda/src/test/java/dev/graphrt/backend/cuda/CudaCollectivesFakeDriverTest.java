@@ -192,6 +192,33 @@ class CudaCollectivesFakeDriverTest {
                 .isEqualTo(before);
     }
 
+    @Test
+    void a_rank_that_joins_after_its_backend_closed_is_not_freed_through_the_released_context() throws Throwable {
+        int before = (int) live.invokeExact();
+        int madeBefore = (int) made.invokeExact();
+        Backend other =
+                new CudaBackendProvider().open(new BackendConfig(0, Map.of(CudaNccl.OPTION, System.getenv(FAKE))));
+        BackendStream otherStream = other.openStream();
+        BackendCollectives otherCollectives = other.collectives().orElseThrow();
+        assertThatThrownBy(() ->
+                        otherCollectives.join(otherCollectives.newId(), 1, 2, otherStream, Duration.ofMillis(100)))
+                .isInstanceOf(WaitTimeoutException.class);
+        otherStream.close();
+        other.close();
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while ((int) made.invokeExact() == madeBefore && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Thread.sleep(100); // what the late thread does after its init returned
+        assertThat((int) made.invokeExact())
+                .as("the late init made its communicator")
+                .isEqualTo(madeBefore + 1);
+        assertThat((int) live.invokeExact())
+                .as("left, not destroyed after the backend's context was released")
+                .isEqualTo(before + 1);
+    }
+
     private int[] read(DeviceSlice slice) {
         int[] out = new int[N];
         stream.read(slice, MemorySegment.ofArray(out));
