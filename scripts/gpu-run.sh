@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [gpttune] [pdlprofile] [nccl]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [gpttune] [pdlprofile] [nccl] [allreduce]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -150,6 +150,17 @@ for step in $steps; do
       [ -n "$lib" ] && export GRAPHRT_NCCL_LIB="$lib"
       "$0" cuda
       grep -E "declares|^- result|32. Collectives" "$OUT/cuda.md"; grep -E -B2 -A12 "Collectives|nccl" "$OUT/cuda-tests.log" | head -60 ;;
+    allreduce) # issue 33: all-reduce bandwidth, GraphRT beside NCCL's own C program in the same job (every GPU here)
+      ncclroot=$(python3 -c "import importlib.util as u; print(list(u.find_spec('nvidia.nccl').submodule_search_locations)[0])" 2>/dev/null)
+      export GRAPHRT_NCCL_LIB=${GRAPHRT_NCCL_LIB:-$ncclroot/lib/libnccl.so.2}
+      /usr/local/cuda/bin/nvcc -O2 -std=c++17 -I"$ncclroot/include" -o "$OUT/nccl_allreduce_floor" \
+        examples/src/main/native/nccl_allreduce_floor.cu "$GRAPHRT_NCCL_LIB" \
+        && "$OUT/nccl_allreduce_floor" 0 "${ROUNDS:-20}" ${ALLREDUCE_MIB:-8 32 128 512 1024} > "$OUT/allreduce-c.txt"
+      echo "NCCL C floor: exit $?"; cat "$OUT/allreduce-c.txt"; rm -f "$OUT/nccl_allreduce_floor"
+      "$JAVA" "${JOPTS[@]}" -Dbench.ncclFloor="$OUT/allreduce-c.txt" -cp ".gpu/lib/*" \
+        dev.graphrt.examples.bench.AllReduceBench cuda 0 "${ROUNDS:-20}" ${ALLREDUCE_MIB:-8 32 128 512 1024} \
+        > "$OUT/allreduce-cuda.md" 2>"$OUT/allreduce-cuda.err"
+      echo "all-reduce GraphRT: exit $?"; cat "$OUT/allreduce-cuda.md"; grep -m5 -E "Exception|Error" "$OUT/allreduce-cuda.err" ;;
     wgpu)
       wgpu_env
       kit wgpu dev.graphrt.backend.wgpu.WgpuConformanceTest dev.graphrt.backend.wgpu.WgpuLaunchTest \
