@@ -154,7 +154,8 @@ for step in $steps; do
       ncclroot=$(python3 -c "import importlib.util as u; print(list(u.find_spec('nvidia.nccl').submodule_search_locations)[0])" 2>/dev/null)
       export GRAPHRT_NCCL_LIB=${GRAPHRT_NCCL_LIB:-$ncclroot/lib/libnccl.so.2}
       /usr/local/cuda/bin/nvcc -O2 -std=c++17 -I"$ncclroot/include" -o "$OUT/nccl_allreduce_floor" \
-        examples/src/main/native/nccl_allreduce_floor.cu "$GRAPHRT_NCCL_LIB" \
+        examples/src/main/native/nccl_allreduce_floor.cu -L"$(dirname "$GRAPHRT_NCCL_LIB")" -l:libnccl.so.2 \
+        -Xlinker -rpath -Xlinker "$(dirname "$GRAPHRT_NCCL_LIB")" \
         && "$OUT/nccl_allreduce_floor" 0 "${ROUNDS:-20}" ${ALLREDUCE_MIB:-8 32 128 512 1024} > "$OUT/allreduce-c.txt"
       echo "NCCL C floor: exit $?"; cat "$OUT/allreduce-c.txt"; rm -f "$OUT/nccl_allreduce_floor"
       "$JAVA" "${JOPTS[@]}" -Dbench.ncclFloor="$OUT/allreduce-c.txt" -cp ".gpu/lib/*" \
