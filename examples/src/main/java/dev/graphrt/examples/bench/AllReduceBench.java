@@ -53,9 +53,10 @@ public final class AllReduceBench {
             }
             Collectives collectives = runtimes.getFirst().collectives();
             List<Communicator> ranks = collectives.open(streams);
-            System.out.println("ranks: " + n + " (" + backend + ", "
-                    + devices.getFirst().device().name() + "); rounds: " + rounds
-                    + " after 5 untimed; medians; GB/s are 10^9 bytes a second; busbw = algbw * 2 (n - 1) / n");
+            System.out.println(
+                    "ranks: " + n + " (" + backend + ", "
+                            + devices.getFirst().device().name() + "); rounds: " + rounds
+                            + " after 1,000 untimed at the first size and 50 at each other; medians; GB/s are 10^9 bytes a second; busbw = algbw * 2 (n - 1) / n");
             System.out.println();
             System.out.println(
                     "| size | GraphRT µs | algbw GB/s | busbw GB/s | NCCL C µs | GraphRT / NCCL time | check |");
@@ -90,7 +91,9 @@ public final class AllReduceBench {
                             exact = got[i] == want;
                         }
                     }
-                    for (int w = 0; w < 4; w++) {
+                    // untimed: many at the first size, so the JIT has compiled the path before anything is timed
+                    int untimed = mib == sizesMib.getFirst() ? Integer.getInteger("bench.warmup", 1000) : 50;
+                    for (int w = 0; w < untimed; w++) {
                         once.run();
                     }
                     double[] micros = new double[rounds];
