@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -150,7 +151,8 @@ public final class CollectiveLibrary {
     /**
      * The library {@code config} asks for: the backend option {@code option} ({@code off} turns collectives off, any
      * other value is the library's path), else the environment variable {@code variable}, each then the only
-     * candidate; else the first of {@code defaults} that loads.
+     * candidate; else the first of {@code defaults} that loads, which are only looked for then (a search of the disk
+     * need not run when the option or the variable decides).
      */
     public static Located configured(
             String what,
@@ -158,7 +160,7 @@ public final class CollectiveLibrary {
             String option,
             String variable,
             UnaryOperator<String> environment,
-            List<String> defaults) {
+            Supplier<List<String>> defaults) {
         String asked = config.option(option, "").strip();
         if (asked.equals("off")) {
             return new Located(Optional.empty(), what + " turned off by the backend option " + option);
@@ -170,7 +172,7 @@ public final class CollectiveLibrary {
         if (set != null && !set.isBlank()) {
             return locate(what + " (environment variable " + variable + ")", List.of(set.strip()));
         }
-        return locate(what, defaults);
+        return locate(what, defaults.get());
     }
 
     /** Where the library was loaded from. */
@@ -187,12 +189,8 @@ public final class CollectiveLibrary {
     byte[] uniqueId() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment id = arena.allocate(UNIQUE_ID);
-            check("ncclGetUniqueId", (int) getUniqueId.invokeExact(id));
+            call("ncclGetUniqueId", () -> (int) getUniqueId.invokeExact(id));
             return id.toArray(JAVA_BYTE);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e);
         }
     }
 
@@ -203,15 +201,17 @@ public final class CollectiveLibrary {
     MemorySegment initRank(int size, byte[] id, int rank) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment comm = arena.allocate(ADDRESS);
-            MemorySegment unique = arena.allocate(UNIQUE_ID);
-            unique.copyFrom(MemorySegment.ofArray(id));
-            check("ncclCommInitRank", (int) commInitRank.invokeExact(comm, size, unique, rank));
+            MemorySegment unique = uniqueIdIn(arena, id);
+            call("ncclCommInitRank", () -> (int) commInitRank.invokeExact(comm, size, unique, rank));
             return comm.get(ADDRESS, 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e);
         }
+    }
+
+    /** {@code id} as the {@code ncclUniqueId} struct that {@code ncclCommInitRank} takes by value. */
+    private static MemorySegment uniqueIdIn(Arena arena, byte[] id) {
+        MemorySegment unique = arena.allocate(UNIQUE_ID);
+        unique.copyFrom(MemorySegment.ofArray(id));
+        return unique;
     }
 
     /**
@@ -222,8 +222,7 @@ public final class CollectiveLibrary {
     MemorySegment[] initRanks(byte[] id, int size, IntConsumer makeCurrent) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment comms = arena.allocate(ADDRESS, size);
-            MemorySegment unique = arena.allocate(UNIQUE_ID);
-            unique.copyFrom(MemorySegment.ofArray(id));
+            MemorySegment unique = uniqueIdIn(arena, id);
             groupStart();
             RuntimeException failure = Failures.attempt(null, () -> {
                 for (int rank = 0; rank < size; rank++) {

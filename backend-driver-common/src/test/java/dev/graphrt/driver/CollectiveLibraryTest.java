@@ -36,7 +36,12 @@ class CollectiveLibraryTest {
     @Test
     void the_option_off_turns_collectives_off_and_names_the_option() {
         CollectiveLibrary.Located located = CollectiveLibrary.configured(
-                "NCCL", config("cuda.nccl", "off"), "cuda.nccl", "GRAPHRT_NCCL_LIB", name -> "libc.so.6", DEFAULTS);
+                "NCCL",
+                config("cuda.nccl", "off"),
+                "cuda.nccl",
+                "GRAPHRT_NCCL_LIB",
+                name -> "libc.so.6",
+                () -> DEFAULTS);
 
         assertThat(located.library()).isEmpty();
         assertThat(located.failure()).isEqualTo("NCCL turned off by the backend option cuda.nccl");
@@ -50,7 +55,7 @@ class CollectiveLibraryTest {
                 "cuda.nccl",
                 "GRAPHRT_NCCL_LIB",
                 name -> "/nonexistent/variable/libnccl.so.2",
-                DEFAULTS);
+                () -> DEFAULTS);
 
         assertThat(located.failure())
                 .contains("backend option cuda.nccl", "/nonexistent/asked/libnccl.so.2")
@@ -65,7 +70,7 @@ class CollectiveLibraryTest {
                 "hip.rccl",
                 "GRAPHRT_RCCL_LIB",
                 name -> name.equals("GRAPHRT_RCCL_LIB") ? "/nonexistent/variable/librccl.so.1" : null,
-                DEFAULTS);
+                () -> DEFAULTS);
 
         assertThat(located.failure())
                 .contains("environment variable GRAPHRT_RCCL_LIB", "/nonexistent/variable/librccl.so.1")
@@ -73,9 +78,29 @@ class CollectiveLibraryTest {
     }
 
     @Test
+    void the_defaults_are_not_even_looked_for_when_the_option_or_the_variable_decides() {
+        java.util.function.Supplier<List<String>> unwanted = () -> {
+            throw new AssertionError("the defaults were looked for");
+        };
+        CollectiveLibrary.configured(
+                "NCCL", config("cuda.nccl", "/nonexistent/a.so"), "cuda.nccl", "GRAPHRT_NCCL_LIB", n -> null, unwanted);
+        CollectiveLibrary.configured(
+                "NCCL", BackendConfig.defaults(), "cuda.nccl", "GRAPHRT_NCCL_LIB", n -> "/nonexistent/b.so", unwanted);
+        assertThat(CollectiveLibrary.configured(
+                                "NCCL",
+                                config("cuda.nccl", "off"),
+                                "cuda.nccl",
+                                "GRAPHRT_NCCL_LIB",
+                                n -> null,
+                                unwanted)
+                        .library())
+                .isEmpty();
+    }
+
+    @Test
     void without_option_or_variable_the_defaults_are_tried_in_order() {
         CollectiveLibrary.Located located = CollectiveLibrary.configured(
-                "NCCL", BackendConfig.defaults(), "cuda.nccl", "GRAPHRT_NCCL_LIB", name -> null, DEFAULTS);
+                "NCCL", BackendConfig.defaults(), "cuda.nccl", "GRAPHRT_NCCL_LIB", name -> null, () -> DEFAULTS);
 
         assertThat(located.failure()).contains("tried " + DEFAULTS);
     }

@@ -28,10 +28,12 @@ final class CudaNccl {
 
     /** The NCCL {@code config} and {@code environment} ask for, or why there is none. */
     static CollectiveLibrary.Located locate(BackendConfig config, UnaryOperator<String> environment) {
-        List<String> defaults = new ArrayList<>();
-        defaults.add(SONAME);
-        defaults.addAll(wheelCopies(pythonLibraryDirectories(environment)));
-        return CollectiveLibrary.configured("NCCL", config, OPTION, ENV, environment, defaults);
+        return CollectiveLibrary.configured("NCCL", config, OPTION, ENV, environment, () -> {
+            List<String> defaults = new ArrayList<>();
+            defaults.add(SONAME);
+            defaults.addAll(wheelCopies(pythonLibraryDirectories(environment)));
+            return defaults;
+        });
     }
 
     /** The directories that hold a Python's {@code python3.N} directory. */

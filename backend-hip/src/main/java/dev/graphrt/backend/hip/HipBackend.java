@@ -102,8 +102,8 @@ final class HipBackend {
         HipDeviceDescription description = HipDeviceDescription.query(config.deviceIndex());
         HipGraphs graphs = new HipGraphs(new HipGraphNodeTypes(description.runtimeVersion()));
         HipStream streams = new HipStream(device, graphs);
-        CollectiveLibrary.Located rccl =
-                CollectiveLibrary.configured("RCCL", config, RCCL_OPTION, RCCL_ENV, System::getenv, RCCL_LIBRARIES);
+        CollectiveLibrary.Located rccl = CollectiveLibrary.configured(
+                "RCCL", config, RCCL_OPTION, RCCL_ENV, System::getenv, () -> RCCL_LIBRARIES);
         if (rccl.library().isEmpty()) {
             LOG.debug("hip: COLLECTIVES not declared: {}", rccl.failure());
         }
