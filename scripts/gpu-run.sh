@@ -436,10 +436,10 @@ for step in $steps; do
         compare_logits "$OUT/gpt/torch" "$OUT/gpt/$b" "GraphRT $b against PyTorch"
       done
       ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-      skip=$(( ${GPT_LAUNCHES:-74} * 8 ))
+      skip=$(( ${GPT_LAUNCHES:-62} * 8 ))
       timeout 400 "$ncu" --clock-control none --cache-control none --csv --nvtx \
         --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-74}" \
+        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip "$skip" --launch-count "${GPT_LAUNCHES:-62}" \
         "$JAVA" "${JOPTS[@]}" -Dgpt.chunk="${GPT_CHUNK:-32}" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo cuda gpt2 2 1 \
         > "$OUT/gpt/ncu.csv" 2>"$OUT/gpt/ncu.err"; echo "ncu: exit $?"
       python3 - "$OUT/gpt/ncu.csv" <<'PY'

@@ -18,8 +18,10 @@ import java.util.List;
  * <p>Per layer: QKV projection of the layer-normalized input, attention (per chunk of positions, storing the new key
  * and value, then the merge), output projection plus residual, MLP up of the layer-normalized sum with GELU, MLP down
  * plus residual; then the logits of the normalized output against the tied embedding, in chunks of
- * {@link GptConfig#VOCAB_CHUNK} rows. Each layer norm is computed by the gemv that reads it ({@link GptKernels}). That
- * is {@code 6 L + ceil(V / chunk)} launches a token.
+ * {@link GptConfig#VOCAB_CHUNK} rows. Each layer norm is computed by the gemv that reads it ({@link GptKernels}). On
+ * cuda, hip and cpu the attention merges its chunks in the same launch ({@link GptKernels#ATTENTION_MERGED}; wgpu
+ * launches the merge apart, as does {@code -Dgpt.fusedMerge=false}). That is {@code 5 L + ceil(V / chunk)} launches a
+ * token, or {@code 6 L + ceil(V / chunk)} with the merge apart.
  */
 public final class GptDecoder implements AutoCloseable {
     private record LayerBuffers(
@@ -58,15 +60,23 @@ public final class GptDecoder implements AutoCloseable {
 
     private final GptConfig c;
     private final boolean workgroupPerRow;
+    /** Whether a gemv of few rows spreads them over more threads to fill the compute units ({@code -Dgpt.spread}). */
+    private final boolean spread;
     /** At most this many blocks a CUDA C gemv: each takes several row groups, normalizing its input once. */
     private final int gemvBlocks;
 
     private final boolean bf16;
     private final int threadsPerRowAtLeast;
+    /** The device's compute units: a gemv spreads its rows over more threads until its blocks fill them. */
+    private final int units;
+    /** Whether the attention merges its chunks in its own launch (one word a head in {@link #count}). */
+    private final boolean fusedMerge;
+
     private final int workgroups;
     private final Kernel gemv;
     private final Kernel attention;
     private final Kernel merge;
+    private final Kernel attentionMerged;
     private final Kernel embed;
     private final Kernel argmax;
     private final Buffer wpe;
@@ -88,6 +98,7 @@ public final class GptDecoder implements AutoCloseable {
     private final Buffer parts;
     private final Buffer up;
     private final Buffer zeros;
+    private final Buffer count;
 
     /** Uploads {@code weights} through {@code stream} and compiles the kernels on {@code runtime}. */
     public GptDecoder(GraphRuntime runtime, GpuStream stream, GptWeights weights) {
@@ -119,6 +130,9 @@ public final class GptDecoder implements AutoCloseable {
             throw new IllegalArgumentException("gpt.workgroups must be positive, was " + workgroups);
         }
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
+        this.fusedMerge = !workgroupPerRow && Boolean.parseBoolean(System.getProperty("gpt.fusedMerge", "true"));
+        this.units = Math.max(1, runtime.device().computeUnits());
+        this.spread = Boolean.parseBoolean(System.getProperty("gpt.spread", "true"));
         int perUnit = Integer.getInteger("gpt.blocksPerUnit", BLOCKS_PER_UNIT); // a tuning knob
         if (perUnit < 1) {
             throw new IllegalArgumentException("gpt.blocksPerUnit must be positive, was " + perUnit);
@@ -137,6 +151,7 @@ public final class GptDecoder implements AutoCloseable {
         gemv = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV));
         attention = runtime.compile(opt.apply(GptKernels.ATTENTION));
         merge = runtime.compile(opt.apply(GptKernels.MERGE));
+        attentionMerged = fusedMerge ? runtime.compile(opt.apply(GptKernels.ATTENTION_MERGED)) : null;
         embed = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.EMBED_BF16 : GptGenerationKernels.EMBED));
         argmax = runtime.compile(opt.apply(GptGenerationKernels.ARGMAX));
         int d = c.d();
@@ -177,6 +192,7 @@ public final class GptDecoder implements AutoCloseable {
         parts = own(stream.allocate((long) c.heads() * chunks() * (c.headDim() + 2) * 4));
         up = own(stream.allocate(c.mlp() * 4L));
         zeros = own(stream.upload(new float[Math.max(c.mlp(), Math.min(c.vocab(), GptConfig.VOCAB_CHUNK))]));
+        count = own(stream.upload(new int[c.heads()]));
         stream.synchronize();
     }
 
@@ -208,15 +224,24 @@ public final class GptDecoder implements AutoCloseable {
             LayerBuffers w = layers.get(l);
             Buffer next = l % 2 == 0 ? xb : xc;
             gemv(s, w.wQkv(), cur, w.ln1g(), w.ln1b(), w.bQkv(), zeros, qkv, 3 * d, d, NORMALIZE);
-            s.launch(
-                    attention,
-                    new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1),
-                    KernelArgs.of(qkv, w.keys(), w.values(), position, parts)
-                            .info(d, c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx()));
-            s.launch(
-                    merge,
-                    new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
-                    KernelArgs.of(parts, position, att).info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
+            LaunchDims blocks = new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1);
+            if (fusedMerge) {
+                s.launch(
+                        attentionMerged,
+                        blocks,
+                        KernelArgs.of(qkv, w.keys(), w.values(), position, parts, count, att)
+                                .info(d, c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx()));
+            } else {
+                s.launch(
+                        attention,
+                        blocks,
+                        KernelArgs.of(qkv, w.keys(), w.values(), position, parts)
+                                .info(d, c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx()));
+                s.launch(
+                        merge,
+                        new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
+                        KernelArgs.of(parts, position, att).info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
+            }
             gemv(s, w.wProj(), att, lnfG, lnfB, w.bProj(), cur, xm, d, d, RESIDUAL);
             gemv(s, w.wUp(), xm, w.ln2g(), w.ln2b(), w.bUp(), zeros, up, c.mlp(), d, NORMALIZE | GELU);
             gemv(s, w.wDown(), up, lnfG, lnfB, w.bDown(), xm, next, d, c.mlp(), RESIDUAL);
@@ -230,7 +255,7 @@ public final class GptDecoder implements AutoCloseable {
 
     /** The launches of one step. */
     public int launchesPerStep() {
-        return 6 * c.layers() + wteChunks.size();
+        return (fusedMerge ? 5 : 6) * c.layers() + wteChunks.size();
     }
 
     /**
@@ -309,7 +334,7 @@ public final class GptDecoder implements AutoCloseable {
             int rows,
             int cols,
             int flags) {
-        int tpr = GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast);
+        int tpr = GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast, rows, spread ? units : 1);
         LaunchDims dims = workgroupPerRow
                 ? new LaunchDims(Math.min(rows, workgroups), 1, 1, 64, 1, 1)
                 : new LaunchDims(Math.min((rows + 256 / tpr - 1) / (256 / tpr), gemvBlocks), 1, 1, 256, 1, 1);

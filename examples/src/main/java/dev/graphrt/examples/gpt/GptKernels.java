@@ -7,11 +7,13 @@ import dev.graphrt.api.JavaKernelArgs;
 import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.KernelSource;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 
 /**
  * The decoder's kernels in every dialect (CUDA C, also compiled by hip; WGSL; Java), each in the one argument layout
  * of docs/kernels.md: buffers, then the info words. Written to stream the weights at the memory's bandwidth: a token
- * is three launches of gemv and attention per layer's half, with the layer norms and the KV store fused in.
+ * is five launches a layer (four gemvs and the attention), with the layer norms, the KV store and the attention's
+ * merge fused in.
  *
  * <ul>
  *   <li>{@code gemv(w, x, g, b, bias, r, y; rows, cols, flags, tpr)}: {@code y = w x' + bias}, then GELU (flag 1) and
@@ -26,7 +28,9 @@ import java.lang.foreign.MemorySegment;
  *       {@code [head][position][d / heads]}, so a block's keys and values are one contiguous run each. The block
  *       whose chunk holds {@code pos} also stores the new key and value into the caches (it reads them from
  *       {@code qkv}, so no other block needs them). {@code attention_merge(part, pos, out; d, heads, chunk)}
- *       rescales and sums the chunks per head, its 256 threads spread over chunks and dimensions.</li>
+ *       rescales and sums the chunks per head, its 256 threads spread over chunks and dimensions.
+ *       {@code attention_merged(qkv, k, v, pos, part, count, out; d, heads, chunk, ctx)} is both in one launch: the
+ *       last block of a head to finish (counted in {@code count}) merges the head.</li>
  * </ul>
  * The position is read from a buffer, so one captured step serves every position.
  */
@@ -176,7 +180,13 @@ public final class GptKernels {
             }
             """;
 
-    static final String CUDA_ATTENTION = """
+    /**
+     * One attention block's chunk, as a device function both CUDA attention kernels call: the chunk's maximum score,
+     * sum of exponentials and weighted values into its record, the new key and value into the caches where the chunk
+     * holds the position. Returns whether the chunk holds any position up to it (a chunk past it writes an empty
+     * record). {@code s} and {@code red} are the block's 256 words of shared memory each.
+     */
+    static final String CUDA_ATTENTION_PARTS = """
             __device__ __forceinline__ float warp_sum(float v) {
                 for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
                 return v;
@@ -185,19 +195,16 @@ public final class GptKernels {
                 for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
                 return v;
             }
-            extern "C" __global__ void attention(const float* __restrict__ qkv, float* __restrict__ k,
-                                                 float* __restrict__ v, const int* __restrict__ pos,
-                                                 float* __restrict__ part, const int* __restrict__ info) {
-                __shared__ float s[256];
-                __shared__ float red[256];
+            __device__ bool attention_chunk(const float* __restrict__ qkv, float* __restrict__ k,
+                                            float* __restrict__ v, int p, float* __restrict__ rec, int h, int c,
+                                            const int* __restrict__ info, float* s, float* red) {
                 __shared__ float wmax[8], wsum[8];
                 int d = info[0], heads = info[1], chunk = info[2], ctx = info[3], hd = d / heads;
-                int h = blockIdx.x % heads, c = blockIdx.x / heads, t = threadIdx.x, p = pos[0];
+                int t = threadIdx.x;
                 int start = c * chunk, end = min(start + chunk, p + 1), n = end - start;
-                float* rec = part + (size_t) blockIdx.x * (hd + 2);
                 if (n <= 0) {
                     if (t == 0) { rec[0] = -3.402823466e+38f; rec[1] = 0.0f; }
-                    return;
+                    return false;
                 }
                 const float* q = qkv + h * hd;
                 const float* kNew = qkv + d + h * hd;
@@ -263,32 +270,42 @@ public final class GptKernels {
                     rec[2 + j] = acc;
                     if (j == 0) { rec[0] = m; rec[1] = l; }
                 }
+                return true;
             }
             """;
 
-    static final String CUDA_MERGE = """
-            extern "C" __global__ void attention_merge(const float* __restrict__ part, const int* __restrict__ pos,
-                                                       float* __restrict__ out, const int* __restrict__ info) {
-                __shared__ float red[256];
-                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads, h = blockIdx.x, t = threadIdx.x;
-                int n = pos[0] / chunk + 1, lane = t % 32;
-                size_t stride = (size_t) heads * (hd + 2);
-                const float* base = part + (size_t) h * (hd + 2);
-                float m = -3.402823466e+38f; // every warp finds the maximum and the sum itself: no barrier
-                for (int c = lane; c < n; c += 32) m = fmaxf(m, base[c * stride]);
-                for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
-                float l = 0.0f;
-                for (int c = lane; c < n; c += 32) l += base[c * stride + 1] * expf(base[c * stride] - m);
-                for (int o = 16; o > 0; o >>= 1) l += __shfl_xor_sync(0xffffffffu, l, o);
-                int j = t % hd, grp = t / hd, groups = blockDim.x / hd;
-                float acc = 0.0f;
-                for (int c0 = grp; c0 < n; c0 += 8 * groups) { // eight chunks' loads in flight at once
+    /**
+     * The merge of one head's chunk records, as a device function both merging kernels call: {@code n} records of
+     * {@code (m, l, hd values)}, {@code stride} words apart from {@code base}, rescaled to the largest {@code m} and
+     * summed into {@code out}. Each warp finds the maximum and the sum itself, in one pass that rescales as it goes, so
+     * no barrier precedes the values; every thread's first eight records are loaded before any of that arithmetic.
+     * The records are read volatile: in the fused kernel other blocks wrote them during this launch.
+     */
+    static final String CUDA_MERGE_PARTS = """
+            __device__ void merge_head(const volatile float* base, size_t stride, int n, int hd, float* out,
+                                       float* red) {
+                int t = threadIdx.x, lane = t % 32, j = t % hd, grp = t / hd, groups = blockDim.x / hd;
+                float m = -3.402823466e+38f, l = 0.0f, acc = 0.0f;
+                for (int c0 = grp; c0 < n; c0 += 8 * groups) {
                     float pv[8], pm[8];
                     #pragma unroll
                     for (int u = 0; u < 8; u++) {
                         int c = c0 + u * groups;
                         pv[u] = c < n ? base[c * stride + 2 + j] : 0.0f;
-                        pm[u] = c < n ? base[c * stride] : m;
+                        pm[u] = c < n ? base[c * stride] : -3.402823466e+38f;
+                    }
+                    if (c0 == grp) { // once, a whole warp at a time (a group is whole warps)
+                        for (int c = lane; c < n; c += 32) {
+                            float mc = base[c * stride], lc = base[c * stride + 1], mn = fmaxf(m, mc);
+                            l = l * expf(m - mn) + lc * expf(mc - mn);
+                            m = mn;
+                        }
+                        for (int o = 16; o > 0; o >>= 1) {
+                            float mo = __shfl_xor_sync(0xffffffffu, m, o), lo = __shfl_xor_sync(0xffffffffu, l, o);
+                            float mn = fmaxf(m, mo);
+                            l = l * expf(m - mn) + lo * expf(mo - mn);
+                            m = mn;
+                        }
                     }
                     #pragma unroll
                     for (int u = 0; u < 8; u++) acc += pv[u] * expf(pm[u] - m);
@@ -297,8 +314,62 @@ public final class GptKernels {
                 __syncthreads();
                 if (grp == 0) {
                     for (int o = 1; o < groups; o++) acc += red[o * hd + j];
-                    out[h * hd + j] = acc / l;
+                    out[j] = acc / l;
                 }
+            }
+            """;
+
+    static final String CUDA_ATTENTION = CUDA_ATTENTION_PARTS + """
+            extern "C" __global__ void attention(const float* __restrict__ qkv, float* __restrict__ k,
+                                                 float* __restrict__ v, const int* __restrict__ pos,
+                                                 float* __restrict__ part, const int* __restrict__ info) {
+                __shared__ float s[256];
+                __shared__ float red[256];
+                int d = info[0], heads = info[1], hd = d / heads;
+                attention_chunk(qkv, k, v, pos[0], part + (size_t) blockIdx.x * (hd + 2), blockIdx.x % heads,
+                                blockIdx.x / heads, info, s, red);
+            }
+            """;
+
+    static final String CUDA_MERGE = CUDA_MERGE_PARTS + """
+            extern "C" __global__ void attention_merge(const float* __restrict__ part, const int* __restrict__ pos,
+                                                       float* __restrict__ out, const int* __restrict__ info) {
+                __shared__ float red[256];
+                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads, h = blockIdx.x;
+                merge_head(part + (size_t) h * (hd + 2), (size_t) heads * (hd + 2), pos[0] / chunk + 1, hd,
+                           out + h * hd, red);
+            }
+            """;
+
+    /**
+     * Attention with its merge in the same launch: each block writes its chunk's record, then counts itself done for
+     * its head ({@code count}, one word a head, zero between launches); the head's last block merges the head's
+     * records into {@code out} and sets the count back to zero. Nothing waits on another block, so any grid size is
+     * safe. One launch a layer fewer than {@code attention} then {@code attention_merge}.
+     */
+    static final String CUDA_ATTENTION_MERGED = CUDA_ATTENTION_PARTS + CUDA_MERGE_PARTS + """
+            extern "C" __global__ void attention_merged(const float* __restrict__ qkv, float* __restrict__ k,
+                                                        float* __restrict__ v, const int* __restrict__ pos,
+                                                        float* part, int* __restrict__ count,
+                                                        float* __restrict__ out, const int* __restrict__ info) {
+                __shared__ float s[256];
+                __shared__ float red[256];
+                __shared__ bool last;
+                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads, p = pos[0];
+                int h = blockIdx.x % heads;
+                if (!attention_chunk(qkv, k, v, p, part + (size_t) blockIdx.x * (hd + 2), h, blockIdx.x / heads,
+                                     info, s, red)) {
+                    return; // a chunk past the position: not one the merge counts
+                }
+                __threadfence(); // this block's record is visible to every block before it counts itself done
+                __syncthreads();
+                if (threadIdx.x == 0) last = atomicAdd(&count[h], 1) == p / chunk;
+                __syncthreads();
+                if (!last) return;
+                if (threadIdx.x == 0) count[h] = 0; // every chunk of the head has counted: ready for the next launch
+                __threadfence();
+                merge_head(part + (size_t) h * (hd + 2), (size_t) heads * (hd + 2), p / chunk + 1, hd, out + h * hd,
+                           red);
             }
             """;
 
@@ -516,12 +587,27 @@ public final class GptKernels {
      * row, so a row's loads are all in flight at once and a long row is spread over more threads (and blocks).
      */
     public static int threadsPerRow(int cols, int perLoad, int atLeast) {
+        return threadsPerRow(cols, perLoad, atLeast, 1, 1);
+    }
+
+    /**
+     * As {@link #threadsPerRow(int, int, int)}, then doubled (up to 256) while a gemv of {@code rows} rows would
+     * launch fewer 256-thread blocks than the device's {@code units}: a matrix of few short rows (GPT-2's output
+     * projection, 768 x 768: 96 blocks of 8 rows on an H200's 132 units) otherwise leaves units idle.
+     */
+    public static int threadsPerRow(int cols, int perLoad, int atLeast, int rows, int units) {
         if (atLeast < 32 || atLeast > 256 || Integer.bitCount(atLeast) != 1) {
             throw new IllegalArgumentException("atLeast must be 32, 64, 128 or 256, was " + atLeast);
+        }
+        if (rows < 1 || units < 1) {
+            throw new IllegalArgumentException("rows and units must be positive, were " + rows + " and " + units);
         }
         int loads = (cols + perLoad - 1) / perLoad;
         int tpr = atLeast;
         while (tpr < 256 && loads > 8 * tpr) {
+            tpr *= 2;
+        }
+        while (tpr < 256 && (rows + 256 / tpr - 1) / (256 / tpr) < units) {
             tpr *= 2;
         }
         return tpr;
@@ -594,61 +680,8 @@ public final class GptKernels {
             .wgsl(WGSL_ATTENTION)
             .java(
                     (args, from, to) -> {
-                        MemorySegment qkv = args.buffer(0);
-                        MemorySegment k = args.buffer(1);
-                        MemorySegment v = args.buffer(2);
-                        int p = args.buffer(3).getAtIndex(JAVA_INT, 0);
-                        MemorySegment part = args.buffer(4);
-                        int d = args.info(0);
-                        int heads = args.info(1);
-                        int chunk = args.info(2);
-                        int ctx = args.info(3);
-                        int hd = d / heads;
-                        float scale = (float) (1 / Math.sqrt(hd));
-                        float[] s = new float[chunk];
-                        for (int id = (from + 255) / 256 * 256;
-                                id < to;
-                                id += 256) { // thread 0 of each block: its record
-                            int block = id / 256;
-                            int h = block % heads;
-                            int start = block / heads * chunk;
-                            int n = Math.min(start + chunk, p + 1) - start;
-                            long rec = (long) block * (hd + 2);
-                            if (n <= 0) {
-                                part.setAtIndex(JAVA_FLOAT, rec, -Float.MAX_VALUE);
-                                part.setAtIndex(JAVA_FLOAT, rec + 1, 0f);
-                                continue;
-                            }
-                            if (p < start + n) { // this chunk holds the new position: into the caches
-                                for (int j = 0; j < hd; j++) {
-                                    long at = ((long) h * ctx + p) * hd + j;
-                                    k.setAtIndex(JAVA_FLOAT, at, f(qkv, d + h * hd + j));
-                                    v.setAtIndex(JAVA_FLOAT, at, f(qkv, 2L * d + h * hd + j));
-                                }
-                            }
-                            float m = -Float.MAX_VALUE;
-                            for (int i = 0; i < n; i++) {
-                                float acc = 0;
-                                for (int j = 0; j < hd; j++) {
-                                    acc += f(qkv, h * hd + j) * f(k, ((long) h * ctx + start + i) * hd + j);
-                                }
-                                s[i] = acc * scale;
-                                m = Math.max(m, s[i]);
-                            }
-                            float l = 0;
-                            for (int i = 0; i < n; i++) {
-                                s[i] = (float) Math.exp(s[i] - m);
-                                l += s[i];
-                            }
-                            for (int j = 0; j < hd; j++) {
-                                float acc = 0;
-                                for (int i = 0; i < n; i++) {
-                                    acc += s[i] * f(v, ((long) h * ctx + start + i) * hd + j);
-                                }
-                                part.setAtIndex(JAVA_FLOAT, rec + 2 + j, acc);
-                            }
-                            part.setAtIndex(JAVA_FLOAT, rec, m);
-                            part.setAtIndex(JAVA_FLOAT, rec + 1, l);
+                        for (int id = (from + 255) / 256 * 256; id < to; id += 256) { // thread 0 of each block
+                            javaAttentionChunk(args, id / 256);
                         }
                     },
                     JavaParameters.buffersAndInfo(5));
@@ -658,37 +691,130 @@ public final class GptKernels {
             .wgsl(WGSL_MERGE)
             .java(
                     (args, from, to) -> {
-                        MemorySegment part = args.buffer(0);
-                        int p = args.buffer(1).getAtIndex(JAVA_INT, 0);
-                        MemorySegment out = args.buffer(2);
-                        int d = args.info(0);
                         int heads = args.info(1);
-                        int chunk = args.info(2);
-                        int hd = d / heads;
-                        int n = p / chunk + 1;
-                        for (int id = (from + 255) / 256 * 256;
-                                id < to;
-                                id += 256) { // thread 0 of each block: its head
+                        for (int id = (from + 255) / 256 * 256; id < to; id += 256) { // thread 0 of each block
                             int h = id / 256;
                             if (h >= heads) {
                                 break;
                             }
-                            float m = -Float.MAX_VALUE;
-                            for (int c = 0; c < n; c++) {
-                                m = Math.max(m, f(part, (long) (c * heads + h) * (hd + 2)));
-                            }
-                            for (int j = 0; j < hd; j++) {
-                                float l = 0;
-                                float acc = 0;
-                                for (int c = 0; c < n; c++) {
-                                    long rec = (long) (c * heads + h) * (hd + 2);
-                                    float w = (float) Math.exp(f(part, rec) - m);
-                                    l += f(part, rec + 1) * w;
-                                    acc += f(part, rec + 2 + j) * w;
-                                }
-                                out.setAtIndex(JAVA_FLOAT, h * hd + j, acc / l);
-                            }
+                            javaMergeHead(args.buffer(0), args.buffer(1), args.buffer(2), args, h);
                         }
                     },
                     JavaParameters.buffersAndInfo(3));
+
+    /** A word of a count buffer, read and added to atomically (the Java twin of CUDA's {@code atomicAdd}). */
+    private static final VarHandle COUNT = JAVA_INT.arrayElementVarHandle();
+
+    /**
+     * Attention and its merge in one launch ({@code attention_merged(qkv, k, v, pos, part, count, out; d, heads,
+     * chunk, ctx)}, {@link #CUDA_ATTENTION_MERGED}): the head's last chunk to finish merges. No WGSL text, since WGSL
+     * has no fence that makes one workgroup's writes visible to another within a dispatch; wgpu keeps the two launches.
+     */
+    public static final KernelSource ATTENTION_MERGED = KernelSource.named("attention_merged")
+            .cuda(CUDA_ATTENTION_MERGED)
+            .java(
+                    (args, from, to) -> {
+                        MemorySegment count = args.buffer(5);
+                        int p = args.buffer(3).getAtIndex(JAVA_INT, 0);
+                        int heads = args.info(1);
+                        int chunk = args.info(2);
+                        for (int id = (from + 255) / 256 * 256; id < to; id += 256) { // thread 0 of each block
+                            int block = id / 256;
+                            int h = block % heads;
+                            if (!javaAttentionChunk(args, block)) {
+                                continue;
+                            }
+                            // a volatile add: the records written before it are seen by the block that counts last
+                            if ((int) COUNT.getAndAdd(count, 0L, (long) h, 1) == p / chunk) {
+                                COUNT.setVolatile(count, 0L, (long) h, 0);
+                                javaMergeHead(args.buffer(4), args.buffer(3), args.buffer(6), args, h);
+                            }
+                        }
+                    },
+                    JavaParameters.buffersAndInfo(7));
+
+    /**
+     * One attention block's record (buffers qkv, k, v, pos, part first; info d, heads, chunk, ctx), as
+     * {@link #CUDA_ATTENTION_PARTS} computes it; returns whether its chunk holds any position up to the current one.
+     */
+    private static boolean javaAttentionChunk(JavaKernelArgs args, int block) {
+        MemorySegment qkv = args.buffer(0);
+        MemorySegment k = args.buffer(1);
+        MemorySegment v = args.buffer(2);
+        int p = args.buffer(3).getAtIndex(JAVA_INT, 0);
+        MemorySegment part = args.buffer(4);
+        int d = args.info(0);
+        int heads = args.info(1);
+        int chunk = args.info(2);
+        int ctx = args.info(3);
+        int hd = d / heads;
+        float scale = (float) (1 / Math.sqrt(hd));
+        int h = block % heads;
+        int start = block / heads * chunk;
+        int n = Math.min(start + chunk, p + 1) - start;
+        long rec = (long) block * (hd + 2);
+        if (n <= 0) {
+            part.setAtIndex(JAVA_FLOAT, rec, -Float.MAX_VALUE);
+            part.setAtIndex(JAVA_FLOAT, rec + 1, 0f);
+            return false;
+        }
+        if (p < start + n) { // this chunk holds the new position: into the caches
+            for (int j = 0; j < hd; j++) {
+                long at = ((long) h * ctx + p) * hd + j;
+                k.setAtIndex(JAVA_FLOAT, at, f(qkv, d + h * hd + j));
+                v.setAtIndex(JAVA_FLOAT, at, f(qkv, 2L * d + h * hd + j));
+            }
+        }
+        float[] s = new float[n];
+        float m = -Float.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            float acc = 0;
+            for (int j = 0; j < hd; j++) {
+                acc += f(qkv, h * hd + j) * f(k, ((long) h * ctx + start + i) * hd + j);
+            }
+            s[i] = acc * scale;
+            m = Math.max(m, s[i]);
+        }
+        float l = 0;
+        for (int i = 0; i < n; i++) {
+            s[i] = (float) Math.exp(s[i] - m);
+            l += s[i];
+        }
+        for (int j = 0; j < hd; j++) {
+            float acc = 0;
+            for (int i = 0; i < n; i++) {
+                acc += s[i] * f(v, ((long) h * ctx + start + i) * hd + j);
+            }
+            part.setAtIndex(JAVA_FLOAT, rec + 2 + j, acc);
+        }
+        part.setAtIndex(JAVA_FLOAT, rec, m);
+        part.setAtIndex(JAVA_FLOAT, rec + 1, l);
+        return true;
+    }
+
+    /** Head {@code h}'s chunk records in {@code part} rescaled and summed into {@code out} (info d, heads, chunk). */
+    private static void javaMergeHead(
+            MemorySegment part, MemorySegment pos, MemorySegment out, JavaKernelArgs args, int h) {
+        int p = pos.getAtIndex(JAVA_INT, 0);
+        int d = args.info(0);
+        int heads = args.info(1);
+        int chunk = args.info(2);
+        int hd = d / heads;
+        int n = p / chunk + 1;
+        float m = -Float.MAX_VALUE;
+        for (int c = 0; c < n; c++) {
+            m = Math.max(m, f(part, (long) (c * heads + h) * (hd + 2)));
+        }
+        for (int j = 0; j < hd; j++) {
+            float l = 0;
+            float acc = 0;
+            for (int c = 0; c < n; c++) {
+                long rec = (long) (c * heads + h) * (hd + 2);
+                float w = (float) Math.exp(f(part, rec) - m);
+                l += f(part, rec + 1) * w;
+                acc += f(part, rec + 2 + j) * w;
+            }
+            out.setAtIndex(JAVA_FLOAT, h * hd + j, acc / l);
+        }
+    }
 }

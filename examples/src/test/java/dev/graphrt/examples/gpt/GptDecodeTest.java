@@ -34,7 +34,43 @@ class GptDecodeTest {
 
         assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
         assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
-        assertThat(result.launches()).as("6 a layer and one logits chunk").isEqualTo(6 * 2 + 1);
+        assertThat(result.launches())
+                .as("a layer's 4 gemvs and attention (its merge fused, except on wgpu), one logits chunk")
+                .isEqualTo((backend.equals("wgpu") ? 6 : 5) * 2 + 1);
+    }
+
+    @Test
+    void the_merge_in_its_own_launch_gives_the_logits_the_fused_merge_gives() {
+        System.setProperty("gpt.fusedMerge", "false");
+        try {
+            GptDecodeDemo.Result apart =
+                    GptDecodeDemo.run(RuntimeOptions.defaults().backend("cpu"), TINY, 4, 1);
+
+            assertThat(apart.launches()).as("6 a layer and one logits chunk").isEqualTo(6 * 2 + 1);
+            assertThat(apart.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+            assertThat(apart.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+        } finally {
+            System.clearProperty("gpt.fusedMerge");
+        }
+    }
+
+    @Test
+    void the_fused_merge_counts_each_head_back_to_zero_so_every_replayed_position_merges_again() {
+        GptWeights weights = new GptWeights(new GptConfig(1, 64, 4, 300, 64));
+        GptReference reference = new GptReference(weights);
+        try (GraphRuntime runtime = GraphRT.open(RuntimeOptions.defaults().backend("cpu"));
+                GpuStream stream = runtime.openStream();
+                GptDecoder decoder = new GptDecoder(runtime, stream, weights);
+                Graph graph = stream.capture(CaptureOptions.defaults(), decoder::step)) {
+            for (int p = 0; p < 70; p++) {
+                float[] want = reference.step(weights.config.token(p), p);
+                decoder.feed(stream, weights, weights.config.token(p), p);
+                graph.replay();
+                assertThat(GptDecodeDemo.error(decoder.logits(stream), want))
+                        .as("position %d, %d replays", p, p + 1)
+                        .isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0} threads a gemv row")
@@ -66,6 +102,26 @@ class GptDecodeTest {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
                 .isThrownBy(() -> GptKernels.threadsPerRow(768, 4, 48))
                 .withMessageContaining("atLeast must be 32, 64, 128 or 256, was 48");
+    }
+
+    @Test
+    void a_gemv_of_few_rows_spreads_them_over_more_threads_until_its_blocks_fill_the_units() {
+        assertThat(GptKernels.threadsPerRow(768, 4, 32, 768, 132))
+                .as("GPT-2's output projection on an H200: 96 blocks of 8 rows would leave 36 units idle")
+                .isEqualTo(64);
+        assertThat(GptKernels.threadsPerRow(768, 4, 32, 2304, 132))
+                .as("its QKV: 288 blocks")
+                .isEqualTo(32);
+        assertThat(GptKernels.threadsPerRow(3072, 4, 32, 768, 132))
+                .as("its MLP down: 384 blocks")
+                .isEqualTo(128);
+        assertThat(GptKernels.threadsPerRow(64, 4, 32, 4, 132))
+                .as("at most a block")
+                .isEqualTo(256);
+        assertThat(GptKernels.threadsPerRow(768, 4, 32, 768, 1)).as("one unit").isEqualTo(32);
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> GptKernels.threadsPerRow(768, 4, 32, 0, 132))
+                .withMessageContaining("rows and units must be positive, were 0 and 132");
     }
 
     @ParameterizedTest(name = "on {0}")
