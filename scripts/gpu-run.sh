@@ -284,6 +284,21 @@ for step in $steps; do
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/decode_floor" examples/src/main/native/decode_floor.cu \
         && "$OUT/decode_floor" "${ROUNDS:-15}" > "$OUT/bench-c-floor.md"; echo "C floor: exit $?"; cat "$OUT/bench-c-floor.md"
       rm -f "$OUT/decode_floor" ;;
+    streamfloor) # issue 32: a chain of kernels that only stream the decode step's bytes, in its order and sizes
+      /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/stream_floor" examples/src/main/native/stream_floor.cu \
+        && "$OUT/stream_floor" "${ROUNDS:-50}" > "$OUT/stream-floor.md"; echo "stream floor: exit $?"
+      cat "$OUT/stream-floor.md"; rm -f "$OUT/stream_floor" ;;
+    gptlayer) # issue 32: Nsight Compute's full sections for one replayed layer's kernels (the first layer, position 1023)
+      mkdir -p "$OUT/gpt"
+      ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+      timeout 500 "$ncu" --clock-control none --set full --nvtx \
+        --nvtx-include "regex:graphrt cuda stream [0-9]+: replay" --launch-skip $(( ${GPT_LAUNCHES:-62} * 8 )) \
+        --launch-count "${GPT_LAYER_LAUNCHES:-5}" -o "$OUT/gpt/layer" \
+        "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.gpt.GptDecodeDemo cuda gpt2 2 1 \
+        > "$OUT/gpt/layer.log" 2>&1; echo "ncu layer: exit $?"
+      "$ncu" --import "$OUT/gpt/layer.ncu-rep" --page details > "$OUT/gpt/layer-details.txt" 2>&1
+      grep -E "^  [a-z_]+|Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|Waves Per SM|Block Limit|One or More|Grid Size|Elapsed Cycles|L2 Hit Rate" \
+        "$OUT/gpt/layer-details.txt" | head -150 ;;
     ref) # plain FFM programs with no framework (not part of the project), when the bundle holds them in .gpu/ref
       if [ -f .gpu/ref/WebGpuPoc.class ] && [ -f .gpu/dawn/libwebgpu_wrapper.so ]; then
         VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json "$JAVA" --enable-native-access=ALL-UNNAMED \
