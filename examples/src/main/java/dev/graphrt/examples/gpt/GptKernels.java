@@ -69,18 +69,52 @@ public final class GptKernels {
                 for (int i = 0; i < blockDim.x / 32; i++) s += red[i];
                 return s;
             }
-            // x into xs, layer-normalized with g and b when flags & 4
+            // x layer-normalized with g and b into xs, from registers: each thread's N elements of x, g and b are
+            // loaded at once (one round trip to memory, not one for x and another for g and b after the sums)
+            template <int N>
+            __device__ __forceinline__ void gemv_normalized(const float* x, const float* g, const float* b, int cols,
+                                                            float* xs, float* red) {
+                float xv[N], gv[N], bv[N];
+                int t = threadIdx.x, nt = blockDim.x;
+                #pragma unroll
+                for (int u = 0; u < N; u++) {
+                    int i = t + u * nt;
+                    bool in = i < cols;
+                    xv[u] = in ? x[i] : 0.0f;
+                    gv[u] = in ? g[i] : 0.0f;
+                    bv[u] = in ? b[i] : 0.0f;
+                }
+                float s = 0.0f;
+                #pragma unroll
+                for (int u = 0; u < N; u++) s += xv[u];
+                float mean = block_sum(s, red) / cols, v = 0.0f;
+                #pragma unroll
+                for (int u = 0; u < N; u++) {
+                    if (t + u * nt < cols) { float c = xv[u] - mean; v += c * c; }
+                }
+                float inv = 1.0f / sqrtf(block_sum(v, red) / cols + 1e-5f);
+                #pragma unroll
+                for (int u = 0; u < N; u++) {
+                    int i = t + u * nt;
+                    if (i < cols) xs[i] = (xv[u] - mean) * inv * gv[u] + bv[u];
+                }
+            }
+            // x into xs, layer-normalized with g and b when flags & 4 (in the same order of sums either way)
             __device__ void gemv_input(const float* x, const float* g, const float* b, int cols, int flags,
                                        float* xs, float* red) {
-                for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = x[i];
-                if (flags & 4) {
-                    float s = 0.0f;
-                    for (int i = threadIdx.x; i < cols; i += blockDim.x) s += xs[i];
-                    float mean = block_sum(s, red) / cols, v = 0.0f;
-                    // the deviations from the block's own copy: each thread reads only what it wrote
-                    for (int i = threadIdx.x; i < cols; i += blockDim.x) { float c = xs[i] - mean; v += c * c; }
-                    float inv = 1.0f / sqrtf(block_sum(v, red) / cols + 1e-5f);
-                    for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = (xs[i] - mean) * inv * g[i] + b[i];
+                if ((flags & 4) && cols <= 4 * blockDim.x) {
+                    gemv_normalized<4>(x, g, b, cols, xs, red);
+                } else {
+                    for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = x[i];
+                    if (flags & 4) { // a long input: through shared memory, so the registers stay few
+                        float s = 0.0f;
+                        for (int i = threadIdx.x; i < cols; i += blockDim.x) s += xs[i];
+                        float mean = block_sum(s, red) / cols, v = 0.0f;
+                        // the deviations from the block's own copy: each thread reads only what it wrote
+                        for (int i = threadIdx.x; i < cols; i += blockDim.x) { float c = xs[i] - mean; v += c * c; }
+                        float inv = 1.0f / sqrtf(block_sum(v, red) / cols + 1e-5f);
+                        for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = (xs[i] - mean) * inv * g[i] + b[i];
+                    }
                 }
                 __syncthreads();
             }
@@ -96,11 +130,12 @@ public final class GptKernels {
                 for (int i = 0; i < tpr / 32; i++) s += red[first + i];
                 return s;
             }
-            __device__ __forceinline__ void gemv_out(float acc, int row, const float* bias, const float* r, float* y,
+            // a row's result: its bias and residual were loaded when the row began, not after its sum
+            __device__ __forceinline__ void gemv_out(float acc, int row, float bias, float residual, float* y,
                                                      int flags) {
-                float v = acc + bias[row];
+                float v = acc + bias;
                 if (flags & 1) v = gelu(v);
-                if (flags & 2) v += r[row];
+                if (flags & 2) v += residual;
                 y[row] = v;
             }
             // eight 16-byte loads of a row, tpr apart from j, all in flight at once (zero past n)
@@ -135,12 +170,15 @@ public final class GptKernels {
                     const W* wr = w + (live ? row : 0) * stride;
                     const V* wv = reinterpret_cast<const V*>(wr);
                     load8(a, wv, t, n, tpr);
+                    bool out = live && t == 0;
+                    float bv = out ? bias[row] : 0.0f; // constant in a step, like the weights
                     if (grp == blockIdx.x) {
                         // the first weights are in flight while the kernel before it finishes (a dependent launch:
                         // the weights and info words are constant in a step) and while the block prepares its input
                         GPT_WAIT();
-                        gemv_input(x, g, b, cols, flags, xs, red);
                     }
+                    float rv = out && (flags & 2) ? r[row] : 0.0f; // in flight beside the input's loads
+                    if (grp == blockIdx.x) gemv_input(x, g, b, cols, flags, xs, red);
                     float acc = 0.0f;
                     if (vec) {
                         const float4* x4 = reinterpret_cast<const float4*>(xs);
@@ -155,7 +193,7 @@ public final class GptKernels {
                         acc = row_dot(wr, xs, cols, t, tpr);
                     }
                     acc = row_sum(acc, tpr, red);
-                    if (live && t == 0) gemv_out(acc, row, bias, r, y, flags);
+                    if (out) gemv_out(acc, row, bv, rv, y, flags);
                 }
                 GPT_TRIGGER(); // this block's weights are read: the next kernel may start issuing its own
             }
