@@ -58,7 +58,7 @@ public final class GptBf16Kernels {
                 return acc;
             }
             """ + GptKernels.CUDA_GEMV_PARTS + """
-            extern "C" __global__ void gemv_bf16(const unsigned int* __restrict__ w, const float* __restrict__ x,
+            extern "C" __global__ void __launch_bounds__(256, 4) gemv_bf16(const unsigned int* __restrict__ w, const float* __restrict__ x,
                                                  const float* __restrict__ g, const float* __restrict__ b,
                                                  const float* __restrict__ bias, const float* __restrict__ r,
                                                  float* __restrict__ y, const int* __restrict__ info) {

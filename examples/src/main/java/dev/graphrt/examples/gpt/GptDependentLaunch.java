@@ -2,6 +2,8 @@ package dev.graphrt.examples.gpt;
 
 import dev.graphrt.api.Dialect;
 import dev.graphrt.api.KernelSource;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The GPT step's kernels opted into programmatic dependent launch: a rewrite of their CUDA C text, apart from the
@@ -25,8 +27,11 @@ final class GptDependentLaunch {
     static KernelSource programmaticDependent(KernelSource plain, boolean lateTrigger) {
         String entry = plain.entryPoint();
         String cuda = plain.text(Dialect.CUDA_C).orElseThrow();
-        int signature = cuda.indexOf("__global__ void " + entry + "(");
-        int body = cuda.indexOf('{', signature);
+        Matcher kernel = Pattern.compile(
+                        "__global__\\s+void\\s+(?:__launch_bounds__\\([^)]*\\)\\s+)?" + Pattern.quote(entry) + "\\(")
+                .matcher(cuda);
+        int signature = kernel.find() ? kernel.start() : -1;
+        int body = signature < 0 ? -1 : cuda.indexOf('{', signature);
         if (signature < 0 || body < 0) {
             throw new IllegalArgumentException("kernel '" + entry + "' has no body to wait in");
         }

@@ -210,7 +210,7 @@ public final class GptKernels {
                 return acc;
             }
             """ + CUDA_GEMV_PARTS + """
-            extern "C" __global__ void gemv(const float* __restrict__ w, const float* __restrict__ x,
+            extern "C" __global__ void __launch_bounds__(256, 4) gemv(const float* __restrict__ w, const float* __restrict__ x,
                                             const float* __restrict__ g, const float* __restrict__ b,
                                             const float* __restrict__ bias, const float* __restrict__ r,
                                             float* __restrict__ y, const int* __restrict__ info) {
