@@ -74,6 +74,9 @@ public final class GptDecoder implements AutoCloseable {
 
     private final int workgroups;
     private final Kernel gemv;
+    /** The gemv compiled for each shape the step uses, keyed by {@link #shapeKey} (cuda and hip; else empty). */
+    private final java.util.Map<Long, Kernel> gemvOfShape = new java.util.HashMap<>();
+
     private final Kernel attention;
     private final Kernel merge;
     private final Kernel attentionMerged;
@@ -148,10 +151,33 @@ public final class GptDecoder implements AutoCloseable {
         boolean lateTrigger = trigger.equals("late");
         java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> opt =
                 programmaticDependent ? k -> GptDependentLaunch.programmaticDependent(k, lateTrigger) : k -> k;
-        gemv = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV));
-        attention = runtime.compile(opt.apply(GptKernels.ATTENTION));
-        merge = runtime.compile(opt.apply(GptKernels.MERGE));
-        attentionMerged = fusedMerge ? runtime.compile(opt.apply(GptKernels.ATTENTION_MERGED)) : null;
+        // On cuda and hip each kernel is compiled for the shapes it runs (-Dgpt.fixedShapes=false: one for all)
+        boolean fixed =
+                (runtime.backendName().equals("cuda") || runtime.backendName().equals("hip"))
+                        && Boolean.parseBoolean(System.getProperty("gpt.fixedShapes", "true"));
+        java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> shaped = fixed
+                ? k -> GptKernels.attentionOfShape(k, c.d(), c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx())
+                : k -> k;
+        dev.graphrt.api.KernelSource gemvSource = bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV;
+        gemv = runtime.compile(opt.apply(gemvSource));
+        attention = runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION)));
+        merge = runtime.compile(opt.apply(shaped.apply(GptKernels.MERGE)));
+        attentionMerged = fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION_MERGED))) : null;
+        if (fixed) {
+            List<int[]> shapes = new ArrayList<>(List.of(
+                    new int[] {3 * c.d(), c.d()}, new int[] {c.d(), c.d()}, new int[] {c.mlp(), c.d()}, new int[] {
+                        c.d(), c.mlp()
+                    }));
+            for (int row = 0; row < c.vocab(); row += GptConfig.VOCAB_CHUNK) {
+                shapes.add(new int[] {Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - row), c.d()});
+            }
+            for (int[] shape : shapes) {
+                gemvOfShape.computeIfAbsent(
+                        shapeKey(shape[0], shape[1]),
+                        key -> runtime.compile(opt.apply(GptKernels.gemvOfShape(
+                                gemvSource, shape[0], shape[1], threadsPerRow(shape[0], shape[1])))));
+            }
+        }
         embed = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.EMBED_BF16 : GptGenerationKernels.EMBED));
         argmax = runtime.compile(opt.apply(GptGenerationKernels.ARGMAX));
         int d = c.d();
@@ -334,11 +360,22 @@ public final class GptDecoder implements AutoCloseable {
             int rows,
             int cols,
             int flags) {
-        int tpr = GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast, rows, spread ? units : 1);
+        int tpr = threadsPerRow(rows, cols);
         LaunchDims dims = workgroupPerRow
                 ? new LaunchDims(Math.min(rows, workgroups), 1, 1, 64, 1, 1)
                 : new LaunchDims(Math.min((rows + 256 / tpr - 1) / (256 / tpr), gemvBlocks), 1, 1, 256, 1, 1);
-        s.launch(gemv, dims, KernelArgs.of(w, x, g, b, bias, r, y).info(rows, cols, flags, tpr));
+        s.launch(
+                gemvOfShape.getOrDefault(shapeKey(rows, cols), gemv),
+                dims,
+                KernelArgs.of(w, x, g, b, bias, r, y).info(rows, cols, flags, tpr));
+    }
+
+    private int threadsPerRow(int rows, int cols) {
+        return GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast, rows, spread ? units : 1);
+    }
+
+    private static long shapeKey(int rows, int cols) {
+        return (long) rows << 32 | cols;
     }
 
     private static LaunchDims single() {

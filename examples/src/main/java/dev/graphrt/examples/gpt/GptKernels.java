@@ -3,6 +3,7 @@ package dev.graphrt.examples.gpt;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
+import dev.graphrt.api.Dialect;
 import dev.graphrt.api.JavaKernelArgs;
 import dev.graphrt.api.JavaParameters;
 import dev.graphrt.api.KernelSource;
@@ -39,6 +40,34 @@ public final class GptKernels {
 
     /** Columns the CUDA gemv kernels hold in shared memory: the longest input vector (the MLP's, {@code 4 d}). */
     public static final int MAX_COLS = 4096;
+
+    /**
+     * {@code kernel} with its shape fixed in its CUDA C text: {@code defines} go before it, so the compiler sees the
+     * sizes as constants and the kernel's first loads need no info word (an info word is a round trip to memory that
+     * every address waited for). The launch still passes its info words, which the kernel checks against the text's
+     * at its end ({@code __trap()} on a mismatch); the WGSL and Java texts are unchanged.
+     */
+    static KernelSource withShape(KernelSource kernel, String defines) {
+        KernelSource fixed = KernelSource.named(kernel.entryPoint())
+                .cuda(defines + "#line 1\n" + kernel.text(Dialect.CUDA_C).orElseThrow());
+        fixed = kernel.text(Dialect.WGSL).map(fixed::wgsl).orElse(fixed);
+        return fixed.java(
+                kernel.javaKernel().orElseThrow(), kernel.javaParameters().orElseThrow());
+    }
+
+    /** A gemv kernel ({@link #GEMV} or bf16's) for {@code rows x cols} at {@code tpr} threads a row only. */
+    public static KernelSource gemvOfShape(KernelSource gemv, int rows, int cols, int tpr) {
+        return withShape(
+                gemv, "#define GEMV_ROWS " + rows + "\n#define GEMV_COLS " + cols + "\n#define GEMV_TPR " + tpr + "\n");
+    }
+
+    /** An attention kernel ({@link #ATTENTION}, {@link #MERGE}, {@link #ATTENTION_MERGED}) for one shape only. */
+    public static KernelSource attentionOfShape(KernelSource attention, int d, int heads, int chunk, int ctx) {
+        return withShape(
+                attention,
+                "#define ATT_D " + d + "\n#define ATT_HEADS " + heads + "\n#define ATT_CHUNK " + chunk
+                        + "\n#define ATT_CTX " + ctx + "\n");
+    }
 
     /**
      * What both CUDA gemv kernels share: GELU, warp and block sums, the input vector into shared memory (normalized
@@ -158,7 +187,12 @@ public final class GptKernels {
                                                       float* __restrict__ y, const int* __restrict__ info) {
                 __shared__ __align__(16) float xs[GEMV_MAX_COLS];
                 __shared__ float red[32];
+            #ifdef GEMV_COLS // the shape fixed in the text (GptKernels.withShape): no weight load waits for an info word
+                constexpr int rows = GEMV_ROWS, cols = GEMV_COLS, tpr = GEMV_TPR;
+                int flags = info[2];
+            #else
                 int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
+            #endif
                 int per = blockDim.x / tpr, groups = (rows + per - 1) / per, t = threadIdx.x % tpr;
                 bool vec = cols % PER == 0;
                 size_t stride = (size_t) cols * (sizeof(V) / sizeof(W)) / PER; // W words a row
@@ -195,6 +229,11 @@ public final class GptKernels {
                     acc = row_sum(acc, tpr, red);
                     if (out) gemv_out(acc, row, bv, rv, y, flags);
                 }
+            #ifdef GEMV_COLS // a launch whose info words say another shape than the text's is a bug: trap
+                if (blockIdx.x == 0 && threadIdx.x == 0 && (info[0] != rows || info[1] != cols || info[3] != tpr)) {
+                    __trap();
+                }
+            #endif
                 GPT_TRIGGER(); // this block's weights are read: the next kernel may start issuing its own
             }
             """;
@@ -225,6 +264,18 @@ public final class GptKernels {
      * record). {@code s} and {@code red} are the block's 256 words of shared memory each.
      */
     static final String CUDA_ATTENTION_PARTS = """
+            #ifdef ATT_D // the shape fixed in the text (GptKernels.withShape): no load waits for an info word
+            #define ATT_SHAPE(info) constexpr int d = ATT_D, heads = ATT_HEADS, chunk = ATT_CHUNK
+            #define ATT_CONTEXT(info) ATT_CTX
+            // a launch whose info words say another shape than the text's is a bug: trap (words: how many it has)
+            #define ATT_CHECK(info, words) \\
+                if (blockIdx.x == 0 && threadIdx.x == 0 && ((info)[0] != ATT_D || (info)[1] != ATT_HEADS \\
+                    || (info)[2] != ATT_CHUNK || (words > 3 && (info)[words > 3 ? 3 : 0] != ATT_CTX))) __trap()
+            #else
+            #define ATT_SHAPE(info) int d = (info)[0], heads = (info)[1], chunk = (info)[2]
+            #define ATT_CONTEXT(info) ((info)[3])
+            #define ATT_CHECK(info, words)
+            #endif
             __device__ __forceinline__ float warp_sum(float v) {
                 for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
                 return v;
@@ -237,7 +288,8 @@ public final class GptKernels {
                                             float* __restrict__ v, int p, float* __restrict__ rec, int h, int c,
                                             const int* __restrict__ info, float* s, float* red) {
                 __shared__ float wmax[8], wsum[8];
-                int d = info[0], heads = info[1], chunk = info[2], ctx = info[3], hd = d / heads;
+                ATT_SHAPE(info);
+                int ctx = ATT_CONTEXT(info), hd = d / heads;
                 int t = threadIdx.x;
                 int start = c * chunk, end = min(start + chunk, p + 1), n = end - start;
                 if (n <= 0) {
@@ -363,19 +415,23 @@ public final class GptKernels {
                                                  float* __restrict__ part, const int* __restrict__ info) {
                 __shared__ float s[256];
                 __shared__ float red[256];
-                int d = info[0], heads = info[1], hd = d / heads;
+                ATT_SHAPE(info);
+                int hd = d / heads;
                 attention_chunk(qkv, k, v, pos[0], part + (size_t) blockIdx.x * (hd + 2), blockIdx.x % heads,
                                 blockIdx.x / heads, info, s, red);
+                ATT_CHECK(info, 4);
             }
             """;
 
-    static final String CUDA_MERGE = CUDA_MERGE_PARTS + """
+    static final String CUDA_MERGE = CUDA_ATTENTION_PARTS + CUDA_MERGE_PARTS + """
             extern "C" __global__ void attention_merge(const float* __restrict__ part, const int* __restrict__ pos,
                                                        float* __restrict__ out, const int* __restrict__ info) {
                 __shared__ float red[256];
-                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads, h = blockIdx.x;
+                ATT_SHAPE(info);
+                int hd = d / heads, h = blockIdx.x;
                 merge_head(part + (size_t) h * (hd + 2), (size_t) heads * (hd + 2), pos[0] / chunk + 1, hd,
                            out + h * hd, red);
+                ATT_CHECK(info, 3);
             }
             """;
 
@@ -393,12 +449,14 @@ public final class GptKernels {
                 __shared__ float s[256];
                 __shared__ float red[256];
                 __shared__ bool last;
-                int d = info[0], heads = info[1], chunk = info[2], hd = d / heads, p = pos[0];
+                ATT_SHAPE(info);
+                int hd = d / heads, p = pos[0];
                 int h = blockIdx.x % heads;
                 if (!attention_chunk(qkv, k, v, p, part + (size_t) blockIdx.x * (hd + 2), h, blockIdx.x / heads,
                                      info, s, red)) {
                     return; // a chunk past the position: not one the merge counts
                 }
+                ATT_CHECK(info, 4); // block 0 always holds position 0, so it gets here
                 __threadfence(); // this block's record is visible to every block before it counts itself done
                 __syncthreads();
                 if (threadIdx.x == 0) last = atomicAdd(&count[h], 1) == p / chunk;

@@ -105,6 +105,28 @@ class GptDecodeTest {
     }
 
     @Test
+    void a_kernel_of_a_fixed_shape_has_its_sizes_before_its_cuda_text_and_keeps_its_other_texts() {
+        KernelSource fixed = GptKernels.gemvOfShape(GptKernels.GEMV, 2304, 768, 32);
+
+        assertThat(fixed.text(Dialect.CUDA_C).orElseThrow())
+                .startsWith("#define GEMV_ROWS 2304\n#define GEMV_COLS 768\n#define GEMV_TPR 32\n#line 1\n")
+                .endsWith(GptKernels.GEMV.text(Dialect.CUDA_C).orElseThrow())
+                .contains("#ifdef GEMV_COLS", "__trap()");
+        assertThat(fixed.entryPoint()).isEqualTo("gemv");
+        assertThat(fixed.text(Dialect.WGSL)).isEqualTo(GptKernels.GEMV.text(Dialect.WGSL));
+        assertThat(fixed.javaKernel()).isEqualTo(GptKernels.GEMV.javaKernel());
+        assertThat(GptKernels.attentionOfShape(GptKernels.MERGE, 768, 12, 32, 1024)
+                        .text(Dialect.CUDA_C)
+                        .orElseThrow())
+                .startsWith("#define ATT_D 768\n#define ATT_HEADS 12\n#define ATT_CHUNK 32\n#define ATT_CTX 1024\n");
+        assertThat(GptDependentLaunch.programmaticDependent(fixed, false)
+                        .text(Dialect.CUDA_C)
+                        .orElseThrow())
+                .as("opted in after its shape is fixed")
+                .contains("#define GEMV_COLS 768", "#define GPT_WAIT() graphrt_wait_for_predecessors()");
+    }
+
+    @Test
     void a_gemv_of_few_rows_spreads_them_over_more_threads_until_its_blocks_fill_the_units() {
         assertThat(GptKernels.threadsPerRow(768, 4, 32, 768, 132))
                 .as("GPT-2's output projection on an H200: 96 blocks of 8 rows would leave 36 units idle")
