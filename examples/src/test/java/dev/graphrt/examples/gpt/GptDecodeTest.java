@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -40,21 +41,6 @@ class GptDecodeTest {
     }
 
     @Test
-    void the_merge_in_its_own_launch_gives_the_logits_the_fused_merge_gives() {
-        System.setProperty("gpt.fusedMerge", "false");
-        try {
-            GptDecodeDemo.Result apart =
-                    GptDecodeDemo.run(RuntimeOptions.defaults().backend("cpu"), TINY, 4, 1);
-
-            assertThat(apart.launches()).as("6 a layer and one logits chunk").isEqualTo(6 * 2 + 1);
-            assertThat(apart.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
-            assertThat(apart.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
-        } finally {
-            System.clearProperty("gpt.fusedMerge");
-        }
-    }
-
-    @Test
     void the_fused_merge_counts_each_head_back_to_zero_so_every_replayed_position_merges_again() {
         GptWeights weights = new GptWeights(new GptConfig(1, 64, 4, 300, 64));
         GptReference reference = new GptReference(weights);
@@ -73,18 +59,19 @@ class GptDecodeTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} threads a gemv row")
-    @ValueSource(ints = {64, 256})
-    void rows_spread_over_more_threads_give_the_same_logits(int threads) {
-        System.setProperty("gpt.tpr", Integer.toString(threads));
+    @ParameterizedTest(name = "-D{0}={1}")
+    @CsvSource({"gpt.tpr, 64, 11", "gpt.tpr, 256, 11", "gpt.fusedMerge, false, 13", "gpt.spread, false, 11"})
+    void a_tuning_knob_changes_the_launches_but_not_the_logits(String property, String value, int launches) {
+        System.setProperty(property, value);
         try {
             GptDecodeDemo.Result result =
                     GptDecodeDemo.run(RuntimeOptions.defaults().backend("cpu"), TINY, 4, 1);
 
+            assertThat(result.launches()).as("launches a token").isEqualTo(launches);
             assertThat(result.eagerError()).as("eager").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
             assertThat(result.replayError()).as("replayed").isLessThanOrEqualTo(GptDecodeDemo.TOLERANCE);
         } finally {
-            System.clearProperty("gpt.tpr");
+            System.clearProperty(property);
         }
     }
 
