@@ -164,18 +164,21 @@ public final class GptDecoder implements AutoCloseable {
         merge = runtime.compile(opt.apply(shaped.apply(GptKernels.MERGE)));
         attentionMerged = fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION_MERGED))) : null;
         if (fixed) {
-            List<int[]> shapes = new ArrayList<>(List.of(
-                    new int[] {3 * c.d(), c.d()}, new int[] {c.d(), c.d()}, new int[] {c.mlp(), c.d()}, new int[] {
-                        c.d(), c.mlp()
-                    }));
+            // rows, columns and flags, as step() launches them
+            List<int[]> shapes = new ArrayList<>();
+            shapes.add(new int[] {3 * c.d(), c.d(), NORMALIZE});
+            shapes.add(new int[] {c.d(), c.d(), RESIDUAL});
+            shapes.add(new int[] {c.mlp(), c.d(), NORMALIZE | GELU});
+            shapes.add(new int[] {c.d(), c.mlp(), RESIDUAL});
             for (int row = 0; row < c.vocab(); row += GptConfig.VOCAB_CHUNK) {
-                shapes.add(new int[] {Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - row), c.d()});
+                shapes.add(new int[] {Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - row), c.d(), NORMALIZE});
             }
             for (int[] shape : shapes) {
+                int tpr = threadsPerRow(shape[0], shape[1]);
                 gemvOfShape.computeIfAbsent(
-                        shapeKey(shape[0], shape[1]),
-                        key -> runtime.compile(opt.apply(GptKernels.gemvOfShape(
-                                gemvSource, shape[0], shape[1], threadsPerRow(shape[0], shape[1])))));
+                        shapeKey(shape[0], shape[1], shape[2]),
+                        key -> runtime.compile(
+                                opt.apply(GptKernels.gemvOfShape(gemvSource, shape[0], shape[1], tpr, shape[2]))));
             }
         }
         embed = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.EMBED_BF16 : GptGenerationKernels.EMBED));
@@ -365,7 +368,7 @@ public final class GptDecoder implements AutoCloseable {
                 ? new LaunchDims(Math.min(rows, workgroups), 1, 1, 64, 1, 1)
                 : new LaunchDims(Math.min((rows + 256 / tpr - 1) / (256 / tpr), gemvBlocks), 1, 1, 256, 1, 1);
         s.launch(
-                gemvOfShape.getOrDefault(shapeKey(rows, cols), gemv),
+                gemvOfShape.getOrDefault(shapeKey(rows, cols, flags), gemv),
                 dims,
                 KernelArgs.of(w, x, g, b, bias, r, y).info(rows, cols, flags, tpr));
     }
@@ -374,8 +377,9 @@ public final class GptDecoder implements AutoCloseable {
         return GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast, rows, spread ? units : 1);
     }
 
-    private static long shapeKey(int rows, int cols) {
-        return (long) rows << 32 | cols;
+    /** A gemv's shape as one key: rows, columns (each below 2^28) and flags (3 bits). */
+    private static long shapeKey(int rows, int cols, int flags) {
+        return (long) rows << 31 | (long) cols << 3 | flags;
     }
 
     private static LaunchDims single() {

@@ -55,10 +55,15 @@ public final class GptKernels {
                 kernel.javaKernel().orElseThrow(), kernel.javaParameters().orElseThrow());
     }
 
-    /** A gemv kernel ({@link #GEMV} or bf16's) for {@code rows x cols} at {@code tpr} threads a row only. */
-    public static KernelSource gemvOfShape(KernelSource gemv, int rows, int cols, int tpr) {
+    /**
+     * A gemv kernel ({@link #GEMV} or bf16's) for {@code rows x cols} at {@code tpr} threads a row, with {@code flags}
+     * (its epilogue and its input's normalization) only.
+     */
+    public static KernelSource gemvOfShape(KernelSource gemv, int rows, int cols, int tpr, int flags) {
         return withShape(
-                gemv, "#define GEMV_ROWS " + rows + "\n#define GEMV_COLS " + cols + "\n#define GEMV_TPR " + tpr + "\n");
+                gemv,
+                "#define GEMV_ROWS " + rows + "\n#define GEMV_COLS " + cols + "\n#define GEMV_TPR " + tpr
+                        + "\n#define GEMV_FLAGS " + flags + "\n");
     }
 
     /** An attention kernel ({@link #ATTENTION}, {@link #MERGE}, {@link #ATTENTION_MERGED}) for one shape only. */
@@ -188,8 +193,7 @@ public final class GptKernels {
                 __shared__ __align__(16) float xs[GEMV_MAX_COLS];
                 __shared__ float red[32];
             #ifdef GEMV_COLS // the shape fixed in the text (GptKernels.withShape): no weight load waits for an info word
-                constexpr int rows = GEMV_ROWS, cols = GEMV_COLS, tpr = GEMV_TPR;
-                int flags = info[2];
+                constexpr int rows = GEMV_ROWS, cols = GEMV_COLS, tpr = GEMV_TPR, flags = GEMV_FLAGS;
             #else
                 int rows = info[0], cols = info[1], flags = info[2], tpr = info[3];
             #endif
@@ -230,7 +234,8 @@ public final class GptKernels {
                     if (out) gemv_out(acc, row, bv, rv, y, flags);
                 }
             #ifdef GEMV_COLS // a launch whose info words say another shape than the text's is a bug: trap
-                if (blockIdx.x == 0 && threadIdx.x == 0 && (info[0] != rows || info[1] != cols || info[3] != tpr)) {
+                if (blockIdx.x == 0 && threadIdx.x == 0 && (info[0] != rows || info[1] != cols || info[2] != flags
+                                                      || info[3] != tpr)) {
                     __trap();
                 }
             #endif
@@ -331,24 +336,32 @@ public final class GptKernels {
                     }
                 }
                 __syncthreads();
-                float m = -3.402823466e+38f;
-                for (int i = t; i < n; i += 256) m = fmaxf(m, s[i]);
-                m = warp_max(m);
-                if (lane == 0) wmax[warp] = m;
-                __syncthreads();
-                for (int i = 0; i < 8; i++) m = fmaxf(m, wmax[i]);
-                float l = 0.0f;
-                for (int i = t; i < n; i += 256) { float e = expf(s[i] - m); s[i] = e; l += e; }
-                l = warp_sum(l);
-                if (lane == 0) wsum[warp] = l;
-                __syncthreads();
-                l = 0.0f;
-                for (int i = 0; i < 8; i++) l += wsum[i];
+                // a chunk of at most a warp's width: every warp reads its scores and finds their maximum and sum
+                // itself, with no barrier (the same sums, in the same order, as the general path below)
+                bool inWarp = chunk <= 32;
+                float m = -3.402823466e+38f, l = 0.0f;
+                if (inWarp) {
+                    float si = lane < n ? s[lane] : -3.402823466e+38f;
+                    m = warp_max(si);
+                    l = warp_sum(lane < n ? expf(si - m) : 0.0f);
+                } else {
+                    for (int i = t; i < n; i += 256) m = fmaxf(m, s[i]);
+                    m = warp_max(m);
+                    if (lane == 0) wmax[warp] = m;
+                    __syncthreads();
+                    for (int i = 0; i < 8; i++) m = fmaxf(m, wmax[i]);
+                    for (int i = t; i < n; i += 256) { float e = expf(s[i] - m); s[i] = e; l += e; }
+                    l = warp_sum(l);
+                    if (lane == 0) wsum[warp] = l;
+                    __syncthreads();
+                    l = 0.0f;
+                    for (int i = 0; i < 8; i++) l += wsum[i];
+                }
                 float acc = 0.0f;
                 #pragma unroll
-                for (int u = 0; u < 8; u++) {
+                for (int u = 0; u < 8; u++) { // s holds scores in a warp's chunk, else their exponentials
                     int i = grp + u * groups;
-                    if (i < n) acc += s[i] * vv[u];
+                    if (i < n) acc += (inWarp ? expf(s[i] - m) : s[i]) * vv[u];
                 }
                 for (int i = grp + 8 * groups; i < n; i += groups) {
                     acc += s[i] * (start + i == p ? vNew[j] : v[((size_t) h * ctx + start + i) * hd + j]);

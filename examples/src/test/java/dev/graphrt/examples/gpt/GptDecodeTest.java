@@ -93,10 +93,11 @@ class GptDecodeTest {
 
     @Test
     void a_kernel_of_a_fixed_shape_has_its_sizes_before_its_cuda_text_and_keeps_its_other_texts() {
-        KernelSource fixed = GptKernels.gemvOfShape(GptKernels.GEMV, 2304, 768, 32);
+        KernelSource fixed = GptKernels.gemvOfShape(GptKernels.GEMV, 2304, 768, 32, 4);
 
         assertThat(fixed.text(Dialect.CUDA_C).orElseThrow())
-                .startsWith("#define GEMV_ROWS 2304\n#define GEMV_COLS 768\n#define GEMV_TPR 32\n#line 1\n")
+                .startsWith(
+                        "#define GEMV_ROWS 2304\n#define GEMV_COLS 768\n#define GEMV_TPR 32\n#define GEMV_FLAGS 4\n#line 1\n")
                 .endsWith(GptKernels.GEMV.text(Dialect.CUDA_C).orElseThrow())
                 .contains("#ifdef GEMV_COLS", "__trap()");
         assertThat(fixed.entryPoint()).isEqualTo("gemv");
