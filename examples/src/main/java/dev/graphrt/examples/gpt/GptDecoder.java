@@ -5,10 +5,14 @@ import dev.graphrt.api.GpuStream;
 import dev.graphrt.api.GraphRuntime;
 import dev.graphrt.api.Kernel;
 import dev.graphrt.api.KernelArgs;
+import dev.graphrt.api.KernelSource;
 import dev.graphrt.api.LaunchDims;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The decoder on a device: its weights uploaded once, the KV caches preallocated, and one token's step as a sequence
@@ -75,7 +79,7 @@ public final class GptDecoder implements AutoCloseable {
     private final int workgroups;
     private final Kernel gemv;
     /** The gemv compiled for each shape the step uses, keyed by {@link #shapeKey} (cuda and hip; else empty). */
-    private final java.util.Map<Long, Kernel> gemvOfShape = new java.util.HashMap<>();
+    private final Map<Long, Kernel> gemvOfShape = new HashMap<>();
 
     private final Kernel attention;
     private final Kernel merge;
@@ -133,9 +137,9 @@ public final class GptDecoder implements AutoCloseable {
             throw new IllegalArgumentException("gpt.workgroups must be positive, was " + workgroups);
         }
         this.workgroupPerRow = runtime.backendName().equals("wgpu");
-        this.fusedMerge = !workgroupPerRow && Boolean.parseBoolean(System.getProperty("gpt.fusedMerge", "true"));
+        this.fusedMerge = knob("gpt.fusedMerge") && !workgroupPerRow; // the knob is checked on every backend
         this.units = Math.max(1, runtime.device().computeUnits());
-        this.spread = Boolean.parseBoolean(System.getProperty("gpt.spread", "true"));
+        this.spread = knob("gpt.spread");
         int perUnit = Integer.getInteger("gpt.blocksPerUnit", BLOCKS_PER_UNIT); // a tuning knob
         if (perUnit < 1) {
             throw new IllegalArgumentException("gpt.blocksPerUnit must be positive, was " + perUnit);
@@ -149,16 +153,16 @@ public final class GptDecoder implements AutoCloseable {
             throw new IllegalArgumentException("gpt.trigger must be late or exit, was " + trigger);
         }
         boolean lateTrigger = trigger.equals("late");
-        java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> opt =
+        UnaryOperator<KernelSource> opt =
                 programmaticDependent ? k -> GptDependentLaunch.programmaticDependent(k, lateTrigger) : k -> k;
         // On cuda and hip each kernel is compiled for the shapes it runs (-Dgpt.fixedShapes=false: one for all)
-        boolean fixed =
-                (runtime.backendName().equals("cuda") || runtime.backendName().equals("hip"))
-                        && Boolean.parseBoolean(System.getProperty("gpt.fixedShapes", "true"));
-        java.util.function.UnaryOperator<dev.graphrt.api.KernelSource> shaped = fixed
+        boolean fixed = knob("gpt.fixedShapes")
+                && (runtime.backendName().equals("cuda")
+                        || runtime.backendName().equals("hip"));
+        UnaryOperator<KernelSource> shaped = fixed
                 ? k -> GptKernels.attentionOfShape(k, c.d(), c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx())
                 : k -> k;
-        dev.graphrt.api.KernelSource gemvSource = bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV;
+        KernelSource gemvSource = bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV;
         gemv = runtime.compile(opt.apply(gemvSource));
         attention = runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION)));
         merge = runtime.compile(opt.apply(shaped.apply(GptKernels.MERGE)));
@@ -378,6 +382,15 @@ public final class GptDecoder implements AutoCloseable {
     }
 
     /** A gemv's shape as one key: rows, columns (each below 2^28) and flags (3 bits). */
+    /** A tuning knob that is on unless {@code -Dname=false}; any other value than true or false is refused. */
+    private static boolean knob(String name) {
+        String value = System.getProperty(name, "true");
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException(name + " must be true or false, was " + value);
+        }
+        return value.equals("true");
+    }
+
     private static long shapeKey(int rows, int cols, int flags) {
         return (long) rows << 31 | (long) cols << 3 | flags;
     }

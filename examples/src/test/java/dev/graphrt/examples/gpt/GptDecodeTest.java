@@ -91,6 +91,20 @@ class GptDecodeTest {
                 .withMessageContaining("atLeast must be 32, 64, 128 or 256, was 48");
     }
 
+    @ParameterizedTest(name = "-D{0}=yes")
+    @ValueSource(strings = {"gpt.fusedMerge", "gpt.spread", "gpt.fixedShapes"})
+    void a_switch_that_is_neither_true_nor_false_is_refused_naming_it(String property) {
+        System.setProperty(property, "yes");
+        try {
+            org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                    .isThrownBy(
+                            () -> GptDecodeDemo.run(RuntimeOptions.defaults().backend("cpu"), TINY, 1, 1))
+                    .withMessage(property + " must be true or false, was yes");
+        } finally {
+            System.clearProperty(property);
+        }
+    }
+
     @Test
     void a_kernel_of_a_fixed_shape_has_its_sizes_before_its_cuda_text_and_keeps_its_other_texts() {
         KernelSource fixed = GptKernels.gemvOfShape(GptKernels.GEMV, 2304, 768, 32, 4);
