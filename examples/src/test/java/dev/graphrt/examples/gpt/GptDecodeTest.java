@@ -128,21 +128,23 @@ class GptDecodeTest {
                 .contains("#define GEMV_COLS 768", "#define GPT_WAIT() graphrt_wait_for_predecessors()");
     }
 
+    @ParameterizedTest(name = "{4}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "768 | 768 | 132 | 64 | GPT-2's output projection on an H200: 96 blocks of 8 rows would leave units idle",
+                "768 | 2304 | 132 | 32 | its QKV: 288 blocks",
+                "3072 | 768 | 132 | 128 | its MLP down: 384 blocks",
+                "64 | 4 | 132 | 256 | at most a block",
+                "768 | 768 | 1 | 32 | one unit"
+            })
+    void a_gemv_of_few_rows_spreads_them_over_more_threads_until_its_blocks_fill_the_units(
+            int cols, int rows, int units, int threads, String why) {
+        assertThat(GptKernels.threadsPerRow(cols, 4, 32, rows, units)).as(why).isEqualTo(threads);
+    }
+
     @Test
-    void a_gemv_of_few_rows_spreads_them_over_more_threads_until_its_blocks_fill_the_units() {
-        assertThat(GptKernels.threadsPerRow(768, 4, 32, 768, 132))
-                .as("GPT-2's output projection on an H200: 96 blocks of 8 rows would leave 36 units idle")
-                .isEqualTo(64);
-        assertThat(GptKernels.threadsPerRow(768, 4, 32, 2304, 132))
-                .as("its QKV: 288 blocks")
-                .isEqualTo(32);
-        assertThat(GptKernels.threadsPerRow(3072, 4, 32, 768, 132))
-                .as("its MLP down: 384 blocks")
-                .isEqualTo(128);
-        assertThat(GptKernels.threadsPerRow(64, 4, 32, 4, 132))
-                .as("at most a block")
-                .isEqualTo(256);
-        assertThat(GptKernels.threadsPerRow(768, 4, 32, 768, 1)).as("one unit").isEqualTo(32);
+    void threads_per_row_refuse_no_rows_naming_them() {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
                 .isThrownBy(() -> GptKernels.threadsPerRow(768, 4, 32, 0, 132))
                 .withMessageContaining("rows and units must be positive, were 0 and 132");
