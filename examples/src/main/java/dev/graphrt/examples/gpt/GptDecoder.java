@@ -81,9 +81,13 @@ public final class GptDecoder implements AutoCloseable {
     /** The gemv compiled for each shape the step uses, keyed by {@link #shapeKey} (cuda and hip; else empty). */
     private final Map<Long, Kernel> gemvOfShape = new HashMap<>();
 
+    /** The attention and its merge as two launches: null when {@link #fusedMerge}. */
     private final Kernel attention;
+
     private final Kernel merge;
+    /** The attention with its merge inside: null unless {@link #fusedMerge}. */
     private final Kernel attentionMerged;
+
     private final Kernel embed;
     private final Kernel argmax;
     private final Buffer wpe;
@@ -164,9 +168,10 @@ public final class GptDecoder implements AutoCloseable {
                 : k -> k;
         KernelSource gemvSource = bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV;
         gemv = runtime.compile(opt.apply(gemvSource));
-        attention = runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION)));
-        merge = runtime.compile(opt.apply(shaped.apply(GptKernels.MERGE)));
+        // the attention in one launch, or in two with the merge apart: only the kernels the step launches
         attentionMerged = fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION_MERGED))) : null;
+        attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION)));
+        merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptKernels.MERGE)));
         if (fixed) {
             // rows, columns and flags, as step() launches them
             List<int[]> shapes = new ArrayList<>();
@@ -381,7 +386,6 @@ public final class GptDecoder implements AutoCloseable {
         return GptKernels.threadsPerRow(cols, bf16 ? 8 : 4, threadsPerRowAtLeast, rows, spread ? units : 1);
     }
 
-    /** A gemv's shape as one key: rows, columns (each below 2^28) and flags (3 bits). */
     /** A tuning knob that is on unless {@code -Dname=false}; any other value than true or false is refused. */
     private static boolean knob(String name) {
         String value = System.getProperty(name, "true");
@@ -391,6 +395,7 @@ public final class GptDecoder implements AutoCloseable {
         return value.equals("true");
     }
 
+    /** A gemv's shape as one key: rows, columns (each below 2^28) and flags (3 bits). */
     private static long shapeKey(int rows, int cols, int flags) {
         return (long) rows << 31 | (long) cols << 3 | flags;
     }

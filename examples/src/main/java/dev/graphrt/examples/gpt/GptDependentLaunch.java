@@ -38,11 +38,7 @@ final class GptDependentLaunch {
         String opted = cuda.contains("GPT_WAIT()")
                 ? dependentHooks(lateTrigger) + cuda
                 : cuda.substring(0, body + 1) + "\n    graphrt_wait_for_predecessors();" + cuda.substring(body + 1);
-        KernelSource source = KernelSource.named(entry).cuda(opted);
-        source = plain.text(Dialect.WGSL).map(source::wgsl).orElse(source);
-        source = source.java(
-                plain.javaKernel().orElseThrow(), plain.javaParameters().orElseThrow());
-        return source.programmaticDependent();
+        return plain.cuda(opted).programmaticDependent(); // its other texts and its Java kernel as they were
     }
 
     /** A gemv's hooks as the prelude's calls (no trigger but the blocks' exit unless {@code lateTrigger}). */

@@ -48,11 +48,7 @@ public final class GptKernels {
      * at its end ({@code __trap()} on a mismatch); the WGSL and Java texts are unchanged.
      */
     static KernelSource withShape(KernelSource kernel, String defines) {
-        KernelSource fixed = KernelSource.named(kernel.entryPoint())
-                .cuda(defines + "#line 1\n" + kernel.text(Dialect.CUDA_C).orElseThrow());
-        fixed = kernel.text(Dialect.WGSL).map(fixed::wgsl).orElse(fixed);
-        return fixed.java(
-                kernel.javaKernel().orElseThrow(), kernel.javaParameters().orElseThrow());
+        return kernel.cuda(defines + "#line 1\n" + kernel.text(Dialect.CUDA_C).orElseThrow());
     }
 
     /**
