@@ -23,7 +23,7 @@ import java.util.function.UnaryOperator;
  * and value, then the merge), output projection plus residual, MLP up of the layer-normalized sum with GELU, MLP down
  * plus residual; then the logits of the normalized output against the tied embedding, in chunks of
  * {@link GptConfig#VOCAB_CHUNK} rows. Each layer norm is computed by the gemv that reads it ({@link GptKernels}). On
- * cuda, hip and cpu the attention merges its chunks in the same launch ({@link GptKernels#ATTENTION_MERGED}; wgpu
+ * cuda, hip and cpu the attention merges its chunks in the same launch ({@link GptAttentionKernels#ATTENTION_MERGED}; wgpu
  * launches the merge apart, as does {@code -Dgpt.fusedMerge=false}). That is {@code 5 L + ceil(V / chunk)} launches a
  * token, or {@code 6 L + ceil(V / chunk)} with the merge apart.
  */
@@ -164,14 +164,16 @@ public final class GptDecoder implements AutoCloseable {
                 && (runtime.backendName().equals("cuda")
                         || runtime.backendName().equals("hip"));
         UnaryOperator<KernelSource> shaped = fixed
-                ? k -> GptKernels.attentionOfShape(k, c.d(), c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx())
+                ? k -> GptAttentionKernels.attentionOfShape(
+                        k, c.d(), c.heads(), GptAttentionKernels.ATTENTION_CHUNK, c.ctx())
                 : k -> k;
         KernelSource gemvSource = bf16 ? GptBf16Kernels.GEMV_BF16 : GptKernels.GEMV;
         gemv = runtime.compile(opt.apply(gemvSource));
         // the attention in one launch, or in two with the merge apart: only the kernels the step launches
-        attentionMerged = fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION_MERGED))) : null;
-        attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptKernels.ATTENTION)));
-        merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptKernels.MERGE)));
+        attentionMerged =
+                fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION_MERGED))) : null;
+        attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION)));
+        merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
         if (fixed) {
             // rows, columns and flags, as step() launches them
             List<int[]> shapes = new ArrayList<>();
@@ -268,17 +270,17 @@ public final class GptDecoder implements AutoCloseable {
                         attentionMerged,
                         blocks,
                         KernelArgs.of(qkv, w.keys(), w.values(), position, parts, count, att)
-                                .info(d, c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx()));
+                                .info(d, c.heads(), GptAttentionKernels.ATTENTION_CHUNK, c.ctx()));
             } else {
                 s.launch(
                         attention,
                         blocks,
                         KernelArgs.of(qkv, w.keys(), w.values(), position, parts)
-                                .info(d, c.heads(), GptKernels.ATTENTION_CHUNK, c.ctx()));
+                                .info(d, c.heads(), GptAttentionKernels.ATTENTION_CHUNK, c.ctx()));
                 s.launch(
                         merge,
                         new LaunchDims(c.heads(), 1, 1, 256, 1, 1),
-                        KernelArgs.of(parts, position, att).info(d, c.heads(), GptKernels.ATTENTION_CHUNK));
+                        KernelArgs.of(parts, position, att).info(d, c.heads(), GptAttentionKernels.ATTENTION_CHUNK));
             }
             gemv(s, w.wProj(), att, lnfG, lnfB, w.bProj(), cur, xm, d, d, RESIDUAL);
             gemv(s, w.wUp(), xm, w.ln2g(), w.ln2b(), w.bUp(), zeros, up, c.mlp(), d, NORMALIZE | GELU);
@@ -339,9 +341,9 @@ public final class GptDecoder implements AutoCloseable {
         return Arrays.copyOfRange(stream.readInts(generated), from, from + count);
     }
 
-    /** Attention blocks per head: the context in chunks of {@link GptKernels#ATTENTION_CHUNK} positions. */
+    /** Attention blocks per head: the context in chunks of {@link GptAttentionKernels#ATTENTION_CHUNK} positions. */
     private int chunks() {
-        return (c.ctx() + GptKernels.ATTENTION_CHUNK - 1) / GptKernels.ATTENTION_CHUNK;
+        return (c.ctx() + GptAttentionKernels.ATTENTION_CHUNK - 1) / GptAttentionKernels.ATTENTION_CHUNK;
     }
 
     /** The logits of the last step (waits for it). */

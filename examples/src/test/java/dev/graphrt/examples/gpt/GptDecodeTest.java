@@ -117,7 +117,7 @@ class GptDecodeTest {
         assertThat(fixed.entryPoint()).isEqualTo("gemv");
         assertThat(fixed.text(Dialect.WGSL)).isEqualTo(GptKernels.GEMV.text(Dialect.WGSL));
         assertThat(fixed.javaKernel()).isEqualTo(GptKernels.GEMV.javaKernel());
-        assertThat(GptKernels.attentionOfShape(GptKernels.MERGE, 768, 12, 32, 1024)
+        assertThat(GptAttentionKernels.attentionOfShape(GptAttentionKernels.MERGE, 768, 12, 32, 1024)
                         .text(Dialect.CUDA_C)
                         .orElseThrow())
                 .startsWith("#define ATT_D 768\n#define ATT_HEADS 12\n#define ATT_CHUNK 32\n#define ATT_CTX 1024\n");
@@ -245,18 +245,18 @@ class GptDecodeTest {
 
     @Test
     void an_opted_in_kernel_waits_first_in_its_cuda_text_and_keeps_its_other_texts() {
-        KernelSource opted = GptDependentLaunch.programmaticDependent(GptKernels.ATTENTION, false);
+        KernelSource opted = GptDependentLaunch.programmaticDependent(GptAttentionKernels.ATTENTION, false);
 
         assertThat(opted.isProgrammaticDependent()).isTrue();
         String cuda = opted.text(Dialect.CUDA_C).orElseThrow();
-        String plain = GptKernels.ATTENTION.text(Dialect.CUDA_C).orElseThrow();
+        String plain = GptAttentionKernels.ATTENTION.text(Dialect.CUDA_C).orElseThrow();
         int body = cuda.indexOf('{', cuda.indexOf("__global__ void attention(")) + 1;
         assertThat(cuda.substring(body).strip())
                 .as("the body's first statement")
                 .startsWith("graphrt_wait_for_predecessors();");
         assertThat(cuda.replace("\n    graphrt_wait_for_predecessors();", "")).isEqualTo(plain);
-        assertThat(opted.text(Dialect.WGSL)).isEqualTo(GptKernels.ATTENTION.text(Dialect.WGSL));
-        assertThat(opted.javaKernel()).isEqualTo(GptKernels.ATTENTION.javaKernel());
+        assertThat(opted.text(Dialect.WGSL)).isEqualTo(GptAttentionKernels.ATTENTION.text(Dialect.WGSL));
+        assertThat(opted.javaKernel()).isEqualTo(GptAttentionKernels.ATTENTION.javaKernel());
     }
 
     @Test
