@@ -43,7 +43,7 @@ public final class GptAttentionKernels {
      * holds the position. Returns whether the chunk holds any position up to it (a chunk past it writes an empty
      * record). {@code s} and {@code red} are the block's 256 words of shared memory each.
      */
-    static final String CUDA_ATTENTION_PARTS = """
+    static final String CUDA_ATTENTION_PARTS = GptKernels.CUDA_COMMON + """
             #ifdef ATT_D // the shape fixed in the text (GptKernels.withShape): no load waits for an info word
             #define ATT_SHAPE(info) constexpr int d = ATT_D, heads = ATT_HEADS, chunk = ATT_CHUNK
             #define ATT_CONTEXT(info) ATT_CTX
@@ -56,14 +56,6 @@ public final class GptAttentionKernels {
             #define ATT_CONTEXT(info) ((info)[3])
             #define ATT_CHECK(info, words)
             #endif
-            __device__ __forceinline__ float warp_sum(float v) {
-                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-                return v;
-            }
-            __device__ __forceinline__ float warp_max(float v) {
-                for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-                return v;
-            }
             __device__ bool attention_chunk(const float* __restrict__ qkv, float* __restrict__ k,
                                             float* __restrict__ v, int p, float* __restrict__ rec, int h, int c,
                                             const int* __restrict__ info, float* s, float* red) {

@@ -43,7 +43,8 @@ public final class GptBf16Kernels {
         return (bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16;
     }
 
-    static final String CUDA_GEMV_BF16 = """
+    /** Load {@code k} of a bf16 row (eight values) times the input in shared memory: the bf16 kernels' {@code dot}. */
+    static final String CUDA_DOT_BF16 = """
             __device__ __forceinline__ float lo(unsigned int p) { return __uint_as_float(p << 16); }
             __device__ __forceinline__ float hi(unsigned int p) { return __uint_as_float(p & 0xffff0000u); }
             // load k holds values 8k to 8k + 7: two float4 of the input
@@ -52,6 +53,9 @@ public final class GptBf16Kernels {
                 return lo(a.x) * b.x + hi(a.x) * b.y + lo(a.y) * b.z + hi(a.y) * b.w
                      + lo(a.z) * c.x + hi(a.z) * c.y + lo(a.w) * c.z + hi(a.w) * c.w;
             }
+            """;
+
+    static final String CUDA_GEMV_BF16 = CUDA_DOT_BF16 + """
             __device__ float row_dot(const unsigned int* wr, const float* xs, int cols, int t, int tpr) {
                 float acc = 0.0f;
                 for (int j = t; j < cols / 2; j += tpr) acc += lo(wr[j]) * xs[2 * j] + hi(wr[j]) * xs[2 * j + 1];

@@ -88,6 +88,14 @@ public final class GptDecoder implements AutoCloseable {
     /** The attention with its merge inside: null unless {@link #fusedMerge}. */
     private final Kernel attentionMerged;
 
+    /**
+     * A whole layer in one launch ({@link GptLayerKernels}, cuda and hip, {@code -Dgpt.layerKernel}), or null: the
+     * step is then its kernels one by one.
+     */
+    private final Kernel layer;
+    /** The layer kernel's grid: one block a compute unit. */
+    private final int layerGrid;
+
     private final Kernel embed;
     private final Kernel argmax;
     private final Buffer wpe;
@@ -110,6 +118,8 @@ public final class GptDecoder implements AutoCloseable {
     private final Buffer up;
     private final Buffer zeros;
     private final Buffer count;
+    /** The layer kernel's grid barrier: one word, zero between launches. */
+    private final Buffer barrier;
 
     /** Uploads {@code weights} through {@code stream} and compiles the kernels on {@code runtime}. */
     public GptDecoder(GraphRuntime runtime, GpuStream stream, GptWeights weights) {
@@ -174,6 +184,11 @@ public final class GptDecoder implements AutoCloseable {
                 fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION_MERGED))) : null;
         attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION)));
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
+        this.layerGrid = units;
+        layer = fixed && knob("gpt.layerKernel") && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
+                ? runtime.compile(
+                        opt.apply(GptLayerKernels.layer(bf16, c, GptAttentionKernels.ATTENTION_CHUNK, layerGrid)))
+                : null;
         if (fixed) {
             // rows, columns and flags, as step() launches them
             List<int[]> shapes = new ArrayList<>();
@@ -233,6 +248,7 @@ public final class GptDecoder implements AutoCloseable {
         up = own(stream.allocate(c.mlp() * 4L));
         zeros = own(stream.upload(new float[Math.max(c.mlp(), Math.min(c.vocab(), GptConfig.VOCAB_CHUNK))]));
         count = own(stream.upload(new int[c.heads()]));
+        barrier = own(stream.upload(new int[1]));
         stream.synchronize();
     }
 
@@ -263,6 +279,39 @@ public final class GptDecoder implements AutoCloseable {
         for (int l = 0; l < c.layers(); l++) {
             LayerBuffers w = layers.get(l);
             Buffer next = l % 2 == 0 ? xb : xc;
+            if (layer != null) {
+                s.launch(
+                        layer,
+                        new LaunchDims(layerGrid, 1, 1, GptLayerKernels.THREADS, 1, 1),
+                        KernelArgs.of(
+                                        cur,
+                                        w.ln1g(),
+                                        w.ln1b(),
+                                        w.wQkv(),
+                                        w.bQkv(),
+                                        w.keys(),
+                                        w.values(),
+                                        position,
+                                        qkv,
+                                        parts,
+                                        count,
+                                        att,
+                                        w.wProj(),
+                                        w.bProj(),
+                                        xm,
+                                        w.ln2g(),
+                                        w.ln2b(),
+                                        w.wUp(),
+                                        w.bUp(),
+                                        up,
+                                        w.wDown(),
+                                        w.bDown(),
+                                        next,
+                                        barrier)
+                                .info(d, c.heads(), c.mlp(), c.ctx(), GptAttentionKernels.ATTENTION_CHUNK, layerGrid));
+                cur = next;
+                continue;
+            }
             gemv(s, w.wQkv(), cur, w.ln1g(), w.ln1b(), w.bQkv(), zeros, qkv, 3 * d, d, NORMALIZE);
             LaunchDims blocks = new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1);
             if (fusedMerge) {
@@ -295,7 +344,7 @@ public final class GptDecoder implements AutoCloseable {
 
     /** The launches of one step. */
     public int launchesPerStep() {
-        return (fusedMerge ? 5 : 6) * c.layers() + wteChunks.size();
+        return (layer != null ? 1 : fusedMerge ? 5 : 6) * c.layers() + wteChunks.size();
     }
 
     /**

@@ -35,7 +35,7 @@ final class GptDependentLaunch {
         if (signature < 0 || body < 0) {
             throw new IllegalArgumentException("kernel '" + entry + "' has no body to wait in");
         }
-        String opted = cuda.contains("GPT_WAIT()")
+        String opted = cuda.contains("GPT_WAIT();") // a kernel that calls the hook (the parts define its default)
                 ? dependentHooks(lateTrigger) + cuda
                 : cuda.substring(0, body + 1) + "\n    graphrt_wait_for_predecessors();" + cuda.substring(body + 1);
         return plain.cuda(opted).programmaticDependent(); // its other texts and its Java kernel as they were

@@ -52,22 +52,28 @@ public final class GptKernels {
     }
 
     /**
-     * What both CUDA gemv kernels share: GELU, warp and block sums, the input vector into shared memory (normalized
-     * under flag 4), a row's sum over its {@code tpr} threads, the row's epilogue, and the row loop itself
-     * ({@code gemv_rows}), which calls the {@code dot} and {@code row_dot} a kernel's text defines before these parts
-     * for its weights' format.
+     * What the step's CUDA kernels share: the dependent-launch hooks' plain defaults, GELU, and warp and block sums and
+     * maxima (32-lane warps).
      */
-    static final String CUDA_GEMV_PARTS = """
-            #define GEMV_MAX_COLS 4096
+    static final String CUDA_COMMON = """
             #ifndef GPT_WAIT // a plain kernel: no predecessor runs beside it (see GptDependentLaunch)
             #define GPT_WAIT()
             #define GPT_TRIGGER()
+            #endif
+            #ifdef __CUDA_ARCH__ // read past the SM's L1, so another block's writes of the same launch are seen
+            #define GPT_FRESH(p) __ldcg(p)
+            #else
+            #define GPT_FRESH(p) (*(p))
             #endif
             __device__ __forceinline__ float gelu(float z) {
                 return 0.5f * z * (1.0f + tanhf(0.7978845608028654f * (z + 0.044715f * z * z * z)));
             }
             __device__ __forceinline__ float warp_sum(float v) {
                 for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                return v;
+            }
+            __device__ __forceinline__ float warp_max(float v) {
+                for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
                 return v;
             }
             // the block's sum of every thread's v, returned to every thread (red: one word per warp)
@@ -80,6 +86,16 @@ public final class GptKernels {
                 for (int i = 0; i < blockDim.x / 32; i++) s += red[i];
                 return s;
             }
+            """;
+
+    /**
+     * What both CUDA gemv kernels share: {@link #CUDA_COMMON}, the input vector into shared memory (normalized
+     * under flag 4; read from the L2, so another block's writes of the same launch are seen after a grid barrier), a
+     * row's sum over its {@code tpr} threads, the row's epilogue, and the row loop itself ({@code gemv_rows}), which
+     * calls the {@code dot} and {@code row_dot} a kernel's text defines before these parts for its weights' format.
+     */
+    static final String CUDA_GEMV_PARTS = CUDA_COMMON + """
+            #define GEMV_MAX_COLS 4096
             // x layer-normalized with g and b into xs, from registers: each thread's N elements of x, g and b are
             // loaded at once (one round trip to memory, not one for x and another for g and b after the sums)
             template <int N>
@@ -91,7 +107,7 @@ public final class GptKernels {
                 for (int u = 0; u < N; u++) {
                     int i = t + u * nt;
                     bool in = i < cols;
-                    xv[u] = in ? x[i] : 0.0f;
+                    xv[u] = in ? GPT_FRESH(x + i) : 0.0f;
                     gv[u] = in ? g[i] : 0.0f;
                     bv[u] = in ? b[i] : 0.0f;
                 }
@@ -116,7 +132,7 @@ public final class GptKernels {
                 if ((flags & 4) && cols <= 4 * blockDim.x) {
                     gemv_normalized<4>(x, g, b, cols, xs, red);
                 } else {
-                    for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = x[i];
+                    for (int i = threadIdx.x; i < cols; i += blockDim.x) xs[i] = GPT_FRESH(x + i);
                     if (flags & 4) { // a long input: through shared memory, so the registers stay few
                         float s = 0.0f;
                         for (int i = threadIdx.x; i < cols; i += blockDim.x) s += xs[i];
@@ -220,11 +236,15 @@ public final class GptKernels {
             }
             """;
 
-    static final String CUDA_GEMV = """
+    /** Load {@code k} of an fp32 row (four values) times the input in shared memory: the fp32 kernels' {@code dot}. */
+    static final String CUDA_DOT = """
             __device__ __forceinline__ float dot(float4 a, const float4* x4, int k) {
                 float4 b = x4[k];
                 return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
             }
+            """;
+
+    static final String CUDA_GEMV = CUDA_DOT + """
             __device__ float row_dot(const float* wr, const float* xs, int cols, int t, int tpr) {
                 float acc = 0.0f;
                 for (int j = t; j < cols; j += tpr) acc += wr[j] * xs[j];

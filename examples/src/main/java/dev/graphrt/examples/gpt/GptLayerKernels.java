@@ -1,0 +1,396 @@
+package dev.graphrt.examples.gpt;
+
+import dev.graphrt.api.KernelSource;
+
+/**
+ * A whole GPT-2 layer in one CUDA C launch ({@code layer}, and {@code layer_bf16} over bf16 matrices): the QKV gemv
+ * of the layer-normalized input, the attention with its KV store and merge, the output projection plus residual, the
+ * MLP up with GELU and the MLP down plus residual, each stage separated from the next by a grid barrier.
+ *
+ * <p>Why: a token's 62 launches of {@link GptKernels} and {@link GptAttentionKernels} wait, each, for their first
+ * reads to arrive from memory, and those waits add up (a chain of kernels that only stream the step's bytes takes 232
+ * µs on an H200, against 132 µs for one kernel streaming the same bytes). Every stage's large reads, its weights and
+ * the cached keys and values, do not depend on the stage before it; so each block issues its share of the next
+ * stage's reads into registers before it waits at the barrier, and the wait overlaps the memory's latency.
+ *
+ * <p>The grid is one block of 512 threads a compute unit, each resident at once (at most 128 registers a thread, so
+ * one block fills a unit's registers and no unit takes two): the barrier needs every block running. A block that
+ * waits too long at a barrier traps, so a grid that is not all resident (a device shared with other work) loses the
+ * runtime instead of hanging it; a launch of another grid or block size traps before its first barrier. The shapes
+ * are constants of the text ({@link #layer}); the launch's info words are checked against them.
+ *
+ * <p>Buffers: {@code x, ln1g, ln1b, wQkv, bQkv, keys, values, pos, qkv, parts, count, att, wProj, bProj, x2, ln2g,
+ * ln2b, wUp, bUp, hidden, wDown, bDown, y, barrier}; info: {@code d, heads, mlp, ctx, chunk, grid}. {@code count}
+ * (a word a head) and {@code barrier} (one word) start at zero and are left so. cuda and hip only: the CUDA C text
+ * assumes 32-lane warps, and there is no WGSL or Java text (the cpu decoder launches the kernels one by one).
+ */
+public final class GptLayerKernels {
+    private GptLayerKernels() {}
+
+    /** Threads a block of the layer kernel. */
+    public static final int THREADS = 512;
+
+    /**
+     * The layer kernel's stages, after {@link GptKernels#CUDA_GEMV_PARTS} and a {@code dot} for the weights' format:
+     * the grid barrier, the gemv stage ({@code Gemv}: block b takes rows b, b + G, ..., with its loads in registers)
+     * and the attention stage (units of 128 threads, a head's chunk of 32 positions each; the head's last unit merges).
+     */
+    static final String CUDA_LAYER_PARTS = """
+            #define LAYER_THREADS 512
+            namespace lyr {
+            constexpr int T = LAYER_THREADS, G = LAYER_GRID, D = LAYER_D, H = LAYER_HEADS, HD = D / H, M = LAYER_MLP;
+            constexpr int CTX = LAYER_CTX, CH = LAYER_CHUNK, NCH = (CTX + CH - 1) / CH;
+            constexpr int NL = 12;            // at most this many 16-byte weight loads a thread holds for the next stage
+            constexpr int UNIT = 128;         // threads of one attention unit (a head's chunk of CH positions)
+            constexpr int UPB = T / UNIT;     // attention units a block runs at once
+            constexpr unsigned FULL = 0xffffffffu;
+            static_assert(HD == 64 && CH == 32 && NCH <= 32, "the attention stage is written for 64-wide heads, 32-position chunks, at most 32 chunks");
+
+            __device__ __forceinline__ float dot4(float4 a, float4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+            // what another block wrote during this launch: read from the L2, never from this SM's L1
+            __device__ __forceinline__ float fresh(const float* p) { return GPT_FRESH(p); }
+            __device__ __forceinline__ float4 fresh4(const float4* p) { return GPT_FRESH(p); }
+
+            // every block of the grid arrives, then waits for all: a counter whose top bit flips once each barrier (block 0 adds
+            // 2^31 - (G - 1), the others 1), so it needs no reset between barriers or launches. The wait is bounded: a grid that
+            // is not all resident traps instead of hanging.
+            __device__ void grid_sync(unsigned int* bar) {
+                __syncthreads();
+                if (threadIdx.x == 0) {
+                    unsigned int add = blockIdx.x == 0 ? 0x80000000u - (G - 1) : 1u;
+                    __threadfence();
+                    unsigned int old = atomicAdd(bar, add);
+                    long long spins = 0;
+                    while (((old ^ *(volatile unsigned int*) bar) & 0x80000000u) == 0) {
+                        if (++spins > (1ll << 24)) __trap(); // seconds: no barrier of a step waits that long
+                    }
+                    __threadfence();
+                }
+                __syncthreads();
+            }
+
+            constexpr int pow2_at_least(int n) { int p = 1; while (p < n) p *= 2; return p; }
+
+            // one gemv stage of ROWS x COLS weights, PER values to a 16-byte load V: block b takes rows b, b + G, b + 2G, ...,
+            // TPR threads a row (the fewest, from 16, that hold a row in at most NL loads), SLOTS rows at once, PASSES times
+            template <int ROWS, int COLS, int PER>
+            struct Gemv {
+                static constexpr int C = COLS / PER;                     // loads a row
+                static constexpr int TPR0 = pow2_at_least((C + NL - 1) / NL);
+                static constexpr int TPR = TPR0 < 16 ? 16 : TPR0;
+                static constexpr int LOADS = (C + TPR - 1) / TPR;
+                static constexpr int SLOTS = T / TPR;
+                static constexpr int RB = (ROWS + G - 1) / G;            // rows of the busiest block
+                static constexpr int PASSES = (RB + SLOTS - 1) / SLOTS;
+                static_assert(COLS % PER == 0 && TPR <= T && LOADS <= NL, "a row fits a thread group's loads");
+
+                __device__ static int row(int pass) { return blockIdx.x + (pass * SLOTS + threadIdx.x / TPR) * G; }
+                // this thread's loads of its row in pass `pass` (zero past the matrix)
+                template <typename V>
+                __device__ static void load(V (&a)[NL], const V* w, int pass) {
+                    int r = row(pass), t = threadIdx.x % TPR;
+                    bool live = r < ROWS && threadIdx.x / TPR < SLOTS;
+                    #pragma unroll
+                    for (int u = 0; u < LOADS; u++) {
+                        int k = t + u * TPR;
+                        a[u] = live && k < C ? w[(size_t) r * C + k] : V{};
+                    }
+                }
+                // the row's sum over its TPR threads, to each of them (every thread of the block calls it)
+                __device__ static float row_sum(float v, float* red) {
+                    #pragma unroll
+                    for (int o = (TPR < 32 ? TPR : 32) / 2; o > 0; o >>= 1) v += __shfl_xor_sync(FULL, v, o);
+                    if (TPR > 32) {
+                        __syncthreads();
+                        if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = v;
+                        __syncthreads();
+                        int first = threadIdx.x / TPR * (TPR / 32);
+                        v = 0.0f;
+                        #pragma unroll
+                        for (int i = 0; i < (TPR > 32 ? TPR / 32 : 1); i++) v += red[first + i];
+                    }
+                    return v;
+                }
+                // rows of pass `pass` from the loads in a and the input in xs: out(row, sum) by each row's first thread
+                template <typename V, typename Out>
+                __device__ static void rows(const V (&a)[NL], const float* xs, float* red, int pass, Out out) {
+                    const float4* x4 = reinterpret_cast<const float4*>(xs);
+                    int r = row(pass), t = threadIdx.x % TPR;
+                    float acc = 0.0f;
+                    #pragma unroll
+                    for (int u = 0; u < LOADS; u++) {
+                        int k = t + u * TPR;
+                        if (k < C) acc += dot(a[u], x4, k);
+                    }
+                    acc = row_sum(acc, red);
+                    if (t == 0 && r < ROWS && threadIdx.x / TPR < SLOTS) out(r, acc);
+                }
+            };
+
+            // one attention unit's reads: the cached keys and values of its chunk up to (not including) the position, as float4
+            // segments: thread tu of the unit holds segment tu % 16 of positions tu / 16 + 8k, k < 4
+            struct AttentionLoads {
+                float4 k[4], v[4];
+            };
+            __device__ __forceinline__ int unit_of(int pass) { return blockIdx.x + (threadIdx.x / UNIT + pass * UPB) * G; }
+            constexpr int UNITS = H * NCH;
+            constexpr int ATT_PASSES = (UNITS + G * UPB - 1) / (G * UPB);
+
+            __device__ void attention_load(AttentionLoads& l, const float4* kc, const float4* vc, int p, int pass) {
+                int u = unit_of(pass), h = u % H, start = u / H * CH, tu = threadIdx.x % UNIT, sg = tu % 16, r0 = tu / 16;
+                #pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    int i = start + r0 + 8 * k;
+                    bool cached = u < UNITS && i < p;
+                    size_t at = ((size_t) h * CTX + i) * (HD / 4) + sg;
+                    l.k[k] = cached ? kc[at] : float4{};
+                    l.v[k] = cached ? vc[at] : float4{};
+                }
+            }
+
+            // one attention unit: its chunk's scores, softmax and weighted values into its record (max, sum, HD values), the new
+            // key and value into the caches where the chunk holds the position; the head's last unit to finish merges the head's
+            // records into att. sh: HD + 4 shared words a warp of the block, for its partials.
+            __device__ void attention_unit(const AttentionLoads& l, const float* qkv, float4* kc, float4* vc, int p, int pass,
+                                           float* part, int* count, float* att, float* sh, bool* last) {
+                int u = unit_of(pass), h = u % H, c = u / H, start = c * CH;
+                int tu = threadIdx.x % UNIT, sg = tu % 16, r0 = tu / 16, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+                bool live = u < UNITS && start <= p;
+                const float4* qkv4 = reinterpret_cast<const float4*>(qkv);
+                float4 q = fresh4(qkv4 + h * (HD / 4) + sg);
+                float4 kn = fresh4(qkv4 + (D + h * HD) / 4 + sg), vn = fresh4(qkv4 + (2 * D + h * HD) / 4 + sg);
+                float scale = 1.0f / sqrtf((float) HD);
+                float s[4];
+                float m = -3.402823466e+38f;
+                #pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    int i = start + r0 + 8 * k;
+                    float4 key = i == p ? kn : l.k[k];
+                    if (live && i == p) { // the new position: its key and value into the caches, for the steps after this one
+                        size_t at = ((size_t) h * CTX + p) * (HD / 4) + sg;
+                        kc[at] = kn;
+                        vc[at] = vn;
+                    }
+                    float d = dot4(q, key);
+                    d += __shfl_xor_sync(FULL, d, 8);
+                    d += __shfl_xor_sync(FULL, d, 4);
+                    d += __shfl_xor_sync(FULL, d, 2);
+                    d += __shfl_xor_sync(FULL, d, 1);
+                    s[k] = live && i <= p ? d * scale : -3.402823466e+38f;
+                    m = fmaxf(m, s[k]);
+                }
+                m = fmaxf(m, __shfl_xor_sync(FULL, m, 16)); // the warp's eight positions
+                float e = 0.0f;
+                float4 acc = float4{};
+                #pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    int i = start + r0 + 8 * k;
+                    float w = live && i <= p ? expf(s[k] - m) : 0.0f;
+                    float4 val = i == p ? vn : l.v[k];
+                    e += w;
+                    acc.x += w * val.x; acc.y += w * val.y; acc.z += w * val.z; acc.w += w * val.w;
+                }
+                e += __shfl_xor_sync(FULL, e, 16);
+                acc.x += __shfl_xor_sync(FULL, acc.x, 16);
+                acc.y += __shfl_xor_sync(FULL, acc.y, 16);
+                acc.z += __shfl_xor_sync(FULL, acc.z, 16);
+                acc.w += __shfl_xor_sync(FULL, acc.w, 16);
+                float* mine = sh + warp * (HD + 4); // this warp's max and sum, then its weighted values 16-byte aligned
+                if (lane < 16) reinterpret_cast<float4*>(mine + 4)[lane] = acc;
+                if (lane == 0) { mine[0] = m; mine[1] = e; }
+                __syncthreads();
+                float* rec = part + (size_t) u * (HD + 2);
+                int first = threadIdx.x / UNIT * (UNIT / 32); // the unit's first warp
+                if (live && tu < HD) {
+                    float mm = -3.402823466e+38f;
+                    #pragma unroll
+                    for (int w = 0; w < UNIT / 32; w++) mm = fmaxf(mm, sh[(first + w) * (HD + 4)]);
+                    float ll = 0.0f, vv = 0.0f;
+                    #pragma unroll
+                    for (int w = 0; w < UNIT / 32; w++) {
+                        const float* o = sh + (first + w) * (HD + 4);
+                        float f = expf(o[0] - mm);
+                        ll += o[1] * f;
+                        vv += o[4 + tu] * f;
+                    }
+                    rec[2 + tu] = vv;
+                    if (tu == 0) { rec[0] = mm; rec[1] = ll; }
+                    __threadfence(); // the record is visible to every block before the unit counts itself done
+                }
+                __syncthreads();
+                int chunks = p / CH + 1;
+                if (tu == 0) last[threadIdx.x / UNIT] = live && atomicAdd(&count[h], 1) == chunks - 1;
+                __syncthreads();
+                if (!last[threadIdx.x / UNIT]) return;
+                if (tu == 0) count[h] = 0; // every chunk of the head has counted: ready for the next launch
+                __threadfence();
+                // the merge: every warp finds the records' maximum and sum (lane c: record c), then thread j < HD its value
+                const float* recs = part + h * (HD + 2);
+                constexpr int STRIDE = H * (HD + 2);
+                float mc = lane < chunks ? fresh(recs + lane * STRIDE) : -3.402823466e+38f;
+                float lc = lane < chunks ? fresh(recs + lane * STRIDE + 1) : 0.0f;
+                float mx = warp_max(mc), wc = lane < chunks ? expf(mc - mx) : 0.0f, total = warp_sum(lc * wc);
+                if (tu < HD) {
+                    float vv[NCH];
+                    #pragma unroll
+                    for (int i = 0; i < NCH; i++) vv[i] = i < chunks ? fresh(recs + i * STRIDE + 2 + tu) : 0.0f;
+                    float out = 0.0f;
+                    #pragma unroll
+                    for (int i = 0; i < NCH; i++) out += vv[i] * __shfl_sync(FULL, wc, i);
+                    att[h * HD + tu] = out / total;
+                }
+            }
+            } // namespace lyr
+            using namespace lyr;
+
+            template <typename W, typename V, int PER>
+            __device__ __forceinline__ void layer_body(
+                    const float* __restrict__ x, const float* __restrict__ ln1g, const float* __restrict__ ln1b,
+                    const W* __restrict__ wqkv, const float* __restrict__ bqkv, float* __restrict__ kc, float* __restrict__ vc,
+                    const int* __restrict__ pos, float* qkv, float* part, int* count, float* att,
+                    const W* __restrict__ wproj, const float* __restrict__ bproj, float* x2,
+                    const float* __restrict__ ln2g, const float* __restrict__ ln2b, const W* __restrict__ wup,
+                    const float* __restrict__ bup, float* hid, const W* __restrict__ wdown, const float* __restrict__ bdown,
+                    float* __restrict__ y, unsigned int* bar, const int* __restrict__ info) {
+                __shared__ __align__(16) float xs[M > D ? M : D];
+                __shared__ __align__(16) float sh[UPB * (UNIT / 32) * (HD + 4)];
+                __shared__ float red[T / 32];
+                __shared__ bool last[UPB];
+                if (gridDim.x != G || blockDim.x != T) __trap(); // every block, before any barrier: a wrong grid cannot hang
+                using Qkv = Gemv<3 * D, D, PER>;
+                using Proj = Gemv<D, D, PER>;
+                using Up = Gemv<M, D, PER>;
+                using Down = Gemv<D, M, PER>;
+                V a[NL];
+                const V* wq = reinterpret_cast<const V*>(wqkv);
+                Qkv::load(a, wq, 0); // the weights first: they do not wait for the kernel before
+                float bias = bqkv[min(Qkv::row(0), 3 * D - 1)];
+                GPT_WAIT();
+                int p = pos[0];
+                // 1. qkv = W_qkv LN1(x) + b
+                gemv_input(x, ln1g, ln1b, D, 4, xs, red);
+                for (int pass = 0; pass < Qkv::PASSES; pass++) {
+                    if (pass > 0) { Qkv::load(a, wq, pass); bias = bqkv[min(Qkv::row(pass), 3 * D - 1)]; }
+                    Qkv::rows(a, xs, red, pass, [&](int r, float acc) { qkv[r] = acc + bias; });
+                }
+                AttentionLoads kv;
+                attention_load(kv, reinterpret_cast<const float4*>(kc), reinterpret_cast<const float4*>(vc), p, 0);
+                grid_sync(bar);
+                // 2. attention over the cached positions and the new one; the head's last unit merges into att
+                for (int pass = 0; pass < ATT_PASSES; pass++) {
+                    if (pass > 0) attention_load(kv, reinterpret_cast<const float4*>(kc), reinterpret_cast<const float4*>(vc), p, pass);
+                    attention_unit(kv, qkv, reinterpret_cast<float4*>(kc), reinterpret_cast<float4*>(vc), p, pass, part, count,
+                                   att, sh, last);
+                }
+                const V* wp = reinterpret_cast<const V*>(wproj);
+                Proj::load(a, wp, 0);
+                bias = bproj[min(Proj::row(0), D - 1)];
+                float res = x[min(Proj::row(0), D - 1)];
+                grid_sync(bar);
+                // 3. x2 = W_proj att + b + x
+                gemv_input(att, nullptr, nullptr, D, 0, xs, red);
+                for (int pass = 0; pass < Proj::PASSES; pass++) {
+                    if (pass > 0) {
+                        Proj::load(a, wp, pass);
+                        bias = bproj[min(Proj::row(pass), D - 1)];
+                        res = x[min(Proj::row(pass), D - 1)];
+                    }
+                    Proj::rows(a, xs, red, pass, [&](int r, float acc) { x2[r] = acc + bias + res; });
+                }
+                const V* wu = reinterpret_cast<const V*>(wup);
+                Up::load(a, wu, 0);
+                bias = bup[min(Up::row(0), M - 1)];
+                grid_sync(bar);
+                // 4. hid = GELU(W_up LN2(x2) + b)
+                gemv_input(x2, ln2g, ln2b, D, 4, xs, red);
+                for (int pass = 0; pass < Up::PASSES; pass++) {
+                    if (pass > 0) { Up::load(a, wu, pass); bias = bup[min(Up::row(pass), M - 1)]; }
+                    Up::rows(a, xs, red, pass, [&](int r, float acc) { hid[r] = gelu(acc + bias); });
+                }
+                const V* wd = reinterpret_cast<const V*>(wdown);
+                Down::load(a, wd, 0);
+                bias = bdown[min(Down::row(0), D - 1)];
+                res = fresh(x2 + min(Down::row(0), D - 1));
+                grid_sync(bar);
+                // 5. y = W_down hid + b + x2
+                gemv_input(hid, nullptr, nullptr, M, 0, xs, red);
+                for (int pass = 0; pass < Down::PASSES; pass++) {
+                    if (pass > 0) {
+                        Down::load(a, wd, pass);
+                        bias = bdown[min(Down::row(pass), D - 1)];
+                        res = fresh(x2 + min(Down::row(pass), D - 1));
+                    }
+                    Down::rows(a, xs, red, pass, [&](int r, float acc) { y[r] = acc + bias + res; });
+                }
+                if (blockIdx.x == 0 && threadIdx.x == 0 && (info[0] != D || info[1] != H || info[2] != M || info[3] != CTX
+                                                            || info[4] != CH || info[5] != G)) {
+                    __trap(); // a launch whose info words say another shape than the text's is a bug
+                }
+                GPT_TRIGGER();
+            }
+            """;
+
+    /** The kernel's entry point over weights of type {@code w}, read as {@code v} holding {@code per} values. */
+    private static String entry(String name, String w, String v, int per) {
+        return """
+                extern "C" __global__ void __launch_bounds__(512, 1) %1$s(
+                        const float* __restrict__ x, const float* __restrict__ ln1g, const float* __restrict__ ln1b,
+                        const %2$s* __restrict__ wqkv, const float* __restrict__ bqkv, float* __restrict__ kc,
+                        float* __restrict__ vc, const int* __restrict__ pos, float* qkv, float* part, int* count,
+                        float* att, const %2$s* __restrict__ wproj, const float* __restrict__ bproj, float* x2,
+                        const float* __restrict__ ln2g, const float* __restrict__ ln2b, const %2$s* __restrict__ wup,
+                        const float* __restrict__ bup, float* hid, const %2$s* __restrict__ wdown,
+                        const float* __restrict__ bdown, float* __restrict__ y, unsigned int* bar,
+                        const int* __restrict__ info) {
+                    layer_body<%2$s, %3$s, %4$d>(x, ln1g, ln1b, wqkv, bqkv, kc, vc, pos, qkv, part, count, att, wproj,
+                                                 bproj, x2, ln2g, ln2b, wup, bup, hid, wdown, bdown, y, bar, info);
+                }
+                """.formatted(name, w, v, per);
+    }
+
+    static final String CUDA_LAYER =
+            GptKernels.CUDA_DOT + GptKernels.CUDA_GEMV_PARTS + CUDA_LAYER_PARTS + entry("layer", "float", "float4", 4);
+
+    static final String CUDA_LAYER_BF16 = GptBf16Kernels.CUDA_DOT_BF16
+            + GptKernels.CUDA_GEMV_PARTS
+            + CUDA_LAYER_PARTS
+            + entry("layer_bf16", "unsigned int", "uint4", 8);
+
+    /**
+     * Whether the layer kernel is written for {@code c} with attention chunks of {@code chunk} positions: heads 64
+     * wide, chunks of 32 positions, at most 32 chunks (a context of at most 1,024), vectors in whole 16-byte loads
+     * (of bf16 too), and an MLP vector that fits the block's shared memory.
+     */
+    public static boolean supports(GptConfig c, int chunk) {
+        return c.headDim() == 64
+                && chunk == 32
+                && c.ctx() <= 32 * chunk
+                && c.d() % 8 == 0
+                && c.mlp() % 8 == 0
+                && c.mlp() <= GptKernels.MAX_COLS
+                && c.d() <= GptKernels.MAX_COLS;
+    }
+
+    /**
+     * The layer kernel for {@code c}, chunks of {@code chunk} positions and a grid of {@code grid} blocks (the
+     * device's compute units), over bf16 matrices when {@code bf16}; refuses a shape it is not written for.
+     */
+    public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid) {
+        if (!supports(c, chunk)) {
+            throw new IllegalArgumentException("the layer kernel needs 64-wide heads, chunks of 32 positions and a"
+                    + " context of at most 1,024; this model has heads " + c.headDim() + " wide, chunk " + chunk
+                    + ", context " + c.ctx());
+        }
+        if (grid < 1) {
+            throw new IllegalArgumentException("grid must be positive, was " + grid);
+        }
+        String defines = "#define LAYER_D " + c.d() + "\n#define LAYER_HEADS " + c.heads() + "\n#define LAYER_MLP "
+                + c.mlp() + "\n#define LAYER_CTX " + c.ctx() + "\n#define LAYER_CHUNK " + chunk
+                + "\n#define LAYER_GRID " + grid + "\n";
+        return GptKernels.withShape(bf16 ? LAYER_BF16 : LAYER, defines);
+    }
+
+    private static final KernelSource LAYER = KernelSource.named("layer").cuda(CUDA_LAYER);
+    private static final KernelSource LAYER_BF16 =
+            KernelSource.named("layer_bf16").cuda(CUDA_LAYER_BF16);
+}
