@@ -204,6 +204,7 @@ public final class GptDecodeDemo {
                         replay[r] = g;
                     }
                 }
+                decoder.layerTrace(stream).ifPresent(System.out::println); // the last replay's last layer
                 return new Result(
                         runtime.device().toString(),
                         decoder.launchesPerStep(),

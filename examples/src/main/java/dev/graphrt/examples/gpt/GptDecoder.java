@@ -89,8 +89,8 @@ public final class GptDecoder implements AutoCloseable {
     private final Kernel attentionMerged;
 
     /**
-     * A whole layer in one launch ({@link GptLayerKernels}, cuda and hip, {@code -Dgpt.layerKernel}), or null: the
-     * step is then its kernels one by one.
+     * Every layer in one launch ({@link GptLayerKernels}, cuda and hip, {@code -Dgpt.layerKernel}; the layers' buffers
+     * are then one stacked record in {@link #layers}), or null: the step is then its kernels one by one.
      */
     private final Kernel layer;
     /** The layer kernel's grid: one block a compute unit. */
@@ -120,6 +120,8 @@ public final class GptDecoder implements AutoCloseable {
     private final Buffer count;
     /** The layer kernel's grid barrier: one word, zero between launches. */
     private final Buffer barrier;
+    /** Where a traced layer kernel writes its blocks' clocks ({@code -Dgpt.layerTrace=true}), or null. */
+    private final Buffer trace;
 
     /** Uploads {@code weights} through {@code stream} and compiles the kernels on {@code runtime}. */
     public GptDecoder(GraphRuntime runtime, GpuStream stream, GptWeights weights) {
@@ -185,9 +187,10 @@ public final class GptDecoder implements AutoCloseable {
         attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION)));
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
         this.layerGrid = units;
+        boolean traced = knob("gpt.layerTrace", false);
         layer = fixed && knob("gpt.layerKernel") && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
-                ? runtime.compile(
-                        opt.apply(GptLayerKernels.layer(bf16, c, GptAttentionKernels.ATTENTION_CHUNK, layerGrid)))
+                ? runtime.compile(opt.apply(
+                        GptLayerKernels.layer(bf16, c, GptAttentionKernels.ATTENTION_CHUNK, layerGrid, traced)))
                 : null;
         if (fixed) {
             // rows, columns and flags, as step() launches them
@@ -210,7 +213,24 @@ public final class GptDecoder implements AutoCloseable {
         embed = runtime.compile(opt.apply(bf16 ? GptBf16Kernels.EMBED_BF16 : GptGenerationKernels.EMBED));
         argmax = runtime.compile(opt.apply(GptGenerationKernels.ARGMAX));
         int d = c.d();
-        for (GptWeights.Layer l : weights.layers) {
+        if (layer != null) { // one record of every layer's buffers stacked, layer after layer, as the kernel reads them
+            layers.add(new LayerBuffers(
+                    up(stream, stacked(weights, GptWeights.Layer::ln1g)),
+                    up(stream, stacked(weights, GptWeights.Layer::ln1b)),
+                    matrix(stream, stacked(weights, GptWeights.Layer::wQkv)),
+                    up(stream, stacked(weights, GptWeights.Layer::bQkv)),
+                    matrix(stream, stacked(weights, GptWeights.Layer::wProj)),
+                    up(stream, stacked(weights, GptWeights.Layer::bProj)),
+                    up(stream, stacked(weights, GptWeights.Layer::ln2g)),
+                    up(stream, stacked(weights, GptWeights.Layer::ln2b)),
+                    matrix(stream, stacked(weights, GptWeights.Layer::wUp)),
+                    up(stream, stacked(weights, GptWeights.Layer::bUp)),
+                    matrix(stream, stacked(weights, GptWeights.Layer::wDown)),
+                    up(stream, stacked(weights, GptWeights.Layer::bDown)),
+                    own(stream.upload(new float[c.layers() * c.ctx() * d])),
+                    own(stream.upload(new float[c.layers() * c.ctx() * d]))));
+        }
+        for (GptWeights.Layer l : layer != null ? List.<GptWeights.Layer>of() : weights.layers) {
             layers.add(new LayerBuffers(
                     up(stream, l.ln1g()),
                     up(stream, l.ln1b()),
@@ -249,7 +269,20 @@ public final class GptDecoder implements AutoCloseable {
         zeros = own(stream.upload(new float[Math.max(c.mlp(), Math.min(c.vocab(), GptConfig.VOCAB_CHUNK))]));
         count = own(stream.upload(new int[c.heads()]));
         barrier = own(stream.upload(new int[1]));
+        trace = layer != null && traced
+                ? own(stream.allocate((long) layerGrid * GptLayerKernels.TRACE_WORDS * 8))
+                : null;
         stream.synchronize();
+    }
+
+    /** One array of a kind, every layer's after the one before's. */
+    private static float[] stacked(GptWeights weights, java.util.function.Function<GptWeights.Layer, float[]> kind) {
+        int length = kind.apply(weights.layers.get(0)).length;
+        float[] all = new float[weights.layers.size() * length];
+        for (int l = 0; l < weights.layers.size(); l++) {
+            System.arraycopy(kind.apply(weights.layers.get(l)), 0, all, l * length, length);
+        }
+        return all;
     }
 
     private Buffer own(Buffer buffer) {
@@ -276,42 +309,50 @@ public final class GptDecoder implements AutoCloseable {
     public void step(GpuStream s) {
         int d = c.d();
         Buffer cur = input;
-        for (int l = 0; l < c.layers(); l++) {
+        if (layer != null) { // every layer in one launch: layer l writes xb (l even) or xc (l odd)
+            LayerBuffers w = layers.get(0);
+            s.launch(
+                    layer,
+                    new LaunchDims(layerGrid, 1, 1, GptLayerKernels.THREADS, 1, 1),
+                    KernelArgs.of(layerBuffers(
+                                    input,
+                                    xb,
+                                    xc,
+                                    w.ln1g(),
+                                    w.ln1b(),
+                                    w.wQkv(),
+                                    w.bQkv(),
+                                    w.keys(),
+                                    w.values(),
+                                    position,
+                                    qkv,
+                                    parts,
+                                    count,
+                                    att,
+                                    w.wProj(),
+                                    w.bProj(),
+                                    xm,
+                                    w.ln2g(),
+                                    w.ln2b(),
+                                    w.wUp(),
+                                    w.bUp(),
+                                    up,
+                                    w.wDown(),
+                                    w.bDown(),
+                                    barrier))
+                            .info(
+                                    d,
+                                    c.heads(),
+                                    c.mlp(),
+                                    c.ctx(),
+                                    GptAttentionKernels.ATTENTION_CHUNK,
+                                    layerGrid,
+                                    c.layers()));
+            cur = c.layers() % 2 == 1 ? xb : xc;
+        }
+        for (int l = 0; layer == null && l < c.layers(); l++) {
             LayerBuffers w = layers.get(l);
             Buffer next = l % 2 == 0 ? xb : xc;
-            if (layer != null) {
-                s.launch(
-                        layer,
-                        new LaunchDims(layerGrid, 1, 1, GptLayerKernels.THREADS, 1, 1),
-                        KernelArgs.of(
-                                        cur,
-                                        w.ln1g(),
-                                        w.ln1b(),
-                                        w.wQkv(),
-                                        w.bQkv(),
-                                        w.keys(),
-                                        w.values(),
-                                        position,
-                                        qkv,
-                                        parts,
-                                        count,
-                                        att,
-                                        w.wProj(),
-                                        w.bProj(),
-                                        xm,
-                                        w.ln2g(),
-                                        w.ln2b(),
-                                        w.wUp(),
-                                        w.bUp(),
-                                        up,
-                                        w.wDown(),
-                                        w.bDown(),
-                                        next,
-                                        barrier)
-                                .info(d, c.heads(), c.mlp(), c.ctx(), GptAttentionKernels.ATTENTION_CHUNK, layerGrid));
-                cur = next;
-                continue;
-            }
             gemv(s, w.wQkv(), cur, w.ln1g(), w.ln1b(), w.bQkv(), zeros, qkv, 3 * d, d, NORMALIZE);
             LaunchDims blocks = new LaunchDims(c.heads() * chunks(), 1, 1, 256, 1, 1);
             if (fusedMerge) {
@@ -342,9 +383,35 @@ public final class GptDecoder implements AutoCloseable {
         }
     }
 
+    /** The layer kernel's buffers, and its trace buffer last when it is traced. */
+    private Buffer[] layerBuffers(Buffer... buffers) {
+        if (trace == null) {
+            return buffers;
+        }
+        Buffer[] traced = Arrays.copyOf(buffers, buffers.length + 1);
+        traced[buffers.length] = trace;
+        return traced;
+    }
+
+    /**
+     * Where the last layer kernel's time went, from its trace ({@code -Dgpt.layerTrace=true}; waits for the stream),
+     * or empty when the step is not traced.
+     */
+    public java.util.Optional<String> layerTrace(GpuStream stream) {
+        if (trace == null) {
+            return java.util.Optional.empty();
+        }
+        int[] words = stream.readInts(trace);
+        long[] longs = new long[words.length / 2];
+        for (int i = 0; i < longs.length; i++) {
+            longs[i] = (words[2 * i] & 0xFFFF_FFFFL) | (long) words[2 * i + 1] << 32;
+        }
+        return java.util.Optional.of(GptLayerKernels.summary(longs, layerGrid));
+    }
+
     /** The launches of one step. */
     public int launchesPerStep() {
-        return (layer != null ? 1 : fusedMerge ? 5 : 6) * c.layers() + wteChunks.size();
+        return (layer != null ? 1 : (fusedMerge ? 5 : 6) * c.layers()) + wteChunks.size();
     }
 
     /**
@@ -439,7 +506,12 @@ public final class GptDecoder implements AutoCloseable {
 
     /** A tuning knob that is on unless {@code -Dname=false}; any other value than true or false is refused. */
     private static boolean knob(String name) {
-        String value = System.getProperty(name, "true");
+        return knob(name, true);
+    }
+
+    /** A tuning knob that is {@code byDefault} unless set; any other value than true or false is refused. */
+    private static boolean knob(String name, boolean byDefault) {
+        String value = System.getProperty(name, String.valueOf(byDefault));
         if (!value.equals("true") && !value.equals("false")) {
             throw new IllegalArgumentException(name + " must be true or false, was " + value);
         }

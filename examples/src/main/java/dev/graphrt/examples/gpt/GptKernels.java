@@ -57,6 +57,7 @@ public final class GptKernels {
      */
     static final String CUDA_COMMON = """
             #ifndef GPT_WAIT // a plain kernel: no predecessor runs beside it (see GptDependentLaunch)
+            #define GPT_PLAIN
             #define GPT_WAIT()
             #define GPT_TRIGGER()
             #endif

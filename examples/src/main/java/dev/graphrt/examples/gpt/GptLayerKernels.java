@@ -1,6 +1,8 @@
 package dev.graphrt.examples.gpt;
 
 import dev.graphrt.api.KernelSource;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * A whole GPT-2 layer in one CUDA C launch ({@code layer}, and {@code layer_bf16} over bf16 matrices): the QKV gemv
@@ -30,6 +32,58 @@ public final class GptLayerKernels {
     /** Threads a block of the layer kernel. */
     public static final int THREADS = 512;
 
+    /** 64-bit words a block of a traced layers kernel writes ({@link #layer(boolean, GptConfig, int, int, boolean)}). */
+    public static final int TRACE_WORDS = 16;
+
+    /**
+     * A traced launch's intervals in the order of a layer: the barrier before a layer (mark 11 of the layer before to
+     * mark 0), then mark i to mark i + 1 for i from 0 to 9, all of the last layer.
+     */
+    public static final List<String> INTERVALS = List.of(
+            "next layer's QKV reads issued, barrier 5 (the layer before)",
+            "QKV input (its layer norm)",
+            "QKV rows",
+            "attention reads issued, barrier 1",
+            "attention (scores, softmax, record, merge by the last)",
+            "projection reads issued, barrier 2",
+            "projection rows",
+            "MLP up reads issued, barrier 3",
+            "MLP up input and rows",
+            "MLP down reads issued, barrier 4",
+            "MLP down input and rows");
+
+    /**
+     * A traced launch's trace ({@link #TRACE_WORDS} words a block, as read back: clocks at marks 0 to 11, 14 and 15,
+     * the global timer at 12 and 13) summarized: the launch's span, and for each of {@link #INTERVALS} the median and
+     * the largest over the blocks, in µs at the clock rate each block's global timer gives over the launch.
+     */
+    public static String summary(long[] trace, int grid) {
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        double[][] micros = new double[INTERVALS.size()][grid];
+        for (int b = 0; b < grid; b++) {
+            int at = b * TRACE_WORDS;
+            long cycles = trace[at + 15] - trace[at + 14];
+            double usPerCycle = cycles > 0 ? (trace[at + 13] - trace[at + 12]) / 1e3 / cycles : 0;
+            micros[0][b] = (trace[at] - trace[at + 11]) * usPerCycle;
+            for (int i = 0; i < 10; i++) {
+                micros[i + 1][b] = (trace[at + i + 1] - trace[at + i]) * usPerCycle;
+            }
+            start = Math.min(start, trace[at + 12]);
+            end = Math.max(end, trace[at + 13]);
+        }
+        StringBuilder out = new StringBuilder(String.format(
+                "layers kernel trace (%d blocks): first block start to last block end %.2f µs; the last layer:%n",
+                grid, (end - start) / 1e3));
+        out.append("| interval | median µs | largest µs |\n|---|---|---|\n");
+        for (int i = 0; i < INTERVALS.size(); i++) {
+            double[] sorted = micros[i].clone();
+            Arrays.sort(sorted);
+            out.append(String.format("| %s | %.2f | %.2f |%n", INTERVALS.get(i), sorted[grid / 2], sorted[grid - 1]));
+        }
+        return out.toString();
+    }
+
     /**
      * The layer kernel's stages, after {@link GptKernels#CUDA_GEMV_PARTS} and a {@code dot} for the weights' format:
      * the grid barrier, the gemv stage ({@code Gemv}: block b takes rows b, b + G, ..., with its loads in registers)
@@ -37,6 +91,17 @@ public final class GptLayerKernels {
      */
     static final String CUDA_LAYER_PARTS = """
             #define LAYER_THREADS 512
+            #ifdef LAYER_TRACE // where a launch's time goes (-Dgpt.layerTrace): each block's clock at its marks
+            #define LAYER_TRACE_PARAM , unsigned long long* __restrict__ trace
+            #define LAYER_TRACE_ARG , trace
+            #define LAYER_MARK(i) if (threadIdx.x == 0) trace[blockIdx.x * 16 + (i)] = clock64()
+            #define LAYER_TIME(i) if (threadIdx.x == 0) { unsigned long long ns; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns)); trace[blockIdx.x * 16 + (i)] = ns; }
+            #else
+            #define LAYER_TRACE_PARAM
+            #define LAYER_TRACE_ARG
+            #define LAYER_MARK(i)
+            #define LAYER_TIME(i)
+            #endif
             namespace lyr {
             constexpr int T = LAYER_THREADS, G = LAYER_GRID, D = LAYER_D, H = LAYER_HEADS, HD = D / H, M = LAYER_MLP;
             constexpr int CTX = LAYER_CTX, CH = LAYER_CHUNK, NCH = (CTX + CH - 1) / CH;
@@ -69,20 +134,24 @@ public final class GptLayerKernels {
                 __syncthreads();
             }
 
-            constexpr int pow2_at_least(int n) { int p = 1; while (p < n) p *= 2; return p; }
+            __host__ __device__ constexpr int pow2_at_least(int n) { int p = 1; while (p < n) p *= 2; return p; }
+            __host__ __device__ constexpr int pow2_at_most(int n) { int p = 1; while (p * 2 <= n) p *= 2; return p; }
 
             // one gemv stage of ROWS x COLS weights, PER values to a 16-byte load V: block b takes rows b, b + G, b + 2G, ...,
-            // TPR threads a row (the fewest, from 16, that hold a row in at most NL loads), SLOTS rows at once, PASSES times
+            // TPR threads a row, SLOTS rows at once
             template <int ROWS, int COLS, int PER>
             struct Gemv {
                 static constexpr int C = COLS / PER;                     // loads a row
-                static constexpr int TPR0 = pow2_at_least((C + NL - 1) / NL);
-                static constexpr int TPR = TPR0 < 16 ? 16 : TPR0;
+                static constexpr int RB = (ROWS + G - 1) / G;            // rows of the busiest block
+                // the most threads a row that still run the block's rows at once, but enough to hold a row in NL loads
+                static constexpr int FEWEST = pow2_at_least((C + NL - 1) / NL);
+                static constexpr int SPREAD = pow2_at_most(T / RB) < pow2_at_least(C) ? pow2_at_most(T / RB) : pow2_at_least(C);
+                static constexpr int TPR = SPREAD > FEWEST ? SPREAD : FEWEST;
                 static constexpr int LOADS = (C + TPR - 1) / TPR;
                 static constexpr int SLOTS = T / TPR;
-                static constexpr int RB = (ROWS + G - 1) / G;            // rows of the busiest block
                 static constexpr int PASSES = (RB + SLOTS - 1) / SLOTS;
                 static_assert(COLS % PER == 0 && TPR <= T && LOADS <= NL, "a row fits a thread group's loads");
+                static_assert(PASSES == 1, "every block's rows at once: the grid has at least ROWS * TPR / T blocks");
 
                 __device__ static int row(int pass) { return blockIdx.x + (pass * SLOTS + threadIdx.x / TPR) * G; }
                 // this thread's loads of its row in pass `pass` (zero past the matrix)
@@ -243,87 +312,151 @@ public final class GptLayerKernels {
             } // namespace lyr
             using namespace lyr;
 
+            // a vector of D values a block holds NI to a thread: an input, or a layer norm's gain or shift
+            constexpr int NI = (D + T - 1) / T;
+            __device__ __forceinline__ void load_vector(float (&v)[NI], const float* p, bool fresh_) {
+                #pragma unroll
+                for (int u = 0; u < NI; u++) {
+                    int i = threadIdx.x + u * T;
+                    v[u] = i < D ? (fresh_ ? fresh(p + i) : p[i]) : 0.0f;
+                }
+            }
+            // x layer-normalized with g and b into xs (the sums in the order of gemv_normalized's)
+            __device__ void normalize_into(const float (&xv)[NI], const float (&gv)[NI], const float (&bv)[NI], float* xs,
+                                           float* red) {
+                int t = threadIdx.x;
+                float s = 0.0f;
+                #pragma unroll
+                for (int u = 0; u < NI; u++) s += xv[u];
+                float mean = block_sum(s, red) / D, v = 0.0f;
+                #pragma unroll
+                for (int u = 0; u < NI; u++) {
+                    if (t + u * T < D) { float c = xv[u] - mean; v += c * c; }
+                }
+                float inv = 1.0f / sqrtf(block_sum(v, red) / D + 1e-5f);
+                #pragma unroll
+                for (int u = 0; u < NI; u++) {
+                    int i = t + u * T;
+                    if (i < D) xs[i] = (xv[u] - mean) * inv * gv[u] + bv[u];
+                }
+                __syncthreads();
+            }
+            // COLS values another block wrote during this launch into xs
+            template <int COLS>
+            __device__ void copy_into(const float* x, float* xs) {
+                #pragma unroll 4
+                for (int i = threadIdx.x; i < COLS; i += T) xs[i] = fresh(x + i);
+                __syncthreads();
+            }
+
+            // The whole step's layers, one after another in the same grid: layer l reads its input from x (l = 0) or
+            // from the layer before's output, and writes its output to xb (even l) or xc (odd l). Each layer's weights
+            // and caches are at its index in the stacked buffers.
             template <typename W, typename V, int PER>
-            __device__ __forceinline__ void layer_body(
-                    const float* __restrict__ x, const float* __restrict__ ln1g, const float* __restrict__ ln1b,
-                    const W* __restrict__ wqkv, const float* __restrict__ bqkv, float* __restrict__ kc, float* __restrict__ vc,
-                    const int* __restrict__ pos, float* qkv, float* part, int* count, float* att,
-                    const W* __restrict__ wproj, const float* __restrict__ bproj, float* x2,
+            __device__ __forceinline__ void layers_body(
+                    const float* __restrict__ x, float* xb, float* xc, const float* __restrict__ ln1g,
+                    const float* __restrict__ ln1b, const W* __restrict__ wqkv, const float* __restrict__ bqkv,
+                    float* __restrict__ kc, float* __restrict__ vc, const int* __restrict__ pos, float* qkv, float* part,
+                    int* count, float* att, const W* __restrict__ wproj, const float* __restrict__ bproj, float* x2,
                     const float* __restrict__ ln2g, const float* __restrict__ ln2b, const W* __restrict__ wup,
                     const float* __restrict__ bup, float* hid, const W* __restrict__ wdown, const float* __restrict__ bdown,
-                    float* __restrict__ y, unsigned int* bar, const int* __restrict__ info) {
+                    unsigned int* bar LAYER_TRACE_PARAM, const int* __restrict__ info) {
                 __shared__ __align__(16) float xs[M > D ? M : D];
                 __shared__ __align__(16) float sh[UPB * (UNIT / 32) * (HD + 4)];
                 __shared__ float red[T / 32];
                 __shared__ bool last[UPB];
                 if (gridDim.x != G || blockDim.x != T) __trap(); // every block, before any barrier: a wrong grid cannot hang
+                LAYER_TIME(12);
+                LAYER_MARK(14);
                 using Qkv = Gemv<3 * D, D, PER>;
                 using Proj = Gemv<D, D, PER>;
                 using Up = Gemv<M, D, PER>;
                 using Down = Gemv<D, M, PER>;
-                V a[NL];
+                constexpr size_t CACHE = (size_t) H * CTX * (HD / 4); // float4 of a layer's keys (or values)
                 const V* wq = reinterpret_cast<const V*>(wqkv);
-                Qkv::load(a, wq, 0); // the weights first: they do not wait for the kernel before
-                float bias = bqkv[min(Qkv::row(0), 3 * D - 1)];
-                GPT_WAIT();
-                int p = pos[0];
-                // 1. qkv = W_qkv LN1(x) + b
-                gemv_input(x, ln1g, ln1b, D, 4, xs, red);
-                for (int pass = 0; pass < Qkv::PASSES; pass++) {
-                    if (pass > 0) { Qkv::load(a, wq, pass); bias = bqkv[min(Qkv::row(pass), 3 * D - 1)]; }
-                    Qkv::rows(a, xs, red, pass, [&](int r, float acc) { qkv[r] = acc + bias; });
-                }
-                AttentionLoads kv;
-                attention_load(kv, reinterpret_cast<const float4*>(kc), reinterpret_cast<const float4*>(vc), p, 0);
-                grid_sync(bar);
-                // 2. attention over the cached positions and the new one; the head's last unit merges into att
-                for (int pass = 0; pass < ATT_PASSES; pass++) {
-                    if (pass > 0) attention_load(kv, reinterpret_cast<const float4*>(kc), reinterpret_cast<const float4*>(vc), p, pass);
-                    attention_unit(kv, qkv, reinterpret_cast<float4*>(kc), reinterpret_cast<float4*>(vc), p, pass, part, count,
-                                   att, sh, last);
-                }
                 const V* wp = reinterpret_cast<const V*>(wproj);
-                Proj::load(a, wp, 0);
-                bias = bproj[min(Proj::row(0), D - 1)];
-                float res = x[min(Proj::row(0), D - 1)];
-                grid_sync(bar);
-                // 3. x2 = W_proj att + b + x
-                gemv_input(att, nullptr, nullptr, D, 0, xs, red);
-                for (int pass = 0; pass < Proj::PASSES; pass++) {
-                    if (pass > 0) {
-                        Proj::load(a, wp, pass);
-                        bias = bproj[min(Proj::row(pass), D - 1)];
-                        res = x[min(Proj::row(pass), D - 1)];
-                    }
-                    Proj::rows(a, xs, red, pass, [&](int r, float acc) { x2[r] = acc + bias + res; });
-                }
                 const V* wu = reinterpret_cast<const V*>(wup);
-                Up::load(a, wu, 0);
-                bias = bup[min(Up::row(0), M - 1)];
-                grid_sync(bar);
-                // 4. hid = GELU(W_up LN2(x2) + b)
-                gemv_input(x2, ln2g, ln2b, D, 4, xs, red);
-                for (int pass = 0; pass < Up::PASSES; pass++) {
-                    if (pass > 0) { Up::load(a, wu, pass); bias = bup[min(Up::row(pass), M - 1)]; }
-                    Up::rows(a, xs, red, pass, [&](int r, float acc) { hid[r] = gelu(acc + bias); });
-                }
                 const V* wd = reinterpret_cast<const V*>(wdown);
-                Down::load(a, wd, 0);
-                bias = bdown[min(Down::row(0), D - 1)];
-                res = fresh(x2 + min(Down::row(0), D - 1));
-                grid_sync(bar);
-                // 5. y = W_down hid + b + x2
-                gemv_input(hid, nullptr, nullptr, M, 0, xs, red);
-                for (int pass = 0; pass < Down::PASSES; pass++) {
-                    if (pass > 0) {
-                        Down::load(a, wd, pass);
-                        bias = bdown[min(Down::row(pass), D - 1)];
-                        res = fresh(x2 + min(Down::row(pass), D - 1));
+                V a[NL];
+                float xv[NI], gv[NI], bv[NI];
+                float bias, res;
+                AttentionLoads kv;
+                // layer 0's reads: its weights do not wait for the kernel before; its input does
+                load_vector(gv, ln1g, false);
+                load_vector(bv, ln1b, false);
+            #ifdef GPT_PLAIN // nothing runs before it: the input first, so its short trip is not queued behind the weights'
+                load_vector(xv, x, true);
+            #endif
+                Qkv::load(a, wq, 0);
+                bias = bqkv[min(Qkv::row(0), 3 * D - 1)];
+                GPT_WAIT();
+            #ifndef GPT_PLAIN
+                load_vector(xv, x, true);
+            #endif
+                int p = pos[0];
+                for (int l = 0; l < LAYER_LAYERS; l++) {
+                    const float* in = l == 0 ? x : l % 2 == 1 ? xb : xc;
+                    float* out = l % 2 == 0 ? xb : xc;
+                    LAYER_MARK(0);
+                    // 1. qkv = W_qkv LN1(x) + b
+                    if (l > 0) load_vector(xv, in, true);
+                    normalize_into(xv, gv, bv, xs, red);
+                    LAYER_MARK(1);
+                    Qkv::rows(a, xs, red, 0, [&](int r, float acc) { qkv[r] = acc + bias; });
+                    LAYER_MARK(2);
+                    float4* kcl = reinterpret_cast<float4*>(kc) + l * CACHE;
+                    float4* vcl = reinterpret_cast<float4*>(vc) + l * CACHE;
+                    attention_load(kv, kcl, vcl, p, 0);
+                    grid_sync(bar);
+                    LAYER_MARK(3);
+                    // 2. attention over the cached positions and the new one; the head's last unit merges into att
+                    for (int pass = 0; pass < ATT_PASSES; pass++) {
+                        if (pass > 0) attention_load(kv, kcl, vcl, p, pass);
+                        attention_unit(kv, qkv, kcl, vcl, p, pass, part, count, att, sh, last);
                     }
-                    Down::rows(a, xs, red, pass, [&](int r, float acc) { y[r] = acc + bias + res; });
+                    LAYER_MARK(4);
+                    Proj::load(a, wp + (size_t) l * D * Proj::C, 0);
+                    bias = bproj[l * D + min(Proj::row(0), D - 1)];
+                    res = fresh(in + min(Proj::row(0), D - 1));
+                    grid_sync(bar);
+                    LAYER_MARK(5);
+                    // 3. x2 = W_proj att + b + x
+                    copy_into<D>(att, xs);
+                    Proj::rows(a, xs, red, 0, [&](int r, float acc) { x2[r] = acc + bias + res; });
+                    LAYER_MARK(6);
+                    Up::load(a, wu + (size_t) l * M * Up::C, 0);
+                    bias = bup[l * M + min(Up::row(0), M - 1)];
+                    load_vector(gv, ln2g + l * D, false);
+                    load_vector(bv, ln2b + l * D, false);
+                    grid_sync(bar);
+                    LAYER_MARK(7);
+                    // 4. hid = GELU(W_up LN2(x2) + b)
+                    load_vector(xv, x2, true);
+                    normalize_into(xv, gv, bv, xs, red);
+                    Up::rows(a, xs, red, 0, [&](int r, float acc) { hid[r] = gelu(acc + bias); });
+                    LAYER_MARK(8);
+                    Down::load(a, wd + (size_t) l * D * Down::C, 0);
+                    bias = bdown[l * D + min(Down::row(0), D - 1)];
+                    res = fresh(x2 + min(Down::row(0), D - 1));
+                    grid_sync(bar);
+                    LAYER_MARK(9);
+                    // 5. out = W_down hid + b + x2
+                    copy_into<M>(hid, xs);
+                    Down::rows(a, xs, red, 0, [&](int r, float acc) { out[r] = acc + bias + res; });
+                    LAYER_MARK(10);
+                    if (l + 1 < LAYER_LAYERS) { // the next layer's reads, then the barrier its input needs
+                        LAYER_MARK(11);
+                        Qkv::load(a, wq + (size_t) (l + 1) * 3 * D * Qkv::C, 0);
+                        bias = bqkv[(l + 1) * 3 * D + min(Qkv::row(0), 3 * D - 1)];
+                        load_vector(gv, ln1g + (l + 1) * D, false);
+                        load_vector(bv, ln1b + (l + 1) * D, false);
+                        grid_sync(bar);
+                    }
                 }
+                LAYER_MARK(15);
+                LAYER_TIME(13);
                 if (blockIdx.x == 0 && threadIdx.x == 0 && (info[0] != D || info[1] != H || info[2] != M || info[3] != CTX
-                                                            || info[4] != CH || info[5] != G)) {
+                                                            || info[4] != CH || info[5] != G || info[6] != LAYER_LAYERS)) {
                     __trap(); // a launch whose info words say another shape than the text's is a bug
                 }
                 GPT_TRIGGER();
@@ -334,27 +467,28 @@ public final class GptLayerKernels {
     private static String entry(String name, String w, String v, int per) {
         return """
                 extern "C" __global__ void __launch_bounds__(512, 1) %1$s(
-                        const float* __restrict__ x, const float* __restrict__ ln1g, const float* __restrict__ ln1b,
-                        const %2$s* __restrict__ wqkv, const float* __restrict__ bqkv, float* __restrict__ kc,
-                        float* __restrict__ vc, const int* __restrict__ pos, float* qkv, float* part, int* count,
-                        float* att, const %2$s* __restrict__ wproj, const float* __restrict__ bproj, float* x2,
-                        const float* __restrict__ ln2g, const float* __restrict__ ln2b, const %2$s* __restrict__ wup,
-                        const float* __restrict__ bup, float* hid, const %2$s* __restrict__ wdown,
-                        const float* __restrict__ bdown, float* __restrict__ y, unsigned int* bar,
-                        const int* __restrict__ info) {
-                    layer_body<%2$s, %3$s, %4$d>(x, ln1g, ln1b, wqkv, bqkv, kc, vc, pos, qkv, part, count, att, wproj,
-                                                 bproj, x2, ln2g, ln2b, wup, bup, hid, wdown, bdown, y, bar, info);
+                        const float* __restrict__ x, float* xb, float* xc, const float* __restrict__ ln1g,
+                        const float* __restrict__ ln1b, const %2$s* __restrict__ wqkv, const float* __restrict__ bqkv,
+                        float* __restrict__ kc, float* __restrict__ vc, const int* __restrict__ pos, float* qkv,
+                        float* part, int* count, float* att, const %2$s* __restrict__ wproj,
+                        const float* __restrict__ bproj, float* x2, const float* __restrict__ ln2g,
+                        const float* __restrict__ ln2b, const %2$s* __restrict__ wup, const float* __restrict__ bup,
+                        float* hid, const %2$s* __restrict__ wdown, const float* __restrict__ bdown,
+                        unsigned int* bar LAYER_TRACE_PARAM, const int* __restrict__ info) {
+                    layers_body<%2$s, %3$s, %4$d>(x, xb, xc, ln1g, ln1b, wqkv, bqkv, kc, vc, pos, qkv, part, count, att,
+                                                  wproj, bproj, x2, ln2g, ln2b, wup, bup, hid, wdown, bdown, bar
+                                                  LAYER_TRACE_ARG, info);
                 }
                 """.formatted(name, w, v, per);
     }
 
     static final String CUDA_LAYER =
-            GptKernels.CUDA_DOT + GptKernels.CUDA_GEMV_PARTS + CUDA_LAYER_PARTS + entry("layer", "float", "float4", 4);
+            GptKernels.CUDA_DOT + GptKernels.CUDA_GEMV_PARTS + CUDA_LAYER_PARTS + entry("layers", "float", "float4", 4);
 
     static final String CUDA_LAYER_BF16 = GptBf16Kernels.CUDA_DOT_BF16
             + GptKernels.CUDA_GEMV_PARTS
             + CUDA_LAYER_PARTS
-            + entry("layer_bf16", "unsigned int", "uint4", 8);
+            + entry("layers_bf16", "unsigned int", "uint4", 8);
 
     /**
      * Whether the layer kernel is written for {@code c} with attention chunks of {@code chunk} positions: heads 64
@@ -376,6 +510,15 @@ public final class GptLayerKernels {
      * device's compute units), over bf16 matrices when {@code bf16}; refuses a shape it is not written for.
      */
     public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid) {
+        return layer(bf16, c, chunk, grid, false);
+    }
+
+    /**
+     * As above, traced when {@code traced}: the kernel then takes one more buffer, {@link #TRACE_WORDS} 64-bit words
+     * a block, where thread 0 of each block writes its clock at each of the 11 marks ({@link #MARKS}) and the global
+     * timer at the launch's start and end (words 12 and 13): where a launch's time goes.
+     */
+    public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid, boolean traced) {
         if (!supports(c, chunk)) {
             throw new IllegalArgumentException("the layer kernel needs 64-wide heads, chunks of 32 positions and a"
                     + " context of at most 1,024; this model has heads " + c.headDim() + " wide, chunk " + chunk
@@ -386,11 +529,12 @@ public final class GptLayerKernels {
         }
         String defines = "#define LAYER_D " + c.d() + "\n#define LAYER_HEADS " + c.heads() + "\n#define LAYER_MLP "
                 + c.mlp() + "\n#define LAYER_CTX " + c.ctx() + "\n#define LAYER_CHUNK " + chunk
-                + "\n#define LAYER_GRID " + grid + "\n";
+                + "\n#define LAYER_GRID " + grid + "\n#define LAYER_LAYERS " + c.layers() + "\n"
+                + (traced ? "#define LAYER_TRACE\n" : "");
         return GptKernels.withShape(bf16 ? LAYER_BF16 : LAYER, defines);
     }
 
-    private static final KernelSource LAYER = KernelSource.named("layer").cuda(CUDA_LAYER);
+    private static final KernelSource LAYER = KernelSource.named("layers").cuda(CUDA_LAYER);
     private static final KernelSource LAYER_BF16 =
-            KernelSource.named("layer_bf16").cuda(CUDA_LAYER_BF16);
+            KernelSource.named("layers_bf16").cuda(CUDA_LAYER_BF16);
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -48,31 +49,35 @@ class GptLayerKernelsTest {
 
     @ParameterizedTest(name = "bf16 {0}")
     @ValueSource(booleans = {false, true})
-    void the_text_holds_the_shape_as_constants_and_takes_24_buffers_and_the_info_words(boolean bf16) {
+    void the_text_holds_the_shape_as_constants_and_takes_25_buffers_and_the_info_words(boolean bf16) {
         KernelSource layer = GptLayerKernels.layer(bf16, GptConfig.gpt2Small(), 32, H200_UNITS);
         String text = layer.text(Dialect.CUDA_C).orElseThrow();
 
-        assertThat(layer.entryPoint()).isEqualTo(bf16 ? "layer_bf16" : "layer");
+        assertThat(layer.entryPoint()).isEqualTo(bf16 ? "layers_bf16" : "layers");
         assertThat(text)
-                .contains("#define LAYER_D 768", "#define LAYER_MLP 3072", "#define LAYER_GRID 132")
+                .contains(
+                        "#define LAYER_D 768",
+                        "#define LAYER_MLP 3072",
+                        "#define LAYER_GRID 132",
+                        "#define LAYER_LAYERS 12")
                 .contains("GPT_WAIT();");
         int at = text.indexOf("__launch_bounds__(512, 1) " + layer.entryPoint() + "(");
         assertThat(at).as("the entry point's declaration").isPositive();
         String parameters =
                 text.substring(text.indexOf('(', at + "__launch_bounds__(".length()), text.indexOf(") {", at));
-        assertThat(parameters.split(",")).as("24 buffers and the info words").hasSize(25);
+        assertThat(parameters.split(",")).as("25 buffers and the info words").hasSize(26);
     }
 
-    @ParameterizedTest(name = "bf16 {0}")
-    @ValueSource(booleans = {false, true})
-    void where_nvcc_is_installed_the_text_compiles_for_an_h200_without_spilling(boolean bf16, @TempDir Path dir)
-            throws IOException, InterruptedException {
+    @ParameterizedTest(name = "bf16 {0}, traced {1}")
+    @CsvSource({"false, false", "true, false", "false, true"})
+    void where_nvcc_is_installed_the_text_compiles_for_an_h200_without_spilling(
+            boolean bf16, boolean traced, @TempDir Path dir) throws IOException, InterruptedException {
         Path nvcc = List.of(Path.of("/usr/local/bin/nvcc"), Path.of("/usr/local/cuda/bin/nvcc")).stream()
                 .filter(Files::isExecutable)
                 .findFirst()
                 .orElse(null);
         assumeTrue(nvcc != null, "no nvcc on this machine");
-        KernelSource layer = GptLayerKernels.layer(bf16, GptConfig.gpt2Small(), 32, H200_UNITS);
+        KernelSource layer = GptLayerKernels.layer(bf16, GptConfig.gpt2Small(), 32, H200_UNITS, traced);
         Path source = Files.writeString(
                 dir.resolve("layer.cu"), layer.text(Dialect.CUDA_C).orElseThrow());
 
