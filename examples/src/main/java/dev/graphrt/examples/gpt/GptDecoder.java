@@ -188,9 +188,13 @@ public final class GptDecoder implements AutoCloseable {
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
         this.layerGrid = units;
         boolean traced = knob("gpt.layerTrace", false);
+        String barrierKind = System.getProperty("gpt.layerBarrier", "acquire"); // a tuning knob: GptLayerKernels
+        if (!barrierKind.equals("acquire") && !barrierKind.equals("fenced")) {
+            throw new IllegalArgumentException("gpt.layerBarrier must be acquire or fenced, was " + barrierKind);
+        }
         layer = fixed && knob("gpt.layerKernel") && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
-                ? runtime.compile(opt.apply(
-                        GptLayerKernels.layer(bf16, c, GptAttentionKernels.ATTENTION_CHUNK, layerGrid, traced)))
+                ? runtime.compile(opt.apply(GptLayerKernels.layer(
+                        bf16, c, GptAttentionKernels.ATTENTION_CHUNK, layerGrid, traced, barrierKind.equals("fenced"))))
                 : null;
         if (fixed) {
             // rows, columns and flags, as step() launches them

@@ -119,17 +119,42 @@ public final class GptLayerKernels {
             // every block of the grid arrives, then waits for all: a counter whose top bit flips once each barrier (block 0 adds
             // 2^31 - (G - 1), the others 1), so it needs no reset between barriers or launches. The wait is bounded: a grid that
             // is not all resident traps instead of hanging.
+            // A counter's add that releases this block's writes before it (the block's barrier carries them to thread 0) and
+            // acquires the writes of the adds before it, at the GPU's scope.
+            __device__ __forceinline__ unsigned int add_acq_rel(unsigned int* p, unsigned int v) {
+            #if defined(__CUDA_ARCH__) && !defined(LAYER_FENCED_BARRIER)
+                unsigned int old;
+                asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+                return old;
+            #else
+                __threadfence();
+                unsigned int old = atomicAdd(p, v);
+                __threadfence();
+                return old;
+            #endif
+            }
+            // On NVIDIA the add releases and the polls acquire, at the GPU's scope: no separate fences (LAYER_FENCED_BARRIER
+            // keeps them, to compare); the block's barrier before and after carries the order to its other threads.
             __device__ void grid_sync(unsigned int* bar) {
                 __syncthreads();
                 if (threadIdx.x == 0) {
                     unsigned int add = blockIdx.x == 0 ? 0x80000000u - (G - 1) : 1u;
+                    long long spins = 0;
+            #if defined(__CUDA_ARCH__) && !defined(LAYER_FENCED_BARRIER)
+                    unsigned int old, now;
+                    asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(bar), "r"(add) : "memory");
+                    do {
+                        asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(now) : "l"(bar) : "memory");
+                        if (++spins > (1ll << 24)) __trap(); // seconds: no barrier of a step waits that long
+                    } while (((old ^ now) & 0x80000000u) == 0);
+            #else
                     __threadfence();
                     unsigned int old = atomicAdd(bar, add);
-                    long long spins = 0;
                     while (((old ^ *(volatile unsigned int*) bar) & 0x80000000u) == 0) {
                         if (++spins > (1ll << 24)) __trap(); // seconds: no barrier of a step waits that long
                     }
                     __threadfence();
+            #endif
                 }
                 __syncthreads();
             }
@@ -284,15 +309,16 @@ public final class GptLayerKernels {
                     }
                     rec[2 + tu] = vv;
                     if (tu == 0) { rec[0] = mm; rec[1] = ll; }
-                    __threadfence(); // the record is visible to every block before the unit counts itself done
+                }
+                __syncthreads(); // the record written, the unit counts itself done: its add releases the record
+                int chunks = p / CH + 1;
+                if (tu == 0) {
+                    last[threadIdx.x / UNIT] =
+                            live && add_acq_rel(reinterpret_cast<unsigned int*>(count + h), 1u) == chunks - 1u;
                 }
                 __syncthreads();
-                int chunks = p / CH + 1;
-                if (tu == 0) last[threadIdx.x / UNIT] = live && atomicAdd(&count[h], 1) == chunks - 1;
-                __syncthreads();
-                if (!last[threadIdx.x / UNIT]) return;
-                if (tu == 0) count[h] = 0; // every chunk of the head has counted: ready for the next launch
-                __threadfence();
+                if (!last[threadIdx.x / UNIT]) return; // the last unit's add acquired every record of the head
+                if (tu == 0) count[h] = 0; // every chunk of the head has counted: ready for the next layer
                 // the merge: every warp finds the records' maximum and sum (lane c: record c), then thread j < HD its value
                 const float* recs = part + h * (HD + 2);
                 constexpr int STRIDE = H * (HD + 2);
@@ -519,6 +545,14 @@ public final class GptLayerKernels {
      * timer at the launch's start and end (words 12 and 13): where a launch's time goes.
      */
     public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid, boolean traced) {
+        return layer(bf16, c, chunk, grid, traced, false);
+    }
+
+    /**
+     * As above, with the grid barrier's explicit fences before its add and after its wait when {@code fenced} (the
+     * release add and acquire polls otherwise): the two, to compare ({@code -Dgpt.layerBarrier=fenced}).
+     */
+    public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid, boolean traced, boolean fenced) {
         if (!supports(c, chunk)) {
             throw new IllegalArgumentException("the layer kernel needs 64-wide heads, chunks of 32 positions and a"
                     + " context of at most 1,024; this model has heads " + c.headDim() + " wide, chunk " + chunk
@@ -530,7 +564,7 @@ public final class GptLayerKernels {
         String defines = "#define LAYER_D " + c.d() + "\n#define LAYER_HEADS " + c.heads() + "\n#define LAYER_MLP "
                 + c.mlp() + "\n#define LAYER_CTX " + c.ctx() + "\n#define LAYER_CHUNK " + chunk
                 + "\n#define LAYER_GRID " + grid + "\n#define LAYER_LAYERS " + c.layers() + "\n"
-                + (traced ? "#define LAYER_TRACE\n" : "");
+                + (traced ? "#define LAYER_TRACE\n" : "") + (fenced ? "#define LAYER_FENCED_BARRIER\n" : "");
         return GptKernels.withShape(bf16 ? LAYER_BF16 : LAYER, defines);
     }
 
