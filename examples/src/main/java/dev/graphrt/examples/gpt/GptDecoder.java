@@ -188,13 +188,17 @@ public final class GptDecoder implements AutoCloseable {
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
         this.layerGrid = units;
         boolean traced = knob("gpt.layerTrace", false);
-        String barrierKind = System.getProperty("gpt.layerBarrier", "acquire"); // a tuning knob: GptLayerKernels
-        if (!barrierKind.equals("acquire") && !barrierKind.equals("fenced")) {
-            throw new IllegalArgumentException("gpt.layerBarrier must be acquire or fenced, was " + barrierKind);
-        }
+        // tuning knobs (GptLayerKernels.Variant): the grid barrier's ordering, and where the attention is merged
+        boolean fenced = choice("gpt.layerBarrier", "acquire", "fenced").equals("fenced");
+        boolean mergeInProjection =
+                choice("gpt.layerMerge", "last", "projection").equals("projection");
         layer = fixed && knob("gpt.layerKernel") && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
                 ? runtime.compile(opt.apply(GptLayerKernels.layer(
-                        bf16, c, GptAttentionKernels.ATTENTION_CHUNK, layerGrid, traced, barrierKind.equals("fenced"))))
+                        bf16,
+                        c,
+                        GptAttentionKernels.ATTENTION_CHUNK,
+                        layerGrid,
+                        new GptLayerKernels.Variant(traced, fenced, mergeInProjection))))
                 : null;
         if (fixed) {
             // rows, columns and flags, as step() launches them
@@ -511,6 +515,15 @@ public final class GptDecoder implements AutoCloseable {
     /** A tuning knob that is on unless {@code -Dname=false}; any other value than true or false is refused. */
     private static boolean knob(String name) {
         return knob(name, true);
+    }
+
+    /** A tuning knob that is {@code byDefault} unless set to {@code other}; any other value is refused. */
+    private static String choice(String name, String byDefault, String other) {
+        String value = System.getProperty(name, byDefault);
+        if (!value.equals(byDefault) && !value.equals(other)) {
+            throw new IllegalArgumentException(name + " must be " + byDefault + " or " + other + ", was " + value);
+        }
+        return value;
     }
 
     /** A tuning knob that is {@code byDefault} unless set; any other value than true or false is refused. */

@@ -32,7 +32,7 @@ public final class GptLayerKernels {
     /** Threads a block of the layer kernel. */
     public static final int THREADS = 512;
 
-    /** 64-bit words a block of a traced layers kernel writes ({@link #layer(boolean, GptConfig, int, int, boolean)}). */
+    /** 64-bit words a block of a traced layers kernel writes ({@link Variant#traced}). */
     public static final int TRACE_WORDS = 16;
 
     /**
@@ -310,6 +310,9 @@ public final class GptLayerKernels {
                     rec[2 + tu] = vv;
                     if (tu == 0) { rec[0] = mm; rec[1] = ll; }
                 }
+            #ifdef LAYER_MERGE_IN_PROJECTION
+                return; // every block merges the records itself after the barrier (merge_into)
+            #endif
                 __syncthreads(); // the record written, the unit counts itself done: its add releases the record
                 int chunks = p / CH + 1;
                 if (tu == 0) {
@@ -334,6 +337,47 @@ public final class GptLayerKernels {
                     for (int i = 0; i < NCH; i++) out += vv[i] * __shfl_sync(FULL, wc, i);
                     att[h * HD + tu] = out / total;
                 }
+            }
+            // every head's chunk records merged into xs, by every block for itself after the barrier that follows the
+            // attention (LAYER_MERGE_IN_PROJECTION): a task is an output and half of its chunks (so a thread holds at most
+            // three halves' values in flight), warp h finds head h's weights (lane c: chunk c) meanwhile into sh, and the
+            // halves' sums meet in shared memory
+            __device__ void merge_into(const float* part, int p, float* xs, float* sh) {
+                static_assert(H <= T / 32 && NCH % 2 == 0, "a warp a head, two halves of its chunks");
+                constexpr int TASKS = 2 * D, PER = (TASKS + T - 1) / T, HALF = NCH / 2, STRIDE = H * (HD + 2);
+                __shared__ float halves[TASKS];
+                int t = threadIdx.x, lane = t % 32, warp = t / 32, chunks = p / CH + 1;
+                float vv[PER][HALF];
+                #pragma unroll
+                for (int q = 0; q < PER; q++) {
+                    int k = t + q * T, i = k % D, h = i / HD, j = i % HD, first = k / D * HALF;
+                    #pragma unroll
+                    for (int c = 0; c < HALF; c++) {
+                        bool in = k < TASKS && first + c < chunks;
+                        vv[q][c] = in ? fresh(part + h * (HD + 2) + (first + c) * STRIDE + 2 + j) : 0.0f;
+                    }
+                }
+                if (warp < H) {
+                    const float* rec = part + warp * (HD + 2) + lane * STRIDE;
+                    float mc = lane < chunks ? fresh(rec) : -3.402823466e+38f;
+                    float lc = lane < chunks ? fresh(rec + 1) : 0.0f;
+                    float mx = warp_max(mc), wc = lane < chunks ? expf(mc - mx) : 0.0f, total = warp_sum(lc * wc);
+                    sh[warp * NCH + lane] = wc / total;
+                }
+                __syncthreads();
+                #pragma unroll
+                for (int q = 0; q < PER; q++) {
+                    int k = t + q * T, h = k % D / HD, first = k / D * HALF;
+                    if (k < TASKS) {
+                        float acc = 0.0f;
+                        #pragma unroll
+                        for (int c = 0; c < HALF; c++) acc += vv[q][c] * sh[h * NCH + first + c];
+                        halves[k] = acc;
+                    }
+                }
+                __syncthreads();
+                for (int i = t; i < D; i += T) xs[i] = halves[i] + halves[D + i];
+                __syncthreads();
             }
             } // namespace lyr
             using namespace lyr;
@@ -447,7 +491,11 @@ public final class GptLayerKernels {
                     grid_sync(bar);
                     LAYER_MARK(5);
                     // 3. x2 = W_proj att + b + x
+            #ifdef LAYER_MERGE_IN_PROJECTION
+                    merge_into(part, p, xs, sh);
+            #else
                     copy_into<D>(att, xs);
+            #endif
                     Proj::rows(a, xs, red, 0, [&](int r, float acc) { x2[r] = acc + bias + res; });
                     LAYER_MARK(6);
                     Up::load(a, wu + (size_t) l * M * Up::C, 0);
@@ -536,23 +584,29 @@ public final class GptLayerKernels {
      * device's compute units), over bf16 matrices when {@code bf16}; refuses a shape it is not written for.
      */
     public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid) {
-        return layer(bf16, c, chunk, grid, false);
+        return layer(bf16, c, chunk, grid, Variant.DEFAULT);
     }
 
     /**
-     * As above, traced when {@code traced}: the kernel then takes one more buffer, {@link #TRACE_WORDS} 64-bit words
-     * a block, where thread 0 of each block writes its clock at each of the 11 marks ({@link #MARKS}) and the global
-     * timer at the launch's start and end (words 12 and 13): where a launch's time goes.
+     * How a layers kernel is built beyond its shape, each measured against the other on the H200: {@code traced} adds
+     * one more buffer, {@link #TRACE_WORDS} 64-bit words a block, where thread 0 of each block writes its clock at its
+     * marks and the global timer at the launch's start and end ({@link #summary}); {@code fencedBarrier} puts full
+     * fences around the grid barrier's add and polls instead of a release add and acquire polls; {@code
+     * mergeInProjection} has every block merge the attention's chunk records itself after the barrier, instead of
+     * the last unit of each head merging before it.
      */
-    public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid, boolean traced) {
-        return layer(bf16, c, chunk, grid, traced, false);
+    public record Variant(boolean traced, boolean fencedBarrier, boolean mergeInProjection) {
+        public static final Variant DEFAULT = new Variant(false, false, false);
+
+        String defines() {
+            return (traced ? "#define LAYER_TRACE\n" : "")
+                    + (fencedBarrier ? "#define LAYER_FENCED_BARRIER\n" : "")
+                    + (mergeInProjection ? "#define LAYER_MERGE_IN_PROJECTION\n" : "");
+        }
     }
 
-    /**
-     * As above, with the grid barrier's explicit fences before its add and after its wait when {@code fenced} (the
-     * release add and acquire polls otherwise): the two, to compare ({@code -Dgpt.layerBarrier=fenced}).
-     */
-    public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid, boolean traced, boolean fenced) {
+    /** As above, built as {@code variant} says. */
+    public static KernelSource layer(boolean bf16, GptConfig c, int chunk, int grid, Variant variant) {
         if (!supports(c, chunk)) {
             throw new IllegalArgumentException("the layer kernel needs 64-wide heads, chunks of 32 positions and a"
                     + " context of at most 1,024; this model has heads " + c.headDim() + " wide, chunk " + chunk
@@ -564,7 +618,7 @@ public final class GptLayerKernels {
         String defines = "#define LAYER_D " + c.d() + "\n#define LAYER_HEADS " + c.heads() + "\n#define LAYER_MLP "
                 + c.mlp() + "\n#define LAYER_CTX " + c.ctx() + "\n#define LAYER_CHUNK " + chunk
                 + "\n#define LAYER_GRID " + grid + "\n#define LAYER_LAYERS " + c.layers() + "\n"
-                + (traced ? "#define LAYER_TRACE\n" : "") + (fenced ? "#define LAYER_FENCED_BARRIER\n" : "");
+                + variant.defines();
         return GptKernels.withShape(bf16 ? LAYER_BF16 : LAYER, defines);
     }
 
