@@ -25,7 +25,9 @@ import java.util.function.UnaryOperator;
  * {@link GptConfig#VOCAB_CHUNK} rows. Each layer norm is computed by the gemv that reads it ({@link GptKernels}). On
  * cuda, hip and cpu the attention merges its chunks in the same launch ({@link GptAttentionKernels#ATTENTION_MERGED}; wgpu
  * launches the merge apart, as does {@code -Dgpt.fusedMerge=false}). That is {@code 5 L + ceil(V / chunk)} launches a
- * token, or {@code 6 L + ceil(V / chunk)} with the merge apart.
+ * token, or {@code 6 L + ceil(V / chunk)} with the merge apart. On cuda and hip, for the shapes it is written for,
+ * every layer is one launch instead ({@link GptLayerKernels}; {@code -Dgpt.layerKernel=false} keeps the kernels one by
+ * one): {@code 1 + ceil(V / chunk)} launches a token.
  */
 public final class GptDecoder implements AutoCloseable {
     private record LayerBuffers(
@@ -188,17 +190,15 @@ public final class GptDecoder implements AutoCloseable {
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
         this.layerGrid = units;
         boolean traced = knob("gpt.layerTrace", false);
-        // tuning knobs (GptLayerKernels.Variant): the grid barrier's ordering, and where the attention is merged
+        // a tuning knob (GptLayerKernels.Variant): the grid barrier's ordering
         boolean fenced = choice("gpt.layerBarrier", "acquire", "fenced").equals("fenced");
-        boolean mergeInProjection =
-                choice("gpt.layerMerge", "last", "projection").equals("projection");
         layer = fixed && knob("gpt.layerKernel") && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
                 ? runtime.compile(opt.apply(GptLayerKernels.layer(
                         bf16,
                         c,
                         GptAttentionKernels.ATTENTION_CHUNK,
                         layerGrid,
-                        new GptLayerKernels.Variant(traced, fenced, mergeInProjection))))
+                        new GptLayerKernels.Variant(traced, fenced))))
                 : null;
         if (fixed) {
             // rows, columns and flags, as step() launches them

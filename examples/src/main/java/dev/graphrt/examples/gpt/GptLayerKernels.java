@@ -5,9 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A whole GPT-2 layer in one CUDA C launch ({@code layer}, and {@code layer_bf16} over bf16 matrices): the QKV gemv
- * of the layer-normalized input, the attention with its KV store and merge, the output projection plus residual, the
- * MLP up with GELU and the MLP down plus residual, each stage separated from the next by a grid barrier.
+ * Every GPT-2 layer of a token's step in one CUDA C launch ({@code layers}, and {@code layers_bf16} over bf16
+ * matrices): per layer, the QKV gemv of the layer-normalized input, the attention with its KV store and merge, the
+ * output projection plus residual, the MLP up with GELU and the MLP down plus residual, each stage separated from
+ * the next by a grid barrier, and the layers by a fifth.
  *
  * <p>Why: a token's 62 launches of {@link GptKernels} and {@link GptAttentionKernels} wait, each, for their first
  * reads to arrive from memory, and those waits add up (a chain of kernels that only stream the step's bytes takes 232
@@ -21,10 +22,12 @@ import java.util.List;
  * runtime instead of hanging it; a launch of another grid or block size traps before its first barrier. The shapes
  * are constants of the text ({@link #layer}); the launch's info words are checked against them.
  *
- * <p>Buffers: {@code x, ln1g, ln1b, wQkv, bQkv, keys, values, pos, qkv, parts, count, att, wProj, bProj, x2, ln2g,
- * ln2b, wUp, bUp, hidden, wDown, bDown, y, barrier}; info: {@code d, heads, mlp, ctx, chunk, grid}. {@code count}
- * (a word a head) and {@code barrier} (one word) start at zero and are left so. cuda and hip only: the CUDA C text
- * assumes 32-lane warps, and there is no WGSL or Java text (the cpu decoder launches the kernels one by one).
+ * <p>Buffers: {@code x, xb, xc, ln1g, ln1b, wQkv, bQkv, keys, values, pos, qkv, parts, count, att, wProj, bProj, x2,
+ * ln2g, ln2b, wUp, bUp, hidden, wDown, bDown, barrier} (and the trace, {@link Variant#traced}); info: {@code d,
+ * heads, mlp, ctx, chunk, grid, layers}. The weights, norms, biases and caches hold every layer, one after another;
+ * layer l writes its output to {@code xb} (l even) or {@code xc} (l odd). {@code count} (a word a head) and {@code
+ * barrier} (one word) start at zero and are left so. cuda and hip only: the CUDA C text assumes 32-lane warps, and
+ * there is no WGSL or Java text (the cpu decoder launches the kernels one by one).
  */
 public final class GptLayerKernels {
     private GptLayerKernels() {}
@@ -310,9 +313,6 @@ public final class GptLayerKernels {
                     rec[2 + tu] = vv;
                     if (tu == 0) { rec[0] = mm; rec[1] = ll; }
                 }
-            #ifdef LAYER_MERGE_IN_PROJECTION
-                return; // every block merges the records itself after the barrier (merge_into)
-            #endif
                 __syncthreads(); // the record written, the unit counts itself done: its add releases the record
                 int chunks = p / CH + 1;
                 if (tu == 0) {
@@ -337,47 +337,6 @@ public final class GptLayerKernels {
                     for (int i = 0; i < NCH; i++) out += vv[i] * __shfl_sync(FULL, wc, i);
                     att[h * HD + tu] = out / total;
                 }
-            }
-            // every head's chunk records merged into xs, by every block for itself after the barrier that follows the
-            // attention (LAYER_MERGE_IN_PROJECTION): a task is an output and half of its chunks (so a thread holds at most
-            // three halves' values in flight), warp h finds head h's weights (lane c: chunk c) meanwhile into sh, and the
-            // halves' sums meet in shared memory
-            __device__ void merge_into(const float* part, int p, float* xs, float* sh) {
-                static_assert(H <= T / 32 && NCH % 2 == 0, "a warp a head, two halves of its chunks");
-                constexpr int TASKS = 2 * D, PER = (TASKS + T - 1) / T, HALF = NCH / 2, STRIDE = H * (HD + 2);
-                __shared__ float halves[TASKS];
-                int t = threadIdx.x, lane = t % 32, warp = t / 32, chunks = p / CH + 1;
-                float vv[PER][HALF];
-                #pragma unroll
-                for (int q = 0; q < PER; q++) {
-                    int k = t + q * T, i = k % D, h = i / HD, j = i % HD, first = k / D * HALF;
-                    #pragma unroll
-                    for (int c = 0; c < HALF; c++) {
-                        bool in = k < TASKS && first + c < chunks;
-                        vv[q][c] = in ? fresh(part + h * (HD + 2) + (first + c) * STRIDE + 2 + j) : 0.0f;
-                    }
-                }
-                if (warp < H) {
-                    const float* rec = part + warp * (HD + 2) + lane * STRIDE;
-                    float mc = lane < chunks ? fresh(rec) : -3.402823466e+38f;
-                    float lc = lane < chunks ? fresh(rec + 1) : 0.0f;
-                    float mx = warp_max(mc), wc = lane < chunks ? expf(mc - mx) : 0.0f, total = warp_sum(lc * wc);
-                    sh[warp * NCH + lane] = wc / total;
-                }
-                __syncthreads();
-                #pragma unroll
-                for (int q = 0; q < PER; q++) {
-                    int k = t + q * T, h = k % D / HD, first = k / D * HALF;
-                    if (k < TASKS) {
-                        float acc = 0.0f;
-                        #pragma unroll
-                        for (int c = 0; c < HALF; c++) acc += vv[q][c] * sh[h * NCH + first + c];
-                        halves[k] = acc;
-                    }
-                }
-                __syncthreads();
-                for (int i = t; i < D; i += T) xs[i] = halves[i] + halves[D + i];
-                __syncthreads();
             }
             } // namespace lyr
             using namespace lyr;
@@ -491,11 +450,7 @@ public final class GptLayerKernels {
                     grid_sync(bar);
                     LAYER_MARK(5);
                     // 3. x2 = W_proj att + b + x
-            #ifdef LAYER_MERGE_IN_PROJECTION
-                    merge_into(part, p, xs, sh);
-            #else
                     copy_into<D>(att, xs);
-            #endif
                     Proj::rows(a, xs, red, 0, [&](int r, float acc) { x2[r] = acc + bias + res; });
                     LAYER_MARK(6);
                     Up::load(a, wu + (size_t) l * M * Up::C, 0);
@@ -591,17 +546,16 @@ public final class GptLayerKernels {
      * How a layers kernel is built beyond its shape, each measured against the other on the H200: {@code traced} adds
      * one more buffer, {@link #TRACE_WORDS} 64-bit words a block, where thread 0 of each block writes its clock at its
      * marks and the global timer at the launch's start and end ({@link #summary}); {@code fencedBarrier} puts full
-     * fences around the grid barrier's add and polls instead of a release add and acquire polls; {@code
-     * mergeInProjection} has every block merge the attention's chunk records itself after the barrier, instead of
-     * the last unit of each head merging before it.
+     * fences around the grid barrier's add and polls instead of a release add and acquire polls (on an H200, a6254ac's
+     * job before 1efb52b: 359.5 µs a token fenced, 339.0 not). Measured and dropped: every block merging the
+     * attention's records itself after barrier 2, instead of the last unit of each head before it (349.8 against
+     * 345.5 µs: each block's 101 KB of records from the L2 took longer than the last unit's merge).
      */
-    public record Variant(boolean traced, boolean fencedBarrier, boolean mergeInProjection) {
-        public static final Variant DEFAULT = new Variant(false, false, false);
+    public record Variant(boolean traced, boolean fencedBarrier) {
+        public static final Variant DEFAULT = new Variant(false, false);
 
         String defines() {
-            return (traced ? "#define LAYER_TRACE\n" : "")
-                    + (fencedBarrier ? "#define LAYER_FENCED_BARRIER\n" : "")
-                    + (mergeInProjection ? "#define LAYER_MERGE_IN_PROJECTION\n" : "");
+            return (traced ? "#define LAYER_TRACE\n" : "") + (fencedBarrier ? "#define LAYER_FENCED_BARRIER\n" : "");
         }
     }
 
