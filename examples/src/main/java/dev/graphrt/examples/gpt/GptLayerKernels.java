@@ -44,11 +44,11 @@ public final class GptLayerKernels {
      */
     public static final List<String> INTERVALS = List.of(
             "next layer's QKV reads issued, barrier 5 (the layer before)",
-            "QKV input (its layer norm)",
+            "QKV input loaded, attention keys issued, layer norm",
             "QKV rows",
-            "attention reads issued, barrier 1",
-            "attention (scores, softmax, record, merge by the last)",
-            "projection reads issued, barrier 2",
+            "attention values issued, barrier 1",
+            "attention (projection reads issued first)",
+            "barrier 2",
             "projection rows",
             "MLP up reads issued, barrier 3",
             "MLP up input and rows",
@@ -231,31 +231,38 @@ public final class GptLayerKernels {
             };
             __device__ __forceinline__ int unit_of(int pass) { return blockIdx.x + (threadIdx.x / UNIT + pass * UPB) * G; }
             constexpr int UNITS = H * NCH;
-            constexpr int ATT_PASSES = (UNITS + G * UPB - 1) / (G * UPB);
+            static_assert(UNITS <= G * UPB, "every attention unit at once: the grid has at least H * NCH / UPB blocks");
 
-            __device__ void attention_load(AttentionLoads& l, const float4* kc, const float4* vc, int p, int pass) {
-                int u = unit_of(pass), h = u % H, start = u / H * CH, tu = threadIdx.x % UNIT, sg = tu % 16, r0 = tu / 16;
+            // a unit's query, new key and new value segments (written by the QKV stage of this launch)
+            struct AttentionInputs {
+                float4 q, kn, vn;
+            };
+            __device__ AttentionInputs attention_inputs(const float* qkv) {
+                int h = unit_of(0) % H, sg = threadIdx.x % UNIT % 16;
+                const float4* qkv4 = reinterpret_cast<const float4*>(qkv);
+                return {fresh4(qkv4 + h * (HD / 4) + sg), fresh4(qkv4 + (D + h * HD) / 4 + sg),
+                        fresh4(qkv4 + (2 * D + h * HD) / 4 + sg)};
+            }
+
+            __device__ void attention_load(float4 (&l)[4], const float4* cache, int p) { // a layer's keys or values
+                int u = unit_of(0), h = u % H, start = u / H * CH, tu = threadIdx.x % UNIT, sg = tu % 16, r0 = tu / 16;
                 #pragma unroll
                 for (int k = 0; k < 4; k++) {
                     int i = start + r0 + 8 * k;
                     bool cached = u < UNITS && i < p;
-                    size_t at = ((size_t) h * CTX + i) * (HD / 4) + sg;
-                    l.k[k] = cached ? kc[at] : float4{};
-                    l.v[k] = cached ? vc[at] : float4{};
+                    l[k] = cached ? cache[((size_t) h * CTX + i) * (HD / 4) + sg] : float4{};
                 }
             }
 
             // one attention unit: its chunk's scores, softmax and weighted values into its record (max, sum, HD values), the new
             // key and value into the caches where the chunk holds the position; the head's last unit to finish merges the head's
             // records into att. sh: HD + 4 shared words a warp of the block, for its partials.
-            __device__ void attention_unit(const AttentionLoads& l, const float* qkv, float4* kc, float4* vc, int p, int pass,
+            __device__ void attention_unit(const AttentionLoads& l, const AttentionInputs& in, float4* kc, float4* vc, int p,
                                            float* part, int* count, float* att, float* sh, bool* last) {
-                int u = unit_of(pass), h = u % H, c = u / H, start = c * CH;
+                int u = unit_of(0), h = u % H, c = u / H, start = c * CH;
                 int tu = threadIdx.x % UNIT, sg = tu % 16, r0 = tu / 16, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
                 bool live = u < UNITS && start <= p;
-                const float4* qkv4 = reinterpret_cast<const float4*>(qkv);
-                float4 q = fresh4(qkv4 + h * (HD / 4) + sg);
-                float4 kn = fresh4(qkv4 + (D + h * HD) / 4 + sg), vn = fresh4(qkv4 + (2 * D + h * HD) / 4 + sg);
+                float4 q = in.q, kn = in.kn, vn = in.vn;
                 float scale = 1.0f / sqrtf((float) HD);
                 float s[4];
                 float m = -3.402823466e+38f;
@@ -406,7 +413,7 @@ public final class GptLayerKernels {
                 const V* wp = reinterpret_cast<const V*>(wproj);
                 const V* wu = reinterpret_cast<const V*>(wup);
                 const V* wd = reinterpret_cast<const V*>(wdown);
-                V a[NL];
+                V a[NL]; // a stage's weights
                 float xv[NI], gv[NI], bv[NI];
                 float bias, res;
                 AttentionLoads kv;
@@ -427,39 +434,40 @@ public final class GptLayerKernels {
                     const float* in = l == 0 ? x : l % 2 == 1 ? xb : xc;
                     float* out = l % 2 == 0 ? xb : xc;
                     LAYER_MARK(0);
-                    // 1. qkv = W_qkv LN1(x) + b
+                    // 1. qkv = W_qkv LN1(x) + b; the input's loads first, then the attention's keys, which stream in while
+                    // this stage computes (its values after the rows: both beside the weights would spill registers)
                     if (l > 0) load_vector(xv, in, true);
+                    float4* kcl = reinterpret_cast<float4*>(kc) + l * CACHE;
+                    float4* vcl = reinterpret_cast<float4*>(vc) + l * CACHE;
+                    attention_load(kv.k, kcl, p);
                     normalize_into(xv, gv, bv, xs, red);
                     LAYER_MARK(1);
                     Qkv::rows(a, xs, red, 0, [&](int r, float acc) { qkv[r] = acc + bias; });
                     LAYER_MARK(2);
-                    float4* kcl = reinterpret_cast<float4*>(kc) + l * CACHE;
-                    float4* vcl = reinterpret_cast<float4*>(vc) + l * CACHE;
-                    attention_load(kv, kcl, vcl, p, 0);
+                    attention_load(kv.v, vcl, p);
                     grid_sync(bar);
                     LAYER_MARK(3);
-                    // 2. attention over the cached positions and the new one; the head's last unit merges into att
-                    for (int pass = 0; pass < ATT_PASSES; pass++) {
-                        if (pass > 0) attention_load(kv, kcl, vcl, p, pass);
-                        attention_unit(kv, qkv, kcl, vcl, p, pass, part, count, att, sh, last);
-                    }
-                    LAYER_MARK(4);
+                    // 2. attention over the cached positions and the new one; the head's last unit merges into att. The
+                    // projection's weights stream in meanwhile.
+                    AttentionInputs ai = attention_inputs(qkv);
                     Proj::load(a, wp + (size_t) l * D * Proj::C, 0);
-                    bias = bproj[l * D + min(Proj::row(0), D - 1)];
+                    float biasP = bproj[l * D + min(Proj::row(0), D - 1)];
                     res = fresh(in + min(Proj::row(0), D - 1));
+                    attention_unit(kv, ai, kcl, vcl, p, part, count, att, sh, last);
+                    LAYER_MARK(4);
                     grid_sync(bar);
                     LAYER_MARK(5);
-                    // 3. x2 = W_proj att + b + x
+                    // 3. x2 = W_proj att + b + x; then the MLP up's weights and layer norm
                     copy_into<D>(att, xs);
-                    Proj::rows(a, xs, red, 0, [&](int r, float acc) { x2[r] = acc + bias + res; });
-                    LAYER_MARK(6);
+                    Proj::rows(a, xs, red, 0, [&](int r, float acc) { x2[r] = acc + biasP + res; });
                     Up::load(a, wu + (size_t) l * M * Up::C, 0);
                     bias = bup[l * M + min(Up::row(0), M - 1)];
                     load_vector(gv, ln2g + l * D, false);
                     load_vector(bv, ln2b + l * D, false);
+                    LAYER_MARK(6);
                     grid_sync(bar);
                     LAYER_MARK(7);
-                    // 4. hid = GELU(W_up LN2(x2) + b)
+                    // 4. hid = GELU(W_up LN2(x2) + b); then the MLP down's weights
                     load_vector(xv, x2, true);
                     normalize_into(xv, gv, bv, xs, red);
                     Up::rows(a, xs, red, 0, [&](int r, float acc) { hid[r] = gelu(acc + bias); });
