@@ -48,7 +48,7 @@ for name in cuda-h200 hip-on-cuda-h200 wgpu-h200 wgpu-lavapipe; do
   "$java" -Djava.awt.headless=true scripts/PlotBenchmarks.java "$data/$name.csv" "$bench/$name.png"
 done
 
-csv $bench/gpt-decode-h200.md "## Issue 32, 2026-12-03" $data/gpt-decode-h200.csv \
+csv $bench/gpt-decode-h200.md "## Issue 32, 2026-12-04" $data/gpt-decode-h200.csv \
   "GPT-2 small decode step on an NVIDIA H200 (position 1,023): GraphRT beside PyTorch" "µs per token (median)" \
   "row=implementation=implementation" \
   "eager_us=eager µs/token=eager" \
