@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -222,38 +223,11 @@ public final class GptDecoder implements AutoCloseable {
         argmax = runtime.compile(opt.apply(GptGenerationKernels.ARGMAX));
         int d = c.d();
         if (layer != null) { // one record of every layer's buffers stacked, layer after layer, as the kernel reads them
-            layers.add(new LayerBuffers(
-                    up(stream, stacked(weights, GptWeights.Layer::ln1g)),
-                    up(stream, stacked(weights, GptWeights.Layer::ln1b)),
-                    matrix(stream, stacked(weights, GptWeights.Layer::wQkv)),
-                    up(stream, stacked(weights, GptWeights.Layer::bQkv)),
-                    matrix(stream, stacked(weights, GptWeights.Layer::wProj)),
-                    up(stream, stacked(weights, GptWeights.Layer::bProj)),
-                    up(stream, stacked(weights, GptWeights.Layer::ln2g)),
-                    up(stream, stacked(weights, GptWeights.Layer::ln2b)),
-                    matrix(stream, stacked(weights, GptWeights.Layer::wUp)),
-                    up(stream, stacked(weights, GptWeights.Layer::bUp)),
-                    matrix(stream, stacked(weights, GptWeights.Layer::wDown)),
-                    up(stream, stacked(weights, GptWeights.Layer::bDown)),
-                    own(stream.upload(new float[c.layers() * c.ctx() * d])),
-                    own(stream.upload(new float[c.layers() * c.ctx() * d]))));
-        }
-        for (GptWeights.Layer l : layer != null ? List.<GptWeights.Layer>of() : weights.layers) {
-            layers.add(new LayerBuffers(
-                    up(stream, l.ln1g()),
-                    up(stream, l.ln1b()),
-                    matrix(stream, l.wQkv()),
-                    up(stream, l.bQkv()),
-                    matrix(stream, l.wProj()),
-                    up(stream, l.bProj()),
-                    up(stream, l.ln2g()),
-                    up(stream, l.ln2b()),
-                    matrix(stream, l.wUp()),
-                    up(stream, l.bUp()),
-                    matrix(stream, l.wDown()),
-                    up(stream, l.bDown()),
-                    own(stream.upload(new float[c.ctx() * d])),
-                    own(stream.upload(new float[c.ctx() * d]))));
+            layers.add(uploadLayers(stream, kind -> stacked(weights, kind), c.layers()));
+        } else {
+            for (GptWeights.Layer l : weights.layers) {
+                layers.add(uploadLayers(stream, kind -> kind.apply(l), 1));
+            }
         }
         for (int row = 0; row < c.vocab(); row += GptConfig.VOCAB_CHUNK) {
             int rows = Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - row);
@@ -283,8 +257,32 @@ public final class GptDecoder implements AutoCloseable {
         stream.synchronize();
     }
 
+    /**
+     * A layer's buffers, or several layers' stacked: {@code of} gives the host array of each kind of weight, and the
+     * caches hold {@code caches} layers.
+     */
+    private LayerBuffers uploadLayers(
+            GpuStream stream, Function<Function<GptWeights.Layer, float[]>, float[]> of, int caches) {
+        int d = c.d();
+        return new LayerBuffers(
+                up(stream, of.apply(GptWeights.Layer::ln1g)),
+                up(stream, of.apply(GptWeights.Layer::ln1b)),
+                matrix(stream, of.apply(GptWeights.Layer::wQkv)),
+                up(stream, of.apply(GptWeights.Layer::bQkv)),
+                matrix(stream, of.apply(GptWeights.Layer::wProj)),
+                up(stream, of.apply(GptWeights.Layer::bProj)),
+                up(stream, of.apply(GptWeights.Layer::ln2g)),
+                up(stream, of.apply(GptWeights.Layer::ln2b)),
+                matrix(stream, of.apply(GptWeights.Layer::wUp)),
+                up(stream, of.apply(GptWeights.Layer::bUp)),
+                matrix(stream, of.apply(GptWeights.Layer::wDown)),
+                up(stream, of.apply(GptWeights.Layer::bDown)),
+                own(stream.upload(new float[caches * c.ctx() * d])),
+                own(stream.upload(new float[caches * c.ctx() * d])));
+    }
+
     /** One array of a kind, every layer's after the one before's. */
-    private static float[] stacked(GptWeights weights, java.util.function.Function<GptWeights.Layer, float[]> kind) {
+    private static float[] stacked(GptWeights weights, Function<GptWeights.Layer, float[]> kind) {
         int length = kind.apply(weights.layers.get(0)).length;
         float[] all = new float[weights.layers.size() * length];
         for (int l = 0; l < weights.layers.size(); l++) {

@@ -100,6 +100,9 @@ public final class GptKernels {
             // x layer-normalized with g and b into xs, from registers: each thread's N elements of x, g and b are
             // loaded at once (one round trip to memory, not one for x and another for g and b after the sums)
             template <int N>
+            __device__ __forceinline__ void normalized_into(const float (&xv)[N], const float (&gv)[N],
+                                                            const float (&bv)[N], int cols, float* xs, float* red);
+            template <int N>
             __device__ __forceinline__ void gemv_normalized(const float* x, const float* g, const float* b, int cols,
                                                             float* xs, float* red) {
                 float xv[N], gv[N], bv[N];
@@ -112,6 +115,14 @@ public final class GptKernels {
                     gv[u] = in ? g[i] : 0.0f;
                     bv[u] = in ? b[i] : 0.0f;
                 }
+                normalized_into(xv, gv, bv, cols, xs, red);
+            }
+            // a vector held N to a thread (element t + u * blockDim.x in slot u), layer-normalized with g and b held
+            // alike, into xs
+            template <int N>
+            __device__ __forceinline__ void normalized_into(const float (&xv)[N], const float (&gv)[N],
+                                                            const float (&bv)[N], int cols, float* xs, float* red) {
+                int t = threadIdx.x, nt = blockDim.x;
                 float s = 0.0f;
                 #pragma unroll
                 for (int u = 0; u < N; u++) s += xv[u];

@@ -357,24 +357,10 @@ public final class GptLayerKernels {
                     v[u] = i < D ? (fresh_ ? fresh(p + i) : p[i]) : 0.0f;
                 }
             }
-            // x layer-normalized with g and b into xs (the sums in the order of gemv_normalized's)
+            // x layer-normalized with g and b into xs, then the block's barrier
             __device__ void normalize_into(const float (&xv)[NI], const float (&gv)[NI], const float (&bv)[NI], float* xs,
                                            float* red) {
-                int t = threadIdx.x;
-                float s = 0.0f;
-                #pragma unroll
-                for (int u = 0; u < NI; u++) s += xv[u];
-                float mean = block_sum(s, red) / D, v = 0.0f;
-                #pragma unroll
-                for (int u = 0; u < NI; u++) {
-                    if (t + u * T < D) { float c = xv[u] - mean; v += c * c; }
-                }
-                float inv = 1.0f / sqrtf(block_sum(v, red) / D + 1e-5f);
-                #pragma unroll
-                for (int u = 0; u < NI; u++) {
-                    int i = t + u * T;
-                    if (i < D) xs[i] = (xv[u] - mean) * inv * gv[u] + bv[u];
-                }
+                normalized_into(xv, gv, bv, D, xs, red);
                 __syncthreads();
             }
             // COLS values another block wrote during this launch into xs
