@@ -119,9 +119,6 @@ public final class GptLayerKernels {
             __device__ __forceinline__ float fresh(const float* p) { return GPT_FRESH(p); }
             __device__ __forceinline__ float4 fresh4(const float4* p) { return GPT_FRESH(p); }
 
-            // every block of the grid arrives, then waits for all: a counter whose top bit flips once each barrier (block 0 adds
-            // 2^31 - (G - 1), the others 1), so it needs no reset between barriers or launches. The wait is bounded: a grid that
-            // is not all resident traps instead of hanging.
             // A counter's add that releases this block's writes before it (the block's barrier carries them to thread 0) and
             // acquires the writes of the adds before it, at the GPU's scope.
             __device__ __forceinline__ unsigned int add_acq_rel(unsigned int* p, unsigned int v) {
@@ -136,6 +133,9 @@ public final class GptLayerKernels {
                 return old;
             #endif
             }
+            // every block of the grid arrives, then waits for all: a counter whose top bit flips once each barrier (block 0 adds
+            // 2^31 - (G - 1), the others 1), so it needs no reset between barriers or launches. The wait is bounded: a grid that
+            // is not all resident traps instead of hanging.
             // On NVIDIA the add releases and the polls acquire, at the GPU's scope: no separate fences (LAYER_FENCED_BARRIER
             // keeps them, to compare); the block's barrier before and after carries the order to its other threads.
             __device__ void grid_sync(unsigned int* bar) {
