@@ -190,10 +190,11 @@ public final class GptDecoder implements AutoCloseable {
         attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION)));
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
         this.layerGrid = units;
+        // the layers kernel's knobs, checked on every backend: whether to use it, its trace, its barrier's ordering
+        boolean layered = knob("gpt.layerKernel");
         boolean traced = knob("gpt.layerTrace", false);
-        // a tuning knob (GptLayerKernels.Variant): the grid barrier's ordering
         boolean fenced = choice("gpt.layerBarrier", "acquire", "fenced").equals("fenced");
-        layer = fixed && knob("gpt.layerKernel") && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
+        layer = fixed && layered && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
                 ? runtime.compile(opt.apply(GptLayerKernels.layer(
                         bf16,
                         c,

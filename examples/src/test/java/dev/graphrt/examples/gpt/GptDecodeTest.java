@@ -92,7 +92,7 @@ class GptDecodeTest {
     }
 
     @ParameterizedTest(name = "-D{0}=yes")
-    @ValueSource(strings = {"gpt.fusedMerge", "gpt.spread", "gpt.fixedShapes"})
+    @ValueSource(strings = {"gpt.fusedMerge", "gpt.spread", "gpt.fixedShapes", "gpt.layerKernel", "gpt.layerTrace"})
     void a_switch_that_is_neither_true_nor_false_is_refused_naming_it(String property) {
         System.setProperty(property, "yes");
         try {
@@ -102,6 +102,19 @@ class GptDecodeTest {
                     .withMessage(property + " must be true or false, was yes");
         } finally {
             System.clearProperty(property);
+        }
+    }
+
+    @Test
+    void a_layers_kernel_barrier_other_than_acquire_or_fenced_is_refused_naming_both() {
+        System.setProperty("gpt.layerBarrier", "relaxed");
+        try {
+            org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                    .isThrownBy(
+                            () -> GptDecodeDemo.run(RuntimeOptions.defaults().backend("cpu"), TINY, 1, 1))
+                    .withMessage("gpt.layerBarrier must be acquire or fenced, was relaxed");
+        } finally {
+            System.clearProperty("gpt.layerBarrier");
         }
     }
 
