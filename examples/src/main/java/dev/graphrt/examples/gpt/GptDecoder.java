@@ -96,8 +96,6 @@ public final class GptDecoder implements AutoCloseable {
      * are then one stacked record in {@link #layers}), or null: the step is then its kernels one by one.
      */
     private final Kernel layer;
-    /** The layer kernel's grid: one block a compute unit. */
-    private final int layerGrid;
 
     private final Kernel embed;
     private final Kernel argmax;
@@ -189,7 +187,6 @@ public final class GptDecoder implements AutoCloseable {
                 fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION_MERGED))) : null;
         attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION)));
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
-        this.layerGrid = units;
         // the layers kernel's knobs, checked on every backend: whether to use it, its trace, its barrier's ordering
         boolean layered = knob("gpt.layerKernel");
         boolean traced = knob("gpt.layerTrace", false);
@@ -199,7 +196,7 @@ public final class GptDecoder implements AutoCloseable {
                         bf16,
                         c,
                         GptAttentionKernels.ATTENTION_CHUNK,
-                        layerGrid,
+                        units,
                         new GptLayerKernels.Variant(traced, fenced))))
                 : null;
         if (fixed) {
@@ -252,9 +249,7 @@ public final class GptDecoder implements AutoCloseable {
         zeros = own(stream.upload(new float[Math.max(c.mlp(), Math.min(c.vocab(), GptConfig.VOCAB_CHUNK))]));
         count = own(stream.upload(new int[c.heads()]));
         barrier = own(stream.upload(new int[1]));
-        trace = layer != null && traced
-                ? own(stream.allocate((long) layerGrid * GptLayerKernels.TRACE_WORDS * 8))
-                : null;
+        trace = layer != null && traced ? own(stream.allocate((long) units * GptLayerKernels.TRACE_WORDS * 8)) : null;
         stream.synchronize();
     }
 
@@ -314,50 +309,61 @@ public final class GptDecoder implements AutoCloseable {
 
     /** Enqueues (or, while {@code s} captures, records) one token's step. */
     public void step(GpuStream s) {
+        Buffer cur = layer != null ? layersAtOnce(s) : layersOneByOne(s);
+        for (int i = 0; i < wteChunks.size(); i++) {
+            int rows = Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - i * GptConfig.VOCAB_CHUNK);
+            gemv(s, wteChunks.get(i), cur, lnfG, lnfB, zeros, xm, logitChunks.get(i), rows, c.d(), NORMALIZE);
+        }
+    }
+
+    /** Every layer in one launch of {@link #layer}; returns the last layer's output (layer l writes xb or xc). */
+    private Buffer layersAtOnce(GpuStream s) {
+        LayerBuffers w = layers.get(0);
+        s.launch(
+                layer,
+                new LaunchDims(units, 1, 1, GptLayerKernels.THREADS, 1, 1),
+                KernelArgs.of(layerBuffers(
+                                input,
+                                xb,
+                                xc,
+                                w.ln1g(),
+                                w.ln1b(),
+                                w.wQkv(),
+                                w.bQkv(),
+                                w.keys(),
+                                w.values(),
+                                position,
+                                qkv,
+                                parts,
+                                count,
+                                att,
+                                w.wProj(),
+                                w.bProj(),
+                                xm,
+                                w.ln2g(),
+                                w.ln2b(),
+                                w.wUp(),
+                                w.bUp(),
+                                up,
+                                w.wDown(),
+                                w.bDown(),
+                                barrier))
+                        .info(
+                                c.d(),
+                                c.heads(),
+                                c.mlp(),
+                                c.ctx(),
+                                GptAttentionKernels.ATTENTION_CHUNK,
+                                units,
+                                c.layers()));
+        return c.layers() % 2 == 1 ? xb : xc;
+    }
+
+    /** Each layer's kernels one by one; returns the last layer's output. */
+    private Buffer layersOneByOne(GpuStream s) {
         int d = c.d();
         Buffer cur = input;
-        if (layer != null) { // every layer in one launch: layer l writes xb (l even) or xc (l odd)
-            LayerBuffers w = layers.get(0);
-            s.launch(
-                    layer,
-                    new LaunchDims(layerGrid, 1, 1, GptLayerKernels.THREADS, 1, 1),
-                    KernelArgs.of(layerBuffers(
-                                    input,
-                                    xb,
-                                    xc,
-                                    w.ln1g(),
-                                    w.ln1b(),
-                                    w.wQkv(),
-                                    w.bQkv(),
-                                    w.keys(),
-                                    w.values(),
-                                    position,
-                                    qkv,
-                                    parts,
-                                    count,
-                                    att,
-                                    w.wProj(),
-                                    w.bProj(),
-                                    xm,
-                                    w.ln2g(),
-                                    w.ln2b(),
-                                    w.wUp(),
-                                    w.bUp(),
-                                    up,
-                                    w.wDown(),
-                                    w.bDown(),
-                                    barrier))
-                            .info(
-                                    d,
-                                    c.heads(),
-                                    c.mlp(),
-                                    c.ctx(),
-                                    GptAttentionKernels.ATTENTION_CHUNK,
-                                    layerGrid,
-                                    c.layers()));
-            cur = c.layers() % 2 == 1 ? xb : xc;
-        }
-        for (int l = 0; layer == null && l < c.layers(); l++) {
+        for (int l = 0; l < c.layers(); l++) {
             LayerBuffers w = layers.get(l);
             Buffer next = l % 2 == 0 ? xb : xc;
             gemv(s, w.wQkv(), cur, w.ln1g(), w.ln1b(), w.bQkv(), zeros, qkv, 3 * d, d, NORMALIZE);
@@ -384,10 +390,7 @@ public final class GptDecoder implements AutoCloseable {
             gemv(s, w.wDown(), up, lnfG, lnfB, w.bDown(), xm, next, d, c.mlp(), RESIDUAL);
             cur = next;
         }
-        for (int i = 0; i < wteChunks.size(); i++) {
-            int rows = Math.min(GptConfig.VOCAB_CHUNK, c.vocab() - i * GptConfig.VOCAB_CHUNK);
-            gemv(s, wteChunks.get(i), cur, lnfG, lnfB, zeros, xm, logitChunks.get(i), rows, d, NORMALIZE);
-        }
+        return cur;
     }
 
     /** The layer kernel's buffers, and its trace buffer last when it is traced. */
@@ -413,7 +416,7 @@ public final class GptDecoder implements AutoCloseable {
         for (int i = 0; i < longs.length; i++) {
             longs[i] = (words[2 * i] & 0xFFFF_FFFFL) | (long) words[2 * i + 1] << 32;
         }
-        return java.util.Optional.of(GptLayerKernels.summary(longs, layerGrid));
+        return java.util.Optional.of(GptLayerKernels.summary(longs, units));
     }
 
     /** The launches of one step. */

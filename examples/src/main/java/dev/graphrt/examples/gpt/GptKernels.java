@@ -97,26 +97,6 @@ public final class GptKernels {
      */
     static final String CUDA_GEMV_PARTS = CUDA_COMMON + """
             #define GEMV_MAX_COLS 4096
-            // x layer-normalized with g and b into xs, from registers: each thread's N elements of x, g and b are
-            // loaded at once (one round trip to memory, not one for x and another for g and b after the sums)
-            template <int N>
-            __device__ __forceinline__ void normalized_into(const float (&xv)[N], const float (&gv)[N],
-                                                            const float (&bv)[N], int cols, float* xs, float* red);
-            template <int N>
-            __device__ __forceinline__ void gemv_normalized(const float* x, const float* g, const float* b, int cols,
-                                                            float* xs, float* red) {
-                float xv[N], gv[N], bv[N];
-                int t = threadIdx.x, nt = blockDim.x;
-                #pragma unroll
-                for (int u = 0; u < N; u++) {
-                    int i = t + u * nt;
-                    bool in = i < cols;
-                    xv[u] = in ? GPT_FRESH(x + i) : 0.0f;
-                    gv[u] = in ? g[i] : 0.0f;
-                    bv[u] = in ? b[i] : 0.0f;
-                }
-                normalized_into(xv, gv, bv, cols, xs, red);
-            }
             // a vector held N to a thread (element t + u * blockDim.x in slot u), layer-normalized with g and b held
             // alike, into xs
             template <int N>
@@ -137,6 +117,23 @@ public final class GptKernels {
                     int i = t + u * nt;
                     if (i < cols) xs[i] = (xv[u] - mean) * inv * gv[u] + bv[u];
                 }
+            }
+            // x layer-normalized with g and b into xs, from registers: each thread's N elements of x, g and b are
+            // loaded at once (one round trip to memory, not one for x and another for g and b after the sums)
+            template <int N>
+            __device__ __forceinline__ void gemv_normalized(const float* x, const float* g, const float* b, int cols,
+                                                            float* xs, float* red) {
+                float xv[N], gv[N], bv[N];
+                int t = threadIdx.x, nt = blockDim.x;
+                #pragma unroll
+                for (int u = 0; u < N; u++) {
+                    int i = t + u * nt;
+                    bool in = i < cols;
+                    xv[u] = in ? GPT_FRESH(x + i) : 0.0f;
+                    gv[u] = in ? g[i] : 0.0f;
+                    bv[u] = in ? b[i] : 0.0f;
+                }
+                normalized_into(xv, gv, bv, cols, xs, red);
             }
             // x into xs, layer-normalized with g and b when flags & 4 (in the same order of sums either way)
             __device__ void gemv_input(const float* x, const float* g, const float* b, int cols, int flags,

@@ -177,15 +177,14 @@ public final class GptLayerKernels {
                 static constexpr int TPR = SPREAD > FEWEST ? SPREAD : FEWEST;
                 static constexpr int LOADS = (C + TPR - 1) / TPR;
                 static constexpr int SLOTS = T / TPR;
-                static constexpr int PASSES = (RB + SLOTS - 1) / SLOTS;
                 static_assert(COLS % PER == 0 && TPR <= T && LOADS <= NL, "a row fits a thread group's loads");
-                static_assert(PASSES == 1, "every block's rows at once: the grid has at least ROWS * TPR / T blocks");
+                static_assert(RB <= SLOTS, "every block's rows at once: the grid has at least ROWS * TPR / T blocks");
 
-                __device__ static int row(int pass) { return blockIdx.x + (pass * SLOTS + threadIdx.x / TPR) * G; }
-                // this thread's loads of its row in pass `pass` (zero past the matrix)
+                __device__ static int row() { return blockIdx.x + threadIdx.x / TPR * G; }
+                // this thread's loads of its row (zero past the matrix)
                 template <typename V>
-                __device__ static void load(V (&a)[NL], const V* w, int pass) {
-                    int r = row(pass), t = threadIdx.x % TPR;
+                __device__ static void load(V (&a)[NL], const V* w) {
+                    int r = row(), t = threadIdx.x % TPR;
                     bool live = r < ROWS && threadIdx.x / TPR < SLOTS;
                     #pragma unroll
                     for (int u = 0; u < LOADS; u++) {
@@ -208,11 +207,11 @@ public final class GptLayerKernels {
                     }
                     return v;
                 }
-                // rows of pass `pass` from the loads in a and the input in xs: out(row, sum) by each row's first thread
+                // the block's rows from the loads in a and the input in xs: out(row, sum) by each row's first thread
                 template <typename V, typename Out>
-                __device__ static void rows(const V (&a)[NL], const float* xs, float* red, int pass, Out out) {
+                __device__ static void rows(const V (&a)[NL], const float* xs, float* red, Out out) {
                     const float4* x4 = reinterpret_cast<const float4*>(xs);
-                    int r = row(pass), t = threadIdx.x % TPR;
+                    int r = row(), t = threadIdx.x % TPR;
                     float acc = 0.0f;
                     #pragma unroll
                     for (int u = 0; u < LOADS; u++) {
@@ -229,7 +228,7 @@ public final class GptLayerKernels {
             struct AttentionLoads {
                 float4 k[4], v[4];
             };
-            __device__ __forceinline__ int unit_of(int pass) { return blockIdx.x + (threadIdx.x / UNIT + pass * UPB) * G; }
+            __device__ __forceinline__ int unit_of() { return blockIdx.x + threadIdx.x / UNIT * G; }
             constexpr int UNITS = H * NCH;
             static_assert(UNITS <= G * UPB, "every attention unit at once: the grid has at least H * NCH / UPB blocks");
 
@@ -238,14 +237,14 @@ public final class GptLayerKernels {
                 float4 q, kn, vn;
             };
             __device__ AttentionInputs attention_inputs(const float* qkv) {
-                int h = unit_of(0) % H, sg = threadIdx.x % UNIT % 16;
+                int h = unit_of() % H, sg = threadIdx.x % UNIT % 16;
                 const float4* qkv4 = reinterpret_cast<const float4*>(qkv);
                 return {fresh4(qkv4 + h * (HD / 4) + sg), fresh4(qkv4 + (D + h * HD) / 4 + sg),
                         fresh4(qkv4 + (2 * D + h * HD) / 4 + sg)};
             }
 
             __device__ void attention_load(float4 (&l)[4], const float4* cache, int p) { // a layer's keys or values
-                int u = unit_of(0), h = u % H, start = u / H * CH, tu = threadIdx.x % UNIT, sg = tu % 16, r0 = tu / 16;
+                int u = unit_of(), h = u % H, start = u / H * CH, tu = threadIdx.x % UNIT, sg = tu % 16, r0 = tu / 16;
                 #pragma unroll
                 for (int k = 0; k < 4; k++) {
                     int i = start + r0 + 8 * k;
@@ -259,7 +258,7 @@ public final class GptLayerKernels {
             // records into att. sh: HD + 4 shared words a warp of the block, for its partials.
             __device__ void attention_unit(const AttentionLoads& l, const AttentionInputs& in, float4* kc, float4* vc, int p,
                                            float* part, int* count, float* att, float* sh, bool* last) {
-                int u = unit_of(0), h = u % H, c = u / H, start = c * CH;
+                int u = unit_of(), h = u % H, c = u / H, start = c * CH;
                 int tu = threadIdx.x % UNIT, sg = tu % 16, r0 = tu / 16, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
                 bool live = u < UNITS && start <= p;
                 float4 q = in.q, kn = in.kn, vn = in.vn;
@@ -409,8 +408,8 @@ public final class GptLayerKernels {
             #ifdef GPT_PLAIN // nothing runs before it: the input first, so its short trip is not queued behind the weights'
                 load_vector(xv, x, true);
             #endif
-                Qkv::load(a, wq, 0);
-                bias = bqkv[min(Qkv::row(0), 3 * D - 1)];
+                Qkv::load(a, wq);
+                bias = bqkv[min(Qkv::row(), 3 * D - 1)];
                 GPT_WAIT();
             #ifndef GPT_PLAIN
                 load_vector(xv, x, true);
@@ -428,7 +427,7 @@ public final class GptLayerKernels {
                     attention_load(kv.k, kcl, p);
                     normalize_into(xv, gv, bv, xs, red);
                     LAYER_MARK(1);
-                    Qkv::rows(a, xs, red, 0, [&](int r, float acc) { qkv[r] = acc + bias; });
+                    Qkv::rows(a, xs, red, [&](int r, float acc) { qkv[r] = acc + bias; });
                     LAYER_MARK(2);
                     attention_load(kv.v, vcl, p);
                     grid_sync(bar);
@@ -436,41 +435,41 @@ public final class GptLayerKernels {
                     // 2. attention over the cached positions and the new one; the head's last unit merges into att. The
                     // projection's weights stream in meanwhile.
                     AttentionInputs ai = attention_inputs(qkv);
-                    Proj::load(a, wp + (size_t) l * D * Proj::C, 0);
-                    float biasP = bproj[l * D + min(Proj::row(0), D - 1)];
-                    res = fresh(in + min(Proj::row(0), D - 1));
+                    Proj::load(a, wp + (size_t) l * D * Proj::C);
+                    float biasP = bproj[l * D + min(Proj::row(), D - 1)];
+                    res = fresh(in + min(Proj::row(), D - 1));
                     attention_unit(kv, ai, kcl, vcl, p, part, count, att, sh, last);
                     LAYER_MARK(4);
                     grid_sync(bar);
                     LAYER_MARK(5);
                     // 3. x2 = W_proj att + b + x; then the MLP up's weights and layer norm
                     copy_into<D>(att, xs);
-                    Proj::rows(a, xs, red, 0, [&](int r, float acc) { x2[r] = acc + biasP + res; });
-                    Up::load(a, wu + (size_t) l * M * Up::C, 0);
-                    bias = bup[l * M + min(Up::row(0), M - 1)];
+                    Proj::rows(a, xs, red, [&](int r, float acc) { x2[r] = acc + biasP + res; });
+                    LAYER_MARK(6);
+                    Up::load(a, wu + (size_t) l * M * Up::C);
+                    bias = bup[l * M + min(Up::row(), M - 1)];
                     load_vector(gv, ln2g + l * D, false);
                     load_vector(bv, ln2b + l * D, false);
-                    LAYER_MARK(6);
                     grid_sync(bar);
                     LAYER_MARK(7);
                     // 4. hid = GELU(W_up LN2(x2) + b); then the MLP down's weights
                     load_vector(xv, x2, true);
                     normalize_into(xv, gv, bv, xs, red);
-                    Up::rows(a, xs, red, 0, [&](int r, float acc) { hid[r] = gelu(acc + bias); });
+                    Up::rows(a, xs, red, [&](int r, float acc) { hid[r] = gelu(acc + bias); });
                     LAYER_MARK(8);
-                    Down::load(a, wd + (size_t) l * D * Down::C, 0);
-                    bias = bdown[l * D + min(Down::row(0), D - 1)];
-                    res = fresh(x2 + min(Down::row(0), D - 1));
+                    Down::load(a, wd + (size_t) l * D * Down::C);
+                    bias = bdown[l * D + min(Down::row(), D - 1)];
+                    res = fresh(x2 + min(Down::row(), D - 1));
                     grid_sync(bar);
                     LAYER_MARK(9);
                     // 5. out = W_down hid + b + x2
                     copy_into<M>(hid, xs);
-                    Down::rows(a, xs, red, 0, [&](int r, float acc) { out[r] = acc + bias + res; });
+                    Down::rows(a, xs, red, [&](int r, float acc) { out[r] = acc + bias + res; });
                     LAYER_MARK(10);
                     if (l + 1 < LAYER_LAYERS) { // the next layer's reads, then the barrier its input needs
                         LAYER_MARK(11);
-                        Qkv::load(a, wq + (size_t) (l + 1) * 3 * D * Qkv::C, 0);
-                        bias = bqkv[(l + 1) * 3 * D + min(Qkv::row(0), 3 * D - 1)];
+                        Qkv::load(a, wq + (size_t) (l + 1) * 3 * D * Qkv::C);
+                        bias = bqkv[(l + 1) * 3 * D + min(Qkv::row(), 3 * D - 1)];
                         load_vector(gv, ln1g + (l + 1) * D, false);
                         load_vector(bv, ln1b + (l + 1) * D, false);
                         grid_sync(bar);
