@@ -187,17 +187,20 @@ public final class GptDecoder implements AutoCloseable {
                 fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION_MERGED))) : null;
         attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION)));
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
-        // the layers kernel's knobs, checked on every backend: whether to use it, its trace, its barrier's ordering
+        // the layers kernel's knobs, checked on every backend: whether to use it, its trace, its barrier's ordering,
+        // and
+        // whether it asks the L2 for later stages' bytes ahead
         boolean layered = knob("gpt.layerKernel");
         boolean traced = knob("gpt.layerTrace", false);
         boolean fenced = choice("gpt.layerBarrier", "acquire", "fenced").equals("fenced");
+        boolean prefetch = knob("gpt.layerPrefetch");
         layer = fixed && layered && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
                 ? runtime.compile(opt.apply(GptLayerKernels.layer(
                         bf16,
                         c,
                         GptAttentionKernels.ATTENTION_CHUNK,
                         units,
-                        new GptLayerKernels.Variant(traced, fenced))))
+                        new GptLayerKernels.Variant(traced, fenced, prefetch))))
                 : null;
         if (fixed) {
             // rows, columns and flags, as step() launches them

@@ -162,6 +162,24 @@ public final class GptLayerKernels {
                 __syncthreads();
             }
 
+            // Every thread of the grid asks the L2 for its share of the lines (128 bytes) it names, and goes on without
+            // waiting: the memory streams a later stage's bytes while the stages before it wait on latency, and that stage's
+            // loads find them in the L2 (LAYER_NO_PREFETCH leaves it out, to compare).
+            __device__ __forceinline__ void prefetch_line(const char* p) {
+            #if defined(__CUDA_ARCH__) && !defined(LAYER_NO_PREFETCH)
+                asm volatile("prefetch.global.L2 [%0];" :: "l"(p));
+            #endif
+            }
+            // BYTES from p, a constant count: the grid's threads take its lines in turn
+            template <unsigned BYTES>
+            __device__ __forceinline__ void prefetch_l2(const void* p) {
+                constexpr unsigned LINES = (BYTES + 127) / 128;
+                #pragma unroll 1
+                for (unsigned i = threadIdx.x + blockIdx.x * T; i < LINES; i += G * T) {
+                    prefetch_line(static_cast<const char*>(p) + (size_t) i * 128);
+                }
+            }
+
             __host__ __device__ constexpr int pow2_at_least(int n) { int p = 1; while (p < n) p *= 2; return p; }
             __host__ __device__ constexpr int pow2_at_most(int n) { int p = 1; while (p * 2 <= n) p *= 2; return p; }
 
@@ -179,6 +197,9 @@ public final class GptLayerKernels {
                 static constexpr int SLOTS = T / TPR;
                 static_assert(COLS % PER == 0 && TPR <= T && LOADS <= NL, "a row fits a thread group's loads");
                 static_assert(RB <= SLOTS, "every block's rows at once: the grid has at least ROWS * TPR / T blocks");
+                // the matrix's bytes in the L2, ahead of its load (w: the matrix, in its V loads)
+                template <typename V>
+                __device__ static void prefetch(const V* w) { prefetch_l2<ROWS * C * (unsigned) sizeof(V)>(w); }
 
                 __device__ static int row() { return blockIdx.x + threadIdx.x / TPR * G; }
                 // this thread's loads of its row (zero past the matrix)
@@ -250,6 +271,17 @@ public final class GptLayerKernels {
                     int i = start + r0 + 8 * k;
                     bool cached = u < UNITS && i < p;
                     l[k] = cached ? cache[((size_t) h * CTX + i) * (HD / 4) + sg] : float4{};
+                }
+            }
+
+            // a layer's cached keys or values before the position, every head, in the L2 ahead of attention_load
+            // (thread i of the grid takes line i % PER of head i / PER, where the head's first p positions hold PER lines or fewer)
+            __device__ __forceinline__ void attention_prefetch(const float4* cache, int p) {
+                constexpr unsigned ROW = HD * sizeof(float), PER = (CTX * ROW + 127) / 128;
+                static_assert(H * PER <= G * T, "a line each: the grid has a thread for every line of a layer's cache");
+                unsigned i = threadIdx.x + blockIdx.x * T, line = i % PER;
+                if (i < H * PER && line * 128 < p * ROW) {
+                    prefetch_line(reinterpret_cast<const char*>(cache) + (size_t) (i / PER) * CTX * ROW + (size_t) line * 128);
                 }
             }
 
@@ -425,6 +457,10 @@ public final class GptLayerKernels {
                     float4* kcl = reinterpret_cast<float4*>(kc) + l * CACHE;
                     float4* vcl = reinterpret_cast<float4*>(vc) + l * CACHE;
                     attention_load(kv.k, kcl, p);
+                    // the L2 streams the stages after this one's: the values, the projection and the MLP up
+                    attention_prefetch(vcl, p);
+                    Proj::prefetch(wp + (size_t) l * D * Proj::C);
+                    Up::prefetch(wu + (size_t) l * M * Up::C);
                     normalize_into(xv, gv, bv, xs, red);
                     LAYER_MARK(1);
                     Qkv::rows(a, xs, red, [&](int r, float acc) { qkv[r] = acc + bias; });
@@ -438,12 +474,17 @@ public final class GptLayerKernels {
                     Proj::load(a, wp + (size_t) l * D * Proj::C);
                     float biasP = bproj[l * D + min(Proj::row(), D - 1)];
                     res = fresh(in + min(Proj::row(), D - 1));
+                    Down::prefetch(wd + (size_t) l * D * Down::C);
                     attention_unit(kv, ai, kcl, vcl, p, part, count, att, sh, last);
                     LAYER_MARK(4);
                     grid_sync(bar);
                     LAYER_MARK(5);
                     // 3. x2 = W_proj att + b + x; then the MLP up's weights and layer norm
                     copy_into<D>(att, xs);
+                    if (l + 1 < LAYER_LAYERS) { // the next layer's QKV weights and keys
+                        Qkv::prefetch(wq + (size_t) (l + 1) * 3 * D * Qkv::C);
+                        attention_prefetch(reinterpret_cast<const float4*>(kc) + (l + 1) * CACHE, p);
+                    }
                     Proj::rows(a, xs, red, [&](int r, float acc) { x2[r] = acc + biasP + res; });
                     LAYER_MARK(6);
                     Up::load(a, wu + (size_t) l * M * Up::C);
@@ -544,11 +585,13 @@ public final class GptLayerKernels {
      * attention's records itself after barrier 2, instead of the last unit of each head before it (349.8 against
      * 345.5 µs: each block's 101 KB of records from the L2 took longer than the last unit's merge).
      */
-    public record Variant(boolean traced, boolean fencedBarrier) {
-        public static final Variant DEFAULT = new Variant(false, false);
+    public record Variant(boolean traced, boolean fencedBarrier, boolean prefetch) {
+        public static final Variant DEFAULT = new Variant(false, false, true);
 
         String defines() {
-            return (traced ? "#define LAYER_TRACE\n" : "") + (fencedBarrier ? "#define LAYER_FENCED_BARRIER\n" : "");
+            return (traced ? "#define LAYER_TRACE\n" : "")
+                    + (fencedBarrier ? "#define LAYER_FENCED_BARRIER\n" : "")
+                    + (prefetch ? "" : "#define LAYER_NO_PREFETCH\n");
         }
     }
 

@@ -92,7 +92,15 @@ class GptDecodeTest {
     }
 
     @ParameterizedTest(name = "-D{0}=yes")
-    @ValueSource(strings = {"gpt.fusedMerge", "gpt.spread", "gpt.fixedShapes", "gpt.layerKernel", "gpt.layerTrace"})
+    @ValueSource(
+            strings = {
+                "gpt.fusedMerge",
+                "gpt.spread",
+                "gpt.fixedShapes",
+                "gpt.layerKernel",
+                "gpt.layerTrace",
+                "gpt.layerPrefetch"
+            })
     void a_switch_that_is_neither_true_nor_false_is_refused_naming_it(String property) {
         System.setProperty(property, "yes");
         try {

@@ -68,17 +68,24 @@ class GptLayerKernelsTest {
         assertThat(parameters.split(",")).as("25 buffers and the info words").hasSize(26);
     }
 
-    @ParameterizedTest(name = "bf16 {0}, traced {1}, fenced barrier {2}")
-    @CsvSource({"false, false, false", "true, false, false", "false, true, false", "false, false, true"})
+    @ParameterizedTest(name = "bf16 {0}, traced {1}, fenced barrier {2}, L2 prefetch {3}")
+    @CsvSource({
+        "false, false, false, true",
+        "true, false, false, true",
+        "false, true, false, true",
+        "false, false, true, true",
+        "false, false, false, false"
+    })
     void where_nvcc_is_installed_the_text_compiles_for_an_h200_without_spilling(
-            boolean bf16, boolean traced, boolean fenced, @TempDir Path dir) throws IOException, InterruptedException {
+            boolean bf16, boolean traced, boolean fenced, boolean prefetch, @TempDir Path dir)
+            throws IOException, InterruptedException {
         Path nvcc = List.of(Path.of("/usr/local/bin/nvcc"), Path.of("/usr/local/cuda/bin/nvcc")).stream()
                 .filter(Files::isExecutable)
                 .findFirst()
                 .orElse(null);
         assumeTrue(nvcc != null, "no nvcc on this machine");
         KernelSource layer = GptLayerKernels.layer(
-                bf16, GptConfig.gpt2Small(), 32, H200_UNITS, new GptLayerKernels.Variant(traced, fenced));
+                bf16, GptConfig.gpt2Small(), 32, H200_UNITS, new GptLayerKernels.Variant(traced, fenced, prefetch));
         Path source = Files.writeString(
                 dir.resolve("layer.cu"), layer.text(Dialect.CUDA_C).orElseThrow());
 
