@@ -193,7 +193,8 @@ public final class GptDecoder implements AutoCloseable {
         boolean layered = knob("gpt.layerKernel");
         boolean traced = knob("gpt.layerTrace", false);
         boolean fenced = choice("gpt.layerBarrier", "acquire", "fenced").equals("fenced");
-        boolean prefetch = knob("gpt.layerPrefetch");
+        GptLayerKernels.Prefetch prefetch = GptLayerKernels.Prefetch.valueOf(
+                choice("gpt.layerPrefetch", "none", "batched", "staggered").toUpperCase(java.util.Locale.ROOT));
         layer = fixed && layered && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
                 ? runtime.compile(opt.apply(GptLayerKernels.layer(
                         bf16,
@@ -522,11 +523,15 @@ public final class GptDecoder implements AutoCloseable {
         return knob(name, true);
     }
 
-    /** A tuning knob that is {@code byDefault} unless set to {@code other}; any other value is refused. */
-    private static String choice(String name, String byDefault, String other) {
+    /** A tuning knob that is {@code byDefault} unless set to one of {@code others}; any other value is refused. */
+    private static String choice(String name, String byDefault, String... others) {
         String value = System.getProperty(name, byDefault);
-        if (!value.equals(byDefault) && !value.equals(other)) {
-            throw new IllegalArgumentException(name + " must be " + byDefault + " or " + other + ", was " + value);
+        List<String> allowed = new ArrayList<>(List.of(byDefault));
+        allowed.addAll(List.of(others));
+        if (!allowed.contains(value)) {
+            String last = allowed.removeLast();
+            throw new IllegalArgumentException(
+                    name + " must be " + String.join(", ", allowed) + " or " + last + ", was " + value);
         }
         return value;
     }

@@ -164,9 +164,9 @@ public final class GptLayerKernels {
 
             // Every thread of the grid asks the L2 for its share of the lines (128 bytes) it names, and goes on without
             // waiting: the memory streams a later stage's bytes while the stages before it wait on latency, and that stage's
-            // loads find them in the L2 (LAYER_NO_PREFETCH leaves it out, to compare).
+            // loads find them in the L2. LAYER_PREFETCH: 0 none, 1 batched, 2 staggered (see the layer loop).
             __device__ __forceinline__ void prefetch_line(const char* p) {
-            #if defined(__CUDA_ARCH__) && !defined(LAYER_NO_PREFETCH)
+            #if defined(__CUDA_ARCH__)
                 asm volatile("prefetch.global.L2 [%0];" :: "l"(p));
             #endif
             }
@@ -458,9 +458,13 @@ public final class GptLayerKernels {
                     float4* vcl = reinterpret_cast<float4*>(vc) + l * CACHE;
                     attention_load(kv.k, kcl, p);
                     // the L2 streams the stages after this one's: the values, the projection and the MLP up
+            #if LAYER_PREFETCH == 1 // batched: the values, the projection and the MLP up at once
                     attention_prefetch(vcl, p);
                     Proj::prefetch(wp + (size_t) l * D * Proj::C);
                     Up::prefetch(wu + (size_t) l * M * Up::C);
+            #elif LAYER_PREFETCH == 2 // staggered: each stage asks for the stage after the next one's weights
+                    Proj::prefetch(wp + (size_t) l * D * Proj::C);
+            #endif
                     normalize_into(xv, gv, bv, xs, red);
                     LAYER_MARK(1);
                     Qkv::rows(a, xs, red, [&](int r, float acc) { qkv[r] = acc + bias; });
@@ -474,17 +478,25 @@ public final class GptLayerKernels {
                     Proj::load(a, wp + (size_t) l * D * Proj::C);
                     float biasP = bproj[l * D + min(Proj::row(), D - 1)];
                     res = fresh(in + min(Proj::row(), D - 1));
+            #if LAYER_PREFETCH == 1
                     Down::prefetch(wd + (size_t) l * D * Down::C);
+            #elif LAYER_PREFETCH == 2
+                    Up::prefetch(wu + (size_t) l * M * Up::C);
+            #endif
                     attention_unit(kv, ai, kcl, vcl, p, part, count, att, sh, last);
                     LAYER_MARK(4);
                     grid_sync(bar);
                     LAYER_MARK(5);
                     // 3. x2 = W_proj att + b + x; then the MLP up's weights and layer norm
                     copy_into<D>(att, xs);
+            #if LAYER_PREFETCH == 1
                     if (l + 1 < LAYER_LAYERS) { // the next layer's QKV weights and keys
                         Qkv::prefetch(wq + (size_t) (l + 1) * 3 * D * Qkv::C);
                         attention_prefetch(reinterpret_cast<const float4*>(kc) + (l + 1) * CACHE, p);
                     }
+            #elif LAYER_PREFETCH == 2
+                    Down::prefetch(wd + (size_t) l * D * Down::C);
+            #endif
                     Proj::rows(a, xs, red, [&](int r, float acc) { x2[r] = acc + biasP + res; });
                     LAYER_MARK(6);
                     Up::load(a, wu + (size_t) l * M * Up::C);
@@ -495,6 +507,12 @@ public final class GptLayerKernels {
                     LAYER_MARK(7);
                     // 4. hid = GELU(W_up LN2(x2) + b); then the MLP down's weights
                     load_vector(xv, x2, true);
+            #if LAYER_PREFETCH == 2
+                    if (l + 1 < LAYER_LAYERS) { // the next layer's QKV weights and keys
+                        Qkv::prefetch(wq + (size_t) (l + 1) * 3 * D * Qkv::C);
+                        attention_prefetch(reinterpret_cast<const float4*>(kc) + (l + 1) * CACHE, p);
+                    }
+            #endif
                     normalize_into(xv, gv, bv, xs, red);
                     Up::rows(a, xs, red, [&](int r, float acc) { hid[r] = gelu(acc + bias); });
                     LAYER_MARK(8);
@@ -505,6 +523,9 @@ public final class GptLayerKernels {
                     LAYER_MARK(9);
                     // 5. out = W_down hid + b + x2
                     copy_into<M>(hid, xs);
+            #if LAYER_PREFETCH == 2
+                    if (l + 1 < LAYER_LAYERS) attention_prefetch(reinterpret_cast<const float4*>(vc) + (l + 1) * CACHE, p);
+            #endif
                     Down::rows(a, xs, red, [&](int r, float acc) { out[r] = acc + bias + res; });
                     LAYER_MARK(10);
                     if (l + 1 < LAYER_LAYERS) { // the next layer's reads, then the barrier its input needs
@@ -585,14 +606,21 @@ public final class GptLayerKernels {
      * attention's records itself after barrier 2, instead of the last unit of each head before it (349.8 against
      * 345.5 µs: each block's 101 KB of records from the L2 took longer than the last unit's merge).
      */
-    public record Variant(boolean traced, boolean fencedBarrier, boolean prefetch) {
-        public static final Variant DEFAULT = new Variant(false, false, true);
+    public record Variant(boolean traced, boolean fencedBarrier, Prefetch prefetch) {
+        public static final Variant DEFAULT = new Variant(false, false, Prefetch.NONE);
 
         String defines() {
             return (traced ? "#define LAYER_TRACE\n" : "")
                     + (fencedBarrier ? "#define LAYER_FENCED_BARRIER\n" : "")
-                    + (prefetch ? "" : "#define LAYER_NO_PREFETCH\n");
+                    + "#define LAYER_PREFETCH " + prefetch.ordinal() + "\n";
         }
+    }
+
+    /** Which later stages' bytes the kernel asks the L2 for ahead of their loads, and when. */
+    public enum Prefetch {
+        NONE,
+        BATCHED,
+        STAGGERED
     }
 
     /** As above, built as {@code variant} says. */

@@ -70,14 +70,16 @@ class GptLayerKernelsTest {
 
     @ParameterizedTest(name = "bf16 {0}, traced {1}, fenced barrier {2}, L2 prefetch {3}")
     @CsvSource({
-        "false, false, false, true",
-        "true, false, false, true",
-        "false, true, false, true",
-        "false, false, true, true",
-        "false, false, false, false"
+        "false, false, false, NONE",
+        "true, false, false, NONE",
+        "false, true, false, NONE",
+        "false, false, true, NONE",
+        "false, false, false, BATCHED",
+        "false, false, false, STAGGERED",
+        "true, false, false, STAGGERED"
     })
     void where_nvcc_is_installed_the_text_compiles_for_an_h200_without_spilling(
-            boolean bf16, boolean traced, boolean fenced, boolean prefetch, @TempDir Path dir)
+            boolean bf16, boolean traced, boolean fenced, GptLayerKernels.Prefetch prefetch, @TempDir Path dir)
             throws IOException, InterruptedException {
         Path nvcc = List.of(Path.of("/usr/local/bin/nvcc"), Path.of("/usr/local/cuda/bin/nvcc")).stream()
                 .filter(Files::isExecutable)
