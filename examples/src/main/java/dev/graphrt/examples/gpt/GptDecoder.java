@@ -187,21 +187,17 @@ public final class GptDecoder implements AutoCloseable {
                 fusedMerge ? runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION_MERGED))) : null;
         attention = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.ATTENTION)));
         merge = fusedMerge ? null : runtime.compile(opt.apply(shaped.apply(GptAttentionKernels.MERGE)));
-        // the layers kernel's knobs, checked on every backend: whether to use it, its trace, its barrier's ordering,
-        // and
-        // whether it asks the L2 for later stages' bytes ahead
+        // the layers kernel's knobs, checked on every backend: whether to use it, its trace, its barrier's ordering
         boolean layered = knob("gpt.layerKernel");
         boolean traced = knob("gpt.layerTrace", false);
         boolean fenced = choice("gpt.layerBarrier", "acquire", "fenced").equals("fenced");
-        GptLayerKernels.Prefetch prefetch = GptLayerKernels.Prefetch.valueOf(
-                choice("gpt.layerPrefetch", "none", "batched", "staggered").toUpperCase(java.util.Locale.ROOT));
         layer = fixed && layered && GptLayerKernels.supports(c, GptAttentionKernels.ATTENTION_CHUNK)
                 ? runtime.compile(opt.apply(GptLayerKernels.layer(
                         bf16,
                         c,
                         GptAttentionKernels.ATTENTION_CHUNK,
                         units,
-                        new GptLayerKernels.Variant(traced, fenced, prefetch))))
+                        new GptLayerKernels.Variant(traced, fenced))))
                 : null;
         if (fixed) {
             // rows, columns and flags, as step() launches them
@@ -523,15 +519,11 @@ public final class GptDecoder implements AutoCloseable {
         return knob(name, true);
     }
 
-    /** A tuning knob that is {@code byDefault} unless set to one of {@code others}; any other value is refused. */
-    private static String choice(String name, String byDefault, String... others) {
+    /** A tuning knob that is {@code byDefault} unless set to {@code other}; any other value is refused. */
+    private static String choice(String name, String byDefault, String other) {
         String value = System.getProperty(name, byDefault);
-        List<String> allowed = new ArrayList<>(List.of(byDefault));
-        allowed.addAll(List.of(others));
-        if (!allowed.contains(value)) {
-            String last = allowed.removeLast();
-            throw new IllegalArgumentException(
-                    name + " must be " + String.join(", ", allowed) + " or " + last + ", was " + value);
+        if (!value.equals(byDefault) && !value.equals(other)) {
+            throw new IllegalArgumentException(name + " must be " + byDefault + " or " + other + ", was " + value);
         }
         return value;
     }

@@ -162,24 +162,6 @@ public final class GptLayerKernels {
                 __syncthreads();
             }
 
-            // Every thread of the grid asks the L2 for its share of the lines (128 bytes) it names, and goes on without
-            // waiting: the memory streams a later stage's bytes while the stages before it wait on latency, and that stage's
-            // loads find them in the L2. LAYER_PREFETCH: 0 none, 1 batched, 2 staggered (see the layer loop).
-            __device__ __forceinline__ void prefetch_line(const char* p) {
-            #if defined(__CUDA_ARCH__)
-                asm volatile("prefetch.global.L2 [%0];" :: "l"(p));
-            #endif
-            }
-            // BYTES from p, a constant count: the grid's threads take its lines in turn
-            template <unsigned BYTES>
-            __device__ __forceinline__ void prefetch_l2(const void* p) {
-                constexpr unsigned LINES = (BYTES + 127) / 128;
-                #pragma unroll 1
-                for (unsigned i = threadIdx.x + blockIdx.x * T; i < LINES; i += G * T) {
-                    prefetch_line(static_cast<const char*>(p) + (size_t) i * 128);
-                }
-            }
-
             __host__ __device__ constexpr int pow2_at_least(int n) { int p = 1; while (p < n) p *= 2; return p; }
             __host__ __device__ constexpr int pow2_at_most(int n) { int p = 1; while (p * 2 <= n) p *= 2; return p; }
 
@@ -197,9 +179,6 @@ public final class GptLayerKernels {
                 static constexpr int SLOTS = T / TPR;
                 static_assert(COLS % PER == 0 && TPR <= T && LOADS <= NL, "a row fits a thread group's loads");
                 static_assert(RB <= SLOTS, "every block's rows at once: the grid has at least ROWS * TPR / T blocks");
-                // the matrix's bytes in the L2, ahead of its load (w: the matrix, in its V loads)
-                template <typename V>
-                __device__ static void prefetch(const V* w) { prefetch_l2<ROWS * C * (unsigned) sizeof(V)>(w); }
 
                 __device__ static int row() { return blockIdx.x + threadIdx.x / TPR * G; }
                 // this thread's loads of its row (zero past the matrix)
@@ -271,17 +250,6 @@ public final class GptLayerKernels {
                     int i = start + r0 + 8 * k;
                     bool cached = u < UNITS && i < p;
                     l[k] = cached ? cache[((size_t) h * CTX + i) * (HD / 4) + sg] : float4{};
-                }
-            }
-
-            // a layer's cached keys or values before the position, every head, in the L2 ahead of attention_load
-            // (thread i of the grid takes line i % PER of head i / PER, where the head's first p positions hold PER lines or fewer)
-            __device__ __forceinline__ void attention_prefetch(const float4* cache, int p) {
-                constexpr unsigned ROW = HD * sizeof(float), PER = (CTX * ROW + 127) / 128;
-                static_assert(H * PER <= G * T, "a line each: the grid has a thread for every line of a layer's cache");
-                unsigned i = threadIdx.x + blockIdx.x * T, line = i % PER;
-                if (i < H * PER && line * 128 < p * ROW) {
-                    prefetch_line(reinterpret_cast<const char*>(cache) + (size_t) (i / PER) * CTX * ROW + (size_t) line * 128);
                 }
             }
 
@@ -457,14 +425,6 @@ public final class GptLayerKernels {
                     float4* kcl = reinterpret_cast<float4*>(kc) + l * CACHE;
                     float4* vcl = reinterpret_cast<float4*>(vc) + l * CACHE;
                     attention_load(kv.k, kcl, p);
-                    // the L2 streams the stages after this one's: the values, the projection and the MLP up
-            #if LAYER_PREFETCH == 1 // batched: the values, the projection and the MLP up at once
-                    attention_prefetch(vcl, p);
-                    Proj::prefetch(wp + (size_t) l * D * Proj::C);
-                    Up::prefetch(wu + (size_t) l * M * Up::C);
-            #elif LAYER_PREFETCH == 2 // staggered: each stage asks for the stage after the next one's weights
-                    Proj::prefetch(wp + (size_t) l * D * Proj::C);
-            #endif
                     normalize_into(xv, gv, bv, xs, red);
                     LAYER_MARK(1);
                     Qkv::rows(a, xs, red, [&](int r, float acc) { qkv[r] = acc + bias; });
@@ -478,25 +438,12 @@ public final class GptLayerKernels {
                     Proj::load(a, wp + (size_t) l * D * Proj::C);
                     float biasP = bproj[l * D + min(Proj::row(), D - 1)];
                     res = fresh(in + min(Proj::row(), D - 1));
-            #if LAYER_PREFETCH == 1
-                    Down::prefetch(wd + (size_t) l * D * Down::C);
-            #elif LAYER_PREFETCH == 2
-                    Up::prefetch(wu + (size_t) l * M * Up::C);
-            #endif
                     attention_unit(kv, ai, kcl, vcl, p, part, count, att, sh, last);
                     LAYER_MARK(4);
                     grid_sync(bar);
                     LAYER_MARK(5);
                     // 3. x2 = W_proj att + b + x; then the MLP up's weights and layer norm
                     copy_into<D>(att, xs);
-            #if LAYER_PREFETCH == 1
-                    if (l + 1 < LAYER_LAYERS) { // the next layer's QKV weights and keys
-                        Qkv::prefetch(wq + (size_t) (l + 1) * 3 * D * Qkv::C);
-                        attention_prefetch(reinterpret_cast<const float4*>(kc) + (l + 1) * CACHE, p);
-                    }
-            #elif LAYER_PREFETCH == 2
-                    Down::prefetch(wd + (size_t) l * D * Down::C);
-            #endif
                     Proj::rows(a, xs, red, [&](int r, float acc) { x2[r] = acc + biasP + res; });
                     LAYER_MARK(6);
                     Up::load(a, wu + (size_t) l * M * Up::C);
@@ -507,12 +454,6 @@ public final class GptLayerKernels {
                     LAYER_MARK(7);
                     // 4. hid = GELU(W_up LN2(x2) + b); then the MLP down's weights
                     load_vector(xv, x2, true);
-            #if LAYER_PREFETCH == 2
-                    if (l + 1 < LAYER_LAYERS) { // the next layer's QKV weights and keys
-                        Qkv::prefetch(wq + (size_t) (l + 1) * 3 * D * Qkv::C);
-                        attention_prefetch(reinterpret_cast<const float4*>(kc) + (l + 1) * CACHE, p);
-                    }
-            #endif
                     normalize_into(xv, gv, bv, xs, red);
                     Up::rows(a, xs, red, [&](int r, float acc) { hid[r] = gelu(acc + bias); });
                     LAYER_MARK(8);
@@ -523,9 +464,6 @@ public final class GptLayerKernels {
                     LAYER_MARK(9);
                     // 5. out = W_down hid + b + x2
                     copy_into<M>(hid, xs);
-            #if LAYER_PREFETCH == 2
-                    if (l + 1 < LAYER_LAYERS) attention_prefetch(reinterpret_cast<const float4*>(vc) + (l + 1) * CACHE, p);
-            #endif
                     Down::rows(a, xs, red, [&](int r, float acc) { out[r] = acc + bias + res; });
                     LAYER_MARK(10);
                     if (l + 1 < LAYER_LAYERS) { // the next layer's reads, then the barrier its input needs
@@ -604,23 +542,18 @@ public final class GptLayerKernels {
      * fences around the grid barrier's add and polls instead of a release add and acquire polls (on an H200, a6254ac's
      * job before 1efb52b: 359.5 µs a token fenced, 339.0 not). Measured and dropped: every block merging the
      * attention's records itself after barrier 2, instead of the last unit of each head before it (349.8 against
-     * 345.5 µs: each block's 101 KB of records from the L2 took longer than the last unit's merge).
+     * 345.5 µs: each block's 101 KB of records from the L2 took longer than the last unit's merge); and every thread
+     * asking the L2 ({@code prefetch.global.L2}) for a share of later stages' bytes, two schedules in one job at
+     * 80e9a0f: all of a layer's values, projection and MLP up at its start (383.3 µs against 333.3 and 329.1 without),
+     * or each stage the stage after the next one's (330.9 and 332.1): a stage's weights took as long to reach the
+     * registers from the L2 as from the memory (the MLP up's barrier 3.35 µs, against 3.46 without).
      */
-    public record Variant(boolean traced, boolean fencedBarrier, Prefetch prefetch) {
-        public static final Variant DEFAULT = new Variant(false, false, Prefetch.NONE);
+    public record Variant(boolean traced, boolean fencedBarrier) {
+        public static final Variant DEFAULT = new Variant(false, false);
 
         String defines() {
-            return (traced ? "#define LAYER_TRACE\n" : "")
-                    + (fencedBarrier ? "#define LAYER_FENCED_BARRIER\n" : "")
-                    + "#define LAYER_PREFETCH " + prefetch.ordinal() + "\n";
+            return (traced ? "#define LAYER_TRACE\n" : "") + (fencedBarrier ? "#define LAYER_FENCED_BARRIER\n" : "");
         }
-    }
-
-    /** Which later stages' bytes the kernel asks the L2 for ahead of their loads, and when. */
-    public enum Prefetch {
-        NONE,
-        BATCHED,
-        STAGGERED
     }
 
     /** As above, built as {@code variant} says. */

@@ -92,15 +92,7 @@ class GptDecodeTest {
     }
 
     @ParameterizedTest(name = "-D{0}=yes")
-    @ValueSource(
-            strings = {
-                "gpt.fusedMerge",
-                "gpt.spread",
-                "gpt.fixedShapes",
-                "gpt.layerKernel",
-                "gpt.layerTrace",
-                "gpt.layerPrefetch"
-            })
+    @ValueSource(strings = {"gpt.fusedMerge", "gpt.spread", "gpt.fixedShapes", "gpt.layerKernel", "gpt.layerTrace"})
     void a_switch_that_is_neither_true_nor_false_is_refused_naming_it(String property) {
         System.setProperty(property, "yes");
         try {

@@ -68,26 +68,17 @@ class GptLayerKernelsTest {
         assertThat(parameters.split(",")).as("25 buffers and the info words").hasSize(26);
     }
 
-    @ParameterizedTest(name = "bf16 {0}, traced {1}, fenced barrier {2}, L2 prefetch {3}")
-    @CsvSource({
-        "false, false, false, NONE",
-        "true, false, false, NONE",
-        "false, true, false, NONE",
-        "false, false, true, NONE",
-        "false, false, false, BATCHED",
-        "false, false, false, STAGGERED",
-        "true, false, false, STAGGERED"
-    })
+    @ParameterizedTest(name = "bf16 {0}, traced {1}, fenced barrier {2}")
+    @CsvSource({"false, false, false", "true, false, false", "false, true, false", "false, false, true"})
     void where_nvcc_is_installed_the_text_compiles_for_an_h200_without_spilling(
-            boolean bf16, boolean traced, boolean fenced, GptLayerKernels.Prefetch prefetch, @TempDir Path dir)
-            throws IOException, InterruptedException {
+            boolean bf16, boolean traced, boolean fenced, @TempDir Path dir) throws IOException, InterruptedException {
         Path nvcc = List.of(Path.of("/usr/local/bin/nvcc"), Path.of("/usr/local/cuda/bin/nvcc")).stream()
                 .filter(Files::isExecutable)
                 .findFirst()
                 .orElse(null);
         assumeTrue(nvcc != null, "no nvcc on this machine");
         KernelSource layer = GptLayerKernels.layer(
-                bf16, GptConfig.gpt2Small(), 32, H200_UNITS, new GptLayerKernels.Variant(traced, fenced, prefetch));
+                bf16, GptConfig.gpt2Small(), 32, H200_UNITS, new GptLayerKernels.Variant(traced, fenced));
         Path source = Files.writeString(
                 dir.resolve("layer.cu"), layer.text(Dialect.CUDA_C).orElseThrow());
 
