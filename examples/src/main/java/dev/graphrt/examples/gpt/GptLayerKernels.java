@@ -545,8 +545,8 @@ public final class GptLayerKernels {
      * 345.5 µs: each block's 101 KB of records from the L2 took longer than the last unit's merge); and every thread
      * asking the L2 ({@code prefetch.global.L2}) for a share of later stages' bytes, two schedules in one job at
      * 80e9a0f: all of a layer's values, projection and MLP up at its start (383.3 µs against 333.3 and 329.1 without),
-     * or each stage the stage after the next one's (330.9 and 332.1): a stage's weights took as long to reach the
-     * registers from the L2 as from the memory (the MLP up's barrier 3.35 µs, against 3.46 without).
+     * or each stage the stage after the next one's (330.9 and 332.1; the MLP up's barrier still 3.35 µs, against 3.46
+     * without).
      */
     public record Variant(boolean traced, boolean fencedBarrier) {
         public static final Variant DEFAULT = new Variant(false, false);
