@@ -23,7 +23,9 @@ public final class KernelArgs {
     public static KernelArgs of(Buffer... buffers) {
         Objects.requireNonNull(buffers, "buffers");
         for (int i = 0; i < buffers.length; i++) {
-            Objects.requireNonNull(buffers[i], "buffers[" + i + "]");
+            if (buffers[i] == null) { // the message built only then: arguments are often built for every launch
+                throw new NullPointerException("buffers[" + i + "]");
+            }
         }
         return new KernelArgs(List.of(buffers), NO_INFO);
     }

@@ -231,13 +231,14 @@ public final class OperationPolicy {
      * captures of the graph's stream: an update runs its own capture, and a rebind while the stream records could
      * change a graph the recording replays.
      */
-    public void checkGraphChange(CaptureState state, String operation, long streamId) {
+    public void checkGraphChange(CaptureState state, String operation, Object graph, long streamId) {
+        // the names joined only for a refusal: an update or a rebind that passes builds no message
         if (!capabilities.contains(Capability.GRAPH_UPDATE)) {
-            throw new UnsupportedCapabilityException(backend, Capability.GRAPH_UPDATE, operation);
+            throw new UnsupportedCapabilityException(backend, Capability.GRAPH_UPDATE, operation + " of " + graph);
         }
         if (state != CaptureState.NO_CAPTURE) {
-            throw new GraphStateException(operation + ": stream #" + streamId + " is in " + state + "; change a graph "
-                    + "between captures (after endCapture() or cancelCapture())");
+            throw new GraphStateException(operation + " of " + graph + ": stream #" + streamId + " is in " + state
+                    + "; change a graph between captures (after endCapture() or cancelCapture())");
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One stream's cache of info buffers, keyed by exact content: identical info words are uploaded once.
@@ -98,6 +99,12 @@ public final class MetadataCache {
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
     /** The one key every lookup probes with (the cache is its stream's alone): a hit allocates nothing. */
     private final Key probe = new Key(new int[0], 0);
+    /**
+     * The entry the last lookup returned, while it stays cached: a launch that repeats the words before it (a loop
+     * over one kernel's arguments) is a hit without hashing them or reordering the map, where it is already the most
+     * recently used entry. Forgotten whenever an entry leaves, or the map is read in another order.
+     */
+    private @Nullable Entry recent;
 
     private final Set<Entry> windowPins = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Long, List<Entry>> graphPins = new HashMap<>();
@@ -125,6 +132,14 @@ public final class MetadataCache {
      * uploading them if no entry has them; a new entry keeps a copy. Never modifies the array.
      */
     public DeviceSlice lookup(int[] words, int count) {
+        Entry last = recent;
+        if (last != null && last.key.length == count && Arrays.equals(last.key.words, 0, count, words, 0, count)) {
+            hits++;
+            if (mode == CacheMode.CAPTURE) {
+                windowPins.add(last);
+            }
+            return last.view;
+        }
         Entry entry = entries.get(probe.point(words, count));
         probe.words = NO_WORDS; // the caller's array is not kept
         if (entry != null) {
@@ -132,6 +147,7 @@ public final class MetadataCache {
             if (mode == CacheMode.CAPTURE) {
                 windowPins.add(entry);
             }
+            recent = entry;
             return entry.view;
         }
         misses++;
@@ -151,6 +167,7 @@ public final class MetadataCache {
         if (mode == CacheMode.CAPTURE) {
             windowPins.add(entry);
         }
+        recent = entry;
         return entry.view;
     }
 
@@ -170,6 +187,7 @@ public final class MetadataCache {
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && entries.size() > limit; ) {
             Entry victim = it.next();
             if (victim.graphPins == 0 && !windowPins.contains(victim)) {
+                forget(victim);
                 it.remove();
                 storage.deferFree(victim.slice);
             }
@@ -200,6 +218,7 @@ public final class MetadataCache {
     public void discard() {
         for (Entry entry : windowPins) {
             if (entry.createdInCapture && entry.graphPins == 0) {
+                forget(entry);
                 entries.remove(entry.key);
                 storage.deferFree(entry.slice);
             }
@@ -219,9 +238,17 @@ public final class MetadataCache {
         }
         for (Entry entry : pinned) {
             if (--entry.graphPins == 0 && entry.createdInCapture && !windowPins.contains(entry)) {
+                forget(entry);
                 entries.remove(entry.key);
                 storage.deferFree(entry.slice);
             }
+        }
+    }
+
+    /** The last lookup's entry is no longer the one to repeat when it leaves the map. */
+    private void forget(Entry leaving) {
+        if (recent == leaving) {
+            recent = null;
         }
     }
 
@@ -243,11 +270,13 @@ public final class MetadataCache {
     }
 
     public int pinCount(int[] words) {
+        recent = null; // get moves the entry in the LRU order: the next lookup must go through the map too
         Entry entry = entries.get(new Key(words, words.length));
         return entry == null ? 0 : entry.graphPins;
     }
 
     public boolean isWindowPinned(int[] words) {
+        recent = null; // as in pinCount
         Entry entry = entries.get(new Key(words, words.length));
         return entry != null && windowPins.contains(entry);
     }

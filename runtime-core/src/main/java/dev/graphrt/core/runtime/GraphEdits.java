@@ -45,7 +45,7 @@ final class GraphEdits {
         c.host().checkOpen("update");
         checkOwnGraph(graph, "update");
         c.guard().run("update", graph, () -> {
-            c.policy().checkGraphChange(c.membership().state(), "update of " + graph, c.id());
+            c.policy().checkGraphChange(c.membership().state(), "update", graph, c.id());
             checkChangeable(graph, "update");
         });
         GraphUpdateEvent event = new GraphUpdateEvent();
@@ -108,7 +108,7 @@ final class GraphEdits {
                     + "; a rebind keeps every launch's sizes");
         }
         return c.guard().call("rebind", graph, () -> {
-            c.policy().checkGraphChange(c.membership().state(), "rebind of " + graph, c.id());
+            c.policy().checkGraphChange(c.membership().state(), "rebind", graph, c.id());
             checkChangeable(graph, "rebind");
             SealedWindow old = graph.window();
             LaunchIndex index = graph.launchIndex(old.recording());

@@ -405,8 +405,12 @@ final class StreamMemory {
             memory.unpin(window.graphId());
             metadata.release(window.graphId());
         });
+        if (window.retained().isEmpty()) {
+            return;
+        }
+        String retained = "graph #" + graph.id() + " (a retained buffer or graph)"; // one name for all of them
         for (Retainable held : window.retained()) {
-            drops.defer("graph #" + graph.id() + " (a retained buffer or graph)", held::release);
+            drops.defer(retained, held::release);
         }
     }
 

@@ -213,4 +213,53 @@ class MetadataCacheTest {
         assertThat(cache.contains(words(1, 2))).isTrue();
         assertThat(cache.contains(words(99, 2))).isFalse();
     }
+
+    @Test
+    void repeating_the_last_words_hits_until_their_entry_is_evicted_then_uploads_them_anew() {
+        MetadataCache cache = cache(4, 64);
+        DeviceSlice first = cache.lookup(words(7, 8));
+        assertThat(cache.lookup(words(7, 8))).as("the repeat").isSameAs(first);
+        cache.clearUnpinned();
+        assertThat(freed).as("the entry was evicted").hasSize(1);
+
+        DeviceSlice again = cache.lookup(words(7, 8));
+
+        assertThat(uploads)
+                .as("the evicted words uploaded again, not served from a freed slice")
+                .isEqualTo(2);
+        assertThat(cache.hits()).isEqualTo(1);
+        assertThat(cache.misses()).isEqualTo(2);
+        assertThat(cache.contains(words(7, 8))).isTrue();
+        assertThat(again.length()).isEqualTo(8);
+    }
+
+    @Test
+    void a_repeat_inside_a_capture_pins_its_entry_to_the_window_and_the_graph() {
+        MetadataCache cache = cache(4, 64);
+        cache.lookup(words(3, 1, 4)); // cached before the capture, and the last lookup
+        cache.enterCaptureMode();
+
+        cache.lookup(words(3, 1, 4));
+
+        assertThat(cache.isWindowPinned(words(3, 1, 4))).isTrue();
+        cache.commit(42);
+        assertThat(cache.pinCount(words(3, 1, 4))).isEqualTo(1);
+        cache.clearUnpinned();
+        assertThat(cache.contains(words(3, 1, 4)))
+                .as("pinned by graph 42: not evicted")
+                .isTrue();
+    }
+
+    @Test
+    void a_shorter_prefix_of_the_last_words_is_another_key() {
+        MetadataCache cache = cache(4, 64);
+        int[] reused = {5, 6, 7};
+        DeviceSlice three = cache.lookup(reused, 3);
+
+        DeviceSlice two = cache.lookup(reused, 2);
+
+        assertThat(two).isNotSameAs(three);
+        assertThat(two.length()).isEqualTo(8);
+        assertThat(cache.misses()).isEqualTo(2);
+    }
 }
