@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with .gpu/ (from scripts/gpu-bundle.sh) carried along:
 # the conformance kit and smoke tests of the GPU backends, then the decode benchmarks; `deviceloss` traps a
 # kernel in a process of its own per backend; `model` runs the seams model (kit group 29) in chunks. Writes reports and
-# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [gpttune] [pdlprofile] [nccl] [allreduce]
+# logs into $OUT (or ./gpu-out). Usage: scripts/gpu-run.sh [cuda] [wgpu] [hip] [floor] [bench] [wgpubench] [capturebench] [cachebench] [poolbench] [kernelcache] [nvtx] [multigpu] [gpt] [doctor] [demo] [launchfloor] [launchprofile] [captureprofile] [pdl] [gptpdl] [gptbf16] [gpttune] [pdlprofile] [nccl] [allreduce] [launchab]
 # (default: all but the optional ref/ncu/profile steps; `bench` runs cuda plus $BENCH_MORE, `wgpubench` the wgpu
 # replay rows beside the plain webgpu.h floor)
 set -uo pipefail
@@ -492,6 +492,24 @@ PY
         [ "$b" = hip ] && hip_env
         "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*" dev.graphrt.examples.bench.PoolBench "$b" > "$OUT/pool-$b.md" \
           2>"$OUT/pool-$b.err"; echo "pool bench $b: exit $?"; cat "$OUT/pool-$b.md"
+      done ;;
+    launchab) # issue 29: the launch path at two builds in one job, alternating: .gpu/base's jars first on the class
+      # path (a build of an earlier commit, copied there by hand), then this bundle's; LaunchFloorBench and CaptureBench
+      /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/capture_floor" examples/src/main/native/capture_floor.cu \
+        && "$OUT/capture_floor" "${ROUNDS:-15}" 100 1000 > "$OUT/capture-c-floor.md"; echo "capture C floor: exit $?"
+      rm -f "$OUT/capture_floor"
+      hip_env
+      for b in ${LAUNCHAB_BACKENDS:-cuda hip}; do
+        for v in ${LAUNCHAB_ORDER:-base new base new}; do
+          cp=".gpu/lib/*"; [ "$v" = base ] && cp=".gpu/base/*:.gpu/lib/*"
+          "$JAVA" "${JOPTS[@]}" -cp "$cp" dev.graphrt.examples.bench.LaunchFloorBench "$b" "${ROUNDS:-9}" \
+            >> "$OUT/launchab-$b-$v.md" 2>>"$OUT/launchab-$b-$v.err"; echo "launch floor $b $v: exit $?"
+          grep "^summary" "$OUT/launchab-$b-$v.md" | tail -3
+          "$JAVA" "${JOPTS[@]}" -Dbench.cFloor="$OUT/capture-c-floor.md" -cp "$cp" \
+            dev.graphrt.examples.bench.CaptureBench "$b" "${ROUNDS:-15}" 100 1000 >> "$OUT/captureab-$b-$v.md" \
+            2>>"$OUT/captureab-$b-$v.err"; echo "capture bench $b $v: exit $?"
+          grep "^summary" "$OUT/captureab-$b-$v.md" | tail -2
+        done
       done ;;
     capturebench) # issue 15: capture, update and rebind costs beside the plain CUDA C program, in the same job
       /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 -o "$OUT/capture_floor" examples/src/main/native/capture_floor.cu \
