@@ -262,4 +262,47 @@ class MetadataCacheTest {
         assertThat(two.length()).isEqualTo(8);
         assertThat(cache.misses()).isEqualTo(2);
     }
+
+    @Test
+    void words_a_discarded_capture_created_are_uploaded_anew_not_served_from_their_freed_slice() {
+        MetadataCache cache = cache(4, 64);
+        cache.enterCaptureMode();
+        cache.lookup(words(9, 9, 1)); // created by the window, and the last lookup
+        cache.discard();
+        assertThat(freed).as("the window's entry freed").hasSize(1);
+
+        cache.lookup(words(9, 9, 1));
+
+        assertThat(uploads).isEqualTo(2);
+        assertThat(cache.misses()).isEqualTo(2);
+    }
+
+    @Test
+    void words_a_released_graph_held_alone_are_uploaded_anew_not_served_from_their_freed_slice() {
+        MetadataCache cache = cache(4, 64);
+        cache.enterCaptureMode();
+        cache.lookup(words(2, 7, 1, 8));
+        cache.commit(5);
+        cache.release(5);
+        assertThat(freed).as("graph 5's entry freed").hasSize(1);
+
+        cache.lookup(words(2, 7, 1, 8));
+
+        assertThat(uploads).isEqualTo(2);
+        assertThat(cache.misses()).isEqualTo(2);
+    }
+
+    @Test
+    void a_hit_through_the_map_counts_and_pins_like_a_repeat() {
+        MetadataCache cache = cache(4, 64);
+        cache.lookup(words(1, 1));
+        cache.lookup(words(2, 2)); // the last lookup is now another entry: the next hit goes through the map
+        cache.enterCaptureMode();
+
+        cache.lookup(words(1, 1));
+
+        assertThat(cache.hits()).isEqualTo(1);
+        assertThat(cache.isWindowPinned(words(1, 1))).isTrue();
+        assertThat(cache.isWindowPinned(words(2, 2))).isFalse();
+    }
 }
