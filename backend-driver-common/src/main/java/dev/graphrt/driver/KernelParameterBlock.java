@@ -12,7 +12,8 @@ import java.util.Objects;
 
 /**
  * The {@code void** kernelParams} argument of {@code cuLaunchKernel} and {@code hipModuleLaunchKernel},
- * built once per stream and refilled for every launch: a pointer array whose entry {@code i} points at an
+ * built once per stream and refilled for every launch that passes other bindings than the last one (a loop
+ * launching with the same arguments writes nothing): a pointer array whose entry {@code i} points at an
  * 8-byte slot holding the device address of parameter {@code i} (the buffers in order, then the info
  * buffer; docs/kernels.md).
  *
@@ -36,6 +37,8 @@ public final class KernelParameterBlock {
     private MemorySegment pointers;
     private MemorySegment slots;
     private int capacity;
+    /** The bindings the slots hold now: packing them again writes nothing (bindings are immutable). */
+    private Bindings packed; // null until the first pack, and after the block grows
 
     /** A block of {@value #INITIAL_CAPACITY} parameters in {@code arena}, resolving slices with {@code addresses}. */
     public KernelParameterBlock(Arena arena, DeviceAddresses addresses) {
@@ -54,6 +57,9 @@ public final class KernelParameterBlock {
 
     /** Writes the addresses of {@code bindings} into the slots and returns the {@code void**} to pass. */
     public MemorySegment pack(Bindings bindings) {
+        if (bindings == packed) { // a loop launching with the same arguments: the slots already hold them
+            return pointers;
+        }
         int count = bindings.parameterCount();
         if (count > capacity) {
             allocate(Math.max(count, capacity * 2));
@@ -66,6 +72,7 @@ public final class KernelParameterBlock {
         if (bindings.hasInfo()) {
             slots.setAtIndex(JAVA_LONG, n, addresses.address(bindings.info()));
         }
+        packed = bindings;
         return pointers;
     }
 
@@ -93,6 +100,7 @@ public final class KernelParameterBlock {
         }
         pointers = newPointers;
         slots = newSlots;
+        packed = null;
         capacity = newCapacity;
     }
 }

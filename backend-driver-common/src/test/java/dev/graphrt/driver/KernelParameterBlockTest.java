@@ -132,4 +132,50 @@ class KernelParameterBlockTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not belong to the test backend");
     }
+
+    @Test
+    void packing_the_same_bindings_again_resolves_nothing_and_keeps_their_values() {
+        int[] resolved = {0};
+        KernelParameterBlock block = new KernelParameterBlock(arena, slice -> {
+            resolved[0]++;
+            return TestAllocation.address(slice);
+        });
+        Bindings bindings = new Bindings(List.of(slice(0), slice(512)), slice(1024), 2);
+        block.pack(bindings);
+
+        MemorySegment params = block.pack(bindings);
+
+        assertThat(resolved[0]).as("two buffers and the info, once").isEqualTo(3);
+        assertThat(parameter(params, 0)).isEqualTo(BASE);
+        assertThat(parameter(params, 1)).isEqualTo(BASE + 512);
+        assertThat(parameter(params, 2)).isEqualTo(BASE + 1024);
+    }
+
+    @Test
+    void bindings_packed_again_after_others_get_their_own_values_back() {
+        KernelParameterBlock block = block();
+        Bindings first = new Bindings(List.of(slice(0), slice(256)), null, 0);
+        Bindings second = new Bindings(List.of(slice(4096), slice(8192)), null, 0);
+        block.pack(first);
+        block.pack(second);
+
+        MemorySegment params = block.pack(first);
+
+        assertThat(parameter(params, 0)).isEqualTo(BASE);
+        assertThat(parameter(params, 1)).isEqualTo(BASE + 256);
+    }
+
+    @Test
+    void bindings_packed_again_after_the_block_grew_are_written_into_the_new_slots() {
+        KernelParameterBlock block = new KernelParameterBlock(arena, TestAllocation::address, 2);
+        Bindings small = new Bindings(List.of(slice(0), slice(256)), null, 0);
+        block.pack(small);
+        block.pack(new Bindings(List.of(slice(0), slice(256), slice(512)), slice(768), 3)); // grows the block
+
+        MemorySegment params = block.pack(small);
+
+        assertThat(params).isEqualTo(block.pointers());
+        assertThat(parameter(params, 0)).isEqualTo(BASE);
+        assertThat(parameter(params, 1)).isEqualTo(BASE + 256);
+    }
 }
